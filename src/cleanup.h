@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The cleanup registry (DESIGN §9). Everything a run creates or changes -- a
+ * cgroup, a mount, a loop device, a child process, a server, a sysfs value --
+ * is pushed here the moment it exists, and undone in reverse order on every
+ * exit path: normal return, error, SIGINT/SIGTERM/SIGHUP, and atexit().
+ *
+ * Signals: the first SIGINT/SIGTERM only sets lb_interrupted (the signal
+ * number) so the run loop stops at the next check and unwinds normally. A
+ * second one runs the registry from the handler and _exit(130)s at once, so
+ * every undo function must be async-signal-safe in what it does (kill, rmdir,
+ * umount, ioctl, open/write/close); they must not call malloc or stdio.
+ * Messages go through cleanup_msg(), which uses write(2).
+ */
+#ifndef LRUBENCH_CLEANUP_H
+#define LRUBENCH_CLEANUP_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+typedef void (*cleanup_fn)(void *arg);
+
+/* Register an undo action; returns a handle > 0, or -1 when full. `what`
+ * must stay valid until the entry is popped (it is printed if undo fails). */
+int cleanup_push(const char *what, cleanup_fn fn, void *arg);
+/* Remove entry `id`; run its action first when `run` is true. */
+void cleanup_pop(int id, bool run);
+/* Run every pending action, newest first. Safe to call more than once. */
+void cleanup_run_all(void);
+
+/* Install handlers for SIGINT, SIGTERM, SIGHUP (and SIGPIPE ignored); also
+ * registers cleanup_run_all with atexit. */
+void signals_install(void);
+extern volatile sig_atomic_t lb_interrupted;
+static inline bool lb_stop_requested(void) { return lb_interrupted != 0; }
+
+/* Sleep up to `secs`; returns early (-1) when a stop was requested. */
+int lb_sleep(double secs);
+
+/* async-signal-safe message: "lrubench: cleanup: <a><b>\n" */
+void cleanup_msg(const char *a, const char *b);
+
+#endif

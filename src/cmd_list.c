@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* PLACEHOLDER: the core issue replaces this. */
+#include <stdio.h>
+#include "commands.h"
+#include "util.h"
+
+int cmd_list(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	error("'lrubench list' is not built yet");
+	return LB_EXIT_USAGE;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Statistics with mmtests' "classic" (2018-2024) semantics, DESIGN §8, and
+ * the Student-t distribution computed natively (regularized incomplete beta).
+ */
+#ifndef LRUBENCH_STATS_H
+#define LRUBENCH_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct stats {
+	size_t n;
+	double min, max;
+	double amean;
+	double hmean;  bool hmean_ok;   /* false when any sample <= 0 */
+	double gmean;  bool gmean_ok;   /* false when any sample <= 0 */
+	double stddev; bool stddev_ok;  /* false when n < 2 */
+	double coeffvar;                /* 0 when stddev undefined or amean == 0 */
+};
+
+/* better: +1 higher is better, -1 lower is better */
+void stats_compute(const double *x, size_t n, struct stats *st);
+/* The mean row: Hmean when higher is better, else Amean (0 when undefined). */
+double stats_mean(const struct stats *st, int better);
+/* BHmean-pct (higher) / BAmean-pct (lower) of the best pct% of the samples. */
+double stats_bmean(const double *x, size_t n, int pct, int better, bool *ok);
+/* Percent columns: positive is always better. */
+double stats_pdiff(double new_v, double base);   /* higher is better */
+double stats_pndiff(double new_v, double base);  /* lower is better; Stddev, CoeffVar */
+
+/* Two-sided p-value of Student's t with df degrees of freedom. */
+double stats_t_pvalue(double t, double df);
+/* Quantile: t such that P(T <= t) = p. */
+double stats_t_quantile(double p, double df);
+/* Regularized incomplete beta I_x(a, b). */
+double stats_incbeta(double a, double b, double x);
+
+/* mmtests' significance test on the mean row (pooled df, unequal-variance SE). */
+struct ttest {
+	double se, t, df, p;
+	bool significant;
+};
+void stats_ttest_mmtests(const struct stats *base, const struct stats *cand,
+			 int better, double alpha, struct ttest *out);
+/* Welch's t-test (Welch-Satterthwaite df). */
+void stats_ttest_welch(const struct stats *base, const struct stats *cand, struct ttest *out);
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The system facts that produced a number (run.json "system", DESIGN §7). */
+#ifndef LRUBENCH_SYSINFO_H
+#define LRUBENCH_SYSINFO_H
+
+#include <stdint.h>
+#include <json-c/json.h>
+
+struct sysinfo {
+	char kernel_release[128];  /* uname -r */
+	char kernel_version[256];  /* uname -v */
+	char machine[32];
+	char hostname[128];
+	char *cmdline;             /* /proc/cmdline */
+	char cpu_model[128];
+	int nr_cpus;               /* online */
+	uint64_t mem_total_kb;
+	int numa_nodes;            /* nodes with memory */
+	char thp_enabled[32];      /* the bracketed value, "" when THP is absent */
+	char thp_defrag[32];
+	char cgroup_mode[8];       /* "v1", "v2", "none" */
+	char virt[16];             /* "none", "kvm", "tcg" (set by VM mode) */
+};
+
+int sysinfo_collect(struct sysinfo *si);
+void sysinfo_release(struct sysinfo *si);
+json_object *sysinfo_to_json(const struct sysinfo *si);
+/* The bracketed choice of a sysfs "a [b] c" file, "" if none. */
+void sysfs_selected(const char *text, char *out, size_t len);
+
+#endif

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Small helpers every file uses: error reporting in git's style, a growable
+ * string buffer, allocation that never returns NULL, and the size/time/list
+ * parsers shared by the config file, --set and the command line.
+ */
+#ifndef LRUBENCH_UTIL_H
+#define LRUBENCH_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Exit codes, DESIGN §4. */
+enum lb_exit {
+	LB_EXIT_OK = 0,
+	LB_EXIT_FAIL = 1,        /* a workload failed, or a significant regression */
+	LB_EXIT_USAGE = 2,       /* usage or config error */
+	LB_EXIT_UNSUPPORTED = 3, /* this machine cannot run what was asked */
+	LB_EXIT_INTERRUPTED = 130,
+};
+
+/*
+ * error() prints "lrubench: error: ..." to stderr and returns -1, so callers
+ * can write `return error("cannot open %s: %s", path, strerror(errno));`.
+ * warning() and info() print and return nothing. die() prints and exits 2
+ * (only for top-level usage errors; library code returns errors instead).
+ */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+extern int lb_quiet;   /* -q: info() prints nothing */
+extern const char *lb_progname;
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t n);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Grow an array: ALLOC_GROW(ptr, needed, cap) like git's. */
+#define ALLOC_GROW(x, nr, alloc)                                          \
+	do {                                                              \
+		if ((nr) > (alloc)) {                                     \
+			(alloc) = (alloc) ? (alloc) * 2 : 16;             \
+			if ((alloc) < (nr))                               \
+				(alloc) = (nr);                           \
+			(x) = xrealloc((x), (alloc) * sizeof(*(x)));      \
+		}                                                         \
+	} while (0)
+
+struct strbuf {
+	char *buf;   /* always NUL-terminated, never NULL after strbuf_init */
+	size_t len;
+	size_t alloc;
+};
+#define STRBUF_INIT { NULL, 0, 0 }
+void strbuf_init(struct strbuf *sb);
+void strbuf_release(struct strbuf *sb);
+void strbuf_reset(struct strbuf *sb);
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+char *strbuf_detach(struct strbuf *sb);
+/* The C string of sb, "" for a buffer never written. */
+const char *strbuf_str(const struct strbuf *sb);
+
+/* Numbers with suffixes. All return 0 on success, -1 on a malformed value
+ * (nothing printed: the caller names the key and file). */
+int parse_size(const char *s, uint64_t *bytes);     /* 4096, 64K, 256M, 1G, 1T (binary) */
+int parse_seconds(const char *s, double *secs);      /* 30, 30s, 2m, 1h, 500ms */
+int parse_ull(const char *s, unsigned long long *v); /* plain decimal, no sign */
+/* "1,2,4,8" or "1-4" or "1-32:x2" (doubling) into v[], at most max entries. */
+int parse_ull_list(const char *s, unsigned long long *v, size_t max, size_t *n);
+/* "256M" style formatting for messages and defaults. */
+void format_size(uint64_t bytes, char *buf, size_t len);
+
+/* Files. read_file_str returns a malloc'ed NUL-terminated buffer or NULL
+ * (errno set). write_str_file writes s to an existing file (sysfs, cgroupfs)
+ * and reports a named error on failure. */
+char *read_file_str(const char *path, size_t *len);
+int write_str_file(const char *path, const char *s);
+/* Write data to path atomically: temp file in the same folder, fsync, rename. */
+int write_file_atomic(const char *path, const void *data, size_t len);
+int mkdir_p(const char *path, mode_t mode);
+/* Remove a tree without following symlinks; stays on one filesystem. */
+int remove_tree(const char *path);
+bool path_exists(const char *path);
+bool is_dir(const char *path);
+
+double now_monotonic(void);  /* seconds */
+double now_realtime(void);
+/* ISO 8601 UTC timestamp "2026-11-30T15:07:23Z" */
+void format_timestamp(double t, char *buf, size_t len);
+
+/* Split "a,b,c" into a NULL-terminated malloc'ed array of malloc'ed strings. */
+char **split_commas(const char *s, size_t *n);
+void free_strv(char **v);
+
+#endif

@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Helpers for integration tests. Each test function runs in its own subshell
+# with `set -u`; it returns 0 (pass), 77 (skip, last line says why) or
+# anything else (fail). Tests run the real ./lrubench as root.
+
+lib_setup() {
+  T=$(mktemp -d /tmp/lrubench-test.XXXXXX)
+  trap 'lib_teardown' EXIT
+}
+
+lib_teardown() {
+  rm -rf "$T"
+}
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "$*"; exit 77; }
+need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
+need_cmd() { command -v "$1" >/dev/null 2>&1 || skip "needs $1 (apt-get install ${2:-$1})"; }
+
+# expect_exit CODE cmd... : run cmd, capture stdout/stderr in $T/out, $T/err
+expect_exit() {
+  local want=$1; shift
+  "$@" >"$T/out" 2>"$T/err"; local rc=$?
+  if [ "$rc" != "$want" ]; then
+    echo "command: $*"; echo "--- stdout"; tail -20 "$T/out"; echo "--- stderr"; tail -20 "$T/err"
+    fail "exit $rc, expected $want"
+  fi
+}
+assert_eq() { [ "$1" = "$2" ] || fail "${3:-values differ}: '$1' != '$2'"; }
+assert_file() { [ -f "$1" ] || fail "missing file $1"; }
+assert_no_file() { [ ! -e "$1" ] || fail "should not exist: $1"; }
+assert_grep() { grep -q -- "$1" "$2" || { echo "--- $2:"; tail -20 "$2"; fail "'$1' not found in $2"; }; }
+assert_grep_err() { assert_grep "$1" "$T/err"; }
+# jq-free JSON reads through python3 (a test dependency, installed by .ci/run)
+json_get() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval("d"+sys.argv[2]))' "$1" "$2"; }
+
+# Nothing lrubench creates may survive a run: cgroups, mounts, loop devices,
+# processes (other than this test's own shell).
+assert_no_leaks() {
+  local left
+  left=$(find /sys/fs/cgroup -maxdepth 3 -type d -name 'lrubench-*' 2>/dev/null)
+  [ -z "$left" ] || fail "cgroups left behind: $left"
+  left=$(grep lrubench /proc/mounts)
+  [ -z "$left" ] || fail "mounts left behind: $left"
+  left=$(losetup -a 2>/dev/null | grep lrubench)
+  [ -z "$left" ] || fail "loop devices left behind: $left"
+  left=$(pgrep -f "^$LRUBENCH " 2>/dev/null)
+  [ -z "$left" ] || fail "lrubench processes left behind: $left"
+}
