@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* VM mode, pure parts: bzImage header, modules.dep ordering and the module
+ * plan, qemu argv, option splitting, init script, rounds pooling. */
+#include "unit.h"
+#include "vm_args.h"
+#include "vm_initramfs.h"
+#include "vm_kimage.h"
+#include "vm_merge.h"
+#include "vm_modules.h"
+#include "vm_qemu.h"
+
+/* A synthetic setup header: "HdrS" at 0x202, protocol 2.15, kernel_version
+ * (0x20e) pointing at a version string. */
+static size_t make_bzimage(unsigned char *buf, size_t len, const char *version, unsigned proto)
+{
+	unsigned off = 0x3c0;   /* string at 0x5c0 */
+
+	memset(buf, 0, len);
+	memcpy(buf + 0x202, "HdrS", 4);
+	buf[0x206] = proto & 0xff;
+	buf[0x207] = proto >> 8;
+	buf[0x20e] = off & 0xff;
+	buf[0x20f] = off >> 8;
+	memcpy(buf + off + 0x200, version, strlen(version) + 1);
+	return len;
+}
+
+static void test_kimage_parse(void **state)
+{
+	unsigned char buf[4096];
+	struct kimage ki;
+	struct strbuf err = STRBUF_INIT;
+	(void)state;
+
+	make_bzimage(buf, sizeof(buf), "6.1.0-57-rt-amd64 (debian-kernel@lists.debian.org) #1 SMP PREEMPT_RT", 0x20f);
+	assert_int_equal(kimage_parse(buf, sizeof(buf), &ki, &err), 0);
+	assert_string_equal(ki.release, "6.1.0-57-rt-amd64");
+	assert_non_null(strstr(ki.version, "PREEMPT_RT"));
+
+	/* no magic: not a kernel */
+	buf[0x202] = 'X';
+	assert_int_equal(kimage_parse(buf, sizeof(buf), &ki, &err), -1);
+	assert_non_null(strstr(err.buf, "HdrS"));
+	/* too short */
+	strbuf_reset(&err);
+	assert_int_equal(kimage_parse(buf, 0x100, &ki, &err), -1);
+	/* offset past the buffer */
+	make_bzimage(buf, sizeof(buf), "6.1.0", 0x20f);
+	strbuf_reset(&err);
+	assert_int_equal(kimage_parse(buf, 0x400, &ki, &err), -1);
+	/* no kernel_version field */
+	make_bzimage(buf, sizeof(buf), "6.1.0", 0x20f);
+	buf[0x20e] = buf[0x20f] = 0;
+	strbuf_reset(&err);
+	assert_int_equal(kimage_parse(buf, sizeof(buf), &ki, &err), -1);
+	/* an old boot protocol */
+	make_bzimage(buf, sizeof(buf), "2.4.0", 0x1ff);
+	strbuf_reset(&err);
+	assert_int_equal(kimage_parse(buf, sizeof(buf), &ki, &err), -1);
+	strbuf_release(&err);
+}
+
+/* modules.dep of the rt-amd64 flavour shape: virtio needs virtio_ring first. */
+static const char dep_text[] =
+	"kernel/fs/9p/9p.ko: kernel/net/9p/9pnet.ko kernel/fs/fscache/fscache.ko kernel/fs/netfs/netfs.ko\n"
+	"kernel/fs/fscache/fscache.ko: kernel/fs/netfs/netfs.ko\n"
+	"kernel/fs/netfs/netfs.ko:\n"
+	"kernel/net/9p/9pnet.ko:\n"
+	"kernel/net/9p/9pnet_virtio.ko: kernel/net/9p/9pnet.ko kernel/drivers/virtio/virtio.ko kernel/drivers/virtio/virtio_ring.ko\n"
+	"kernel/drivers/virtio/virtio.ko: kernel/drivers/virtio/virtio_ring.ko\n"
+	"kernel/drivers/virtio/virtio_ring.ko:\n"
+	"kernel/drivers/virtio/virtio_pci.ko: kernel/drivers/virtio/virtio_pci_legacy_dev.ko kernel/drivers/virtio/virtio_pci_modern_dev.ko kernel/drivers/virtio/virtio.ko kernel/drivers/virtio/virtio_ring.ko\n"
+	"kernel/drivers/virtio/virtio_pci_legacy_dev.ko:\n"
+	"kernel/drivers/virtio/virtio_pci_modern_dev.ko:\n"
+	"kernel/drivers/block/loop.ko:\n"
+	"kernel/crypto/crc32c_generic.ko:\n"
+	"kernel/fs/ext4/ext4.ko: kernel/lib/crc16.ko kernel/fs/mbcache.ko kernel/fs/jbd2/jbd2.ko\n"
+	"kernel/lib/crc16.ko:\n"
+	"kernel/fs/mbcache.ko:\n"
+	"kernel/fs/jbd2/jbd2.ko:\n";
+
+static size_t pos(const struct strlist *l, const char *name)
+{
+	char n[64];
+	for (size_t i = 0; i < l->n; i++) {
+		module_name_of(l->v[i], n, sizeof(n));
+		if (!strcmp(n, name))
+			return i;
+	}
+	fail_msg("%s not in the order", name);
+	return 0;
+}
+
+static void test_moddep_order(void **state)
+{
+	struct moddep md;
+	struct strlist order = STRLIST_INIT, warn = STRLIST_INIT;
+	struct strbuf err = STRBUF_INIT;
+	char name[64];
+	(void)state;
+
+	module_name_of("kernel/net/9p/9pnet_virtio.ko.xz", name, sizeof(name));
+	assert_string_equal(name, "9pnet_virtio");
+	module_name_of("a/b/snd-aloop.ko", name, sizeof(name));
+	assert_string_equal(name, "snd_aloop");
+
+	assert_int_equal(moddep_parse(dep_text, &md, &err), 0);
+	assert_int_equal(moddep_order(&md, "9pnet_virtio", &order, &err), 0);
+	assert_int_equal(order.n, 4);
+	assert_true(pos(&order, "virtio_ring") < pos(&order, "virtio"));
+	assert_true(pos(&order, "virtio") < pos(&order, "9pnet_virtio"));
+	assert_true(pos(&order, "9pnet") < pos(&order, "9pnet_virtio"));
+	/* no repeats when a second module shares dependencies */
+	assert_int_equal(moddep_order(&md, "virtio_pci", &order, &err), 0);
+	assert_int_equal(order.n, 7);
+	assert_int_equal(moddep_order(&md, "no_such", &order, &err), -1);
+	strlist_release(&order);
+
+	/* the whole plan with everything as modules */
+	assert_int_equal(vm_plan_modules("CONFIG_9P_FS=m\n", NULL, &md, &order, &warn, &err), 0);
+	assert_true(pos(&order, "netfs") < pos(&order, "fscache"));
+	assert_true(pos(&order, "fscache") < pos(&order, "9p"));
+	assert_true(pos(&order, "crc32c_generic") < pos(&order, "ext4"));
+	assert_true(pos(&order, "jbd2") < pos(&order, "ext4"));
+	assert_true(pos(&order, "virtio_pci") < pos(&order, "9p"));
+	assert_int_equal(warn.n, 0);
+	strlist_release(&order);
+
+	/* built in (=y): nothing to load for it */
+	assert_int_equal(vm_plan_modules("CONFIG_9P_FS=y\nCONFIG_NET_9P_VIRTIO=y\nCONFIG_VIRTIO_PCI=y\n"
+					 "CONFIG_BLK_DEV_LOOP=y\nCONFIG_EXT4_FS=y\nCONFIG_CRYPTO_CRC32C=y\n",
+					 NULL, &md, &order, &warn, &err), 0);
+	assert_int_equal(order.n, 0);
+	moddep_release(&md);
+
+	/* a malformed line is named */
+	strbuf_reset(&err);
+	assert_int_equal(moddep_parse("kernel/a.ko: \nno colon here\n", &md, &err), -1);
+	assert_non_null(strstr(err.buf, "line 2"));
+	strbuf_release(&err);
+	strlist_release(&warn);
+}
+
+static void test_plan_missing(void **state)
+{
+	struct strlist order = STRLIST_INIT, warn = STRLIST_INIT;
+	struct strbuf err = STRBUF_INIT;
+	(void)state;
+
+	/* the cloud flavour: no 9p at all */
+	assert_int_equal(vm_plan_modules("# CONFIG_9P_FS is not set\nCONFIG_VIRTIO_PCI=m\nCONFIG_EXT4_FS=y\n",
+					 NULL, NULL, &order, &warn, &err), -1);
+	assert_non_null(strstr(err.buf, "CONFIG_9P_FS"));
+	assert_non_null(strstr(err.buf, "CONFIG_NET_9P_VIRTIO"));
+	assert_non_null(strstr(err.buf, "CONFIG_VIRTIO_PCI"));
+	assert_non_null(strstr(err.buf, "not set in its config"));
+	/* nothing known and no modules */
+	strbuf_reset(&err);
+	assert_int_equal(vm_plan_modules(NULL, NULL, NULL, &order, &warn, &err), -1);
+	assert_non_null(strstr(err.buf, "no modules found"));
+	/* built in per modules.builtin, loop missing: a warning only */
+	strbuf_reset(&err);
+	strlist_release(&warn);
+	assert_int_equal(vm_plan_modules(NULL, "kernel/fs/9p/9p.ko\nkernel/net/9p/9pnet_virtio.ko\n"
+					 "kernel/drivers/virtio/virtio_pci.ko\nkernel/fs/ext4/ext4.ko\n"
+					 "kernel/crypto/crc32c_generic.ko\n",
+					 NULL, &order, &warn, &err), 0);
+	assert_int_equal(order.n, 0);
+	assert_int_equal(warn.n, 1);
+	assert_non_null(strstr(warn.v[0], "CONFIG_BLK_DEV_LOOP"));
+
+	assert_int_equal(kconfig_state("CONFIG_A=y\nCONFIG_AB=m\n", "CONFIG_A"), 'y');
+	assert_int_equal(kconfig_state("CONFIG_AB=m\n", "CONFIG_A"), 0);
+	assert_int_equal(kconfig_state("# CONFIG_A is not set\n", "CONFIG_A"), 'n');
+	strlist_release(&order);
+	strlist_release(&warn);
+	strbuf_release(&err);
+}
+
+static bool has_pair(const struct strlist *l, const char *a, const char *b)
+{
+	for (size_t i = 0; i + 1 < l->n; i++)
+		if (!strcmp(l->v[i], a) && !strcmp(l->v[i + 1], b))
+			return true;
+	return false;
+}
+
+static void test_qemu_argv(void **state)
+{
+	struct vm_qemu_spec s = {
+		.kernel = "/k/vmlinuz", .initrd = "/t/initrd", .append = "console=ttyS0",
+		.results_dir = "/r,x", .console_path = "/t/con", .mem_bytes = 2ULL << 30, .cpus = 2,
+		.numa_nodes = 1,
+	};
+	struct strlist argv = STRLIST_INIT;
+	struct strbuf err = STRBUF_INIT, cl = STRBUF_INIT;
+	(void)state;
+
+	assert_int_equal(vm_qemu_argv(&s, &argv, &err), 0);
+	assert_string_equal(argv.v[0], "qemu-system-x86_64");
+	assert_true(has_pair(&argv, "-accel", "tcg"));
+	assert_true(has_pair(&argv, "-cpu", "max"));
+	assert_true(has_pair(&argv, "-m", "2048M"));
+	assert_true(has_pair(&argv, "-smp", "2"));
+	assert_true(has_pair(&argv, "-kernel", "/k/vmlinuz"));
+	assert_true(has_pair(&argv, "-initrd", "/t/initrd"));
+	assert_true(strlist_has(&argv, "-no-reboot"));
+	assert_true(has_pair(&argv, "-virtfs", "local,path=/,mount_tag=hostroot,security_model=none,"
+			     "readonly=on,multidevs=remap"));
+	/* a comma in a path is doubled */
+	assert_true(has_pair(&argv, "-virtfs", "local,path=/r,,x,mount_tag=results,security_model=none,"
+			     "multidevs=remap"));
+	assert_false(strlist_has(&argv, "-numa"));
+	strlist_release(&argv);
+
+	s.kvm = true;
+	s.numa_nodes = 2;
+	assert_int_equal(vm_qemu_argv(&s, &argv, &err), 0);
+	assert_true(has_pair(&argv, "-accel", "kvm"));
+	assert_false(strlist_has(&argv, "-cpu"));
+	assert_true(has_pair(&argv, "-object", "memory-backend-ram,id=mem0,size=1024M"));
+	assert_true(has_pair(&argv, "-numa", "node,nodeid=0,cpus=0-0,memdev=mem0"));
+	assert_true(has_pair(&argv, "-numa", "node,nodeid=1,cpus=1-1,memdev=mem1"));
+	strlist_release(&argv);
+
+	s.numa_nodes = 3;   /* more nodes than CPUs */
+	assert_int_equal(vm_qemu_argv(&s, &argv, &err), -1);
+	assert_non_null(strstr(err.buf, "vm_cpus"));
+	strlist_release(&argv);
+
+	vm_kernel_cmdline(&cl, false, "mitigations=off");
+	assert_non_null(strstr(cl.buf, "console=ttyS0"));
+	assert_non_null(strstr(cl.buf, "lrubench.virt=tcg"));
+	assert_non_null(strstr(cl.buf, " mitigations=off"));
+	strbuf_release(&cl);
+	strbuf_release(&err);
+}
+
+static void test_args(void **state)
+{
+	char *argv[] = { "run", "--kernel-a", "A", "--kernel-b=B", "-w", "--kernel-x", "--quick",
+			 "--set", "vm.memory=1G", "--set", "vm.vm_numa_nodes=2", "--vm-rounds", "3",
+			 "--set", "readtwice.memcgs=1,2", "-o", "out", "--label-b", "bee",
+			 "--set", "global.workdir=/srv/wd", NULL };
+	struct vm_args a;
+	struct strbuf err = STRBUF_INIT;
+	(void)state;
+
+	assert_int_equal(vm_args_parse(ARRAY_SIZE(argv) - 1, argv, 2, &a, &err), 0);
+	assert_string_equal(a.kernel[0], "A");
+	assert_string_equal(a.kernel[1], "B");
+	assert_string_equal(a.label[1], "bee");
+	assert_null(a.label[0]);
+	assert_string_equal(a.results, "out");
+	assert_int_equal(a.memory, 1ULL << 30);
+	assert_int_equal(a.numa_nodes, 2);
+	assert_int_equal(a.rounds, 3);
+	assert_int_equal(a.cpus, 2);
+	assert_true(a.quick);
+	/* the suite: the value of -w is never taken for an option */
+	assert_true(has_pair(&a.suite, "-w", "--kernel-x"));
+	assert_true(has_pair(&a.suite, "--set", "readtwice.memcgs=1,2"));
+	assert_true(has_pair(&a.suite, "--set", "global.workdir=/srv/wd"));
+	assert_true(strlist_has(&a.suite, "--quick"));
+	assert_false(strlist_has(&a.suite, "vm.memory=1G"));
+	assert_false(strlist_has(&a.suite, "-o"));
+	assert_true(strlist_has(&a.tmpfs, "/srv/wd"));
+	vm_args_release(&a);
+
+	{
+		char *bad[] = { "run", "--kernel-b", "B", NULL };
+		assert_int_equal(vm_args_parse(3, bad, 2, &a, &err), -1);
+		assert_non_null(strstr(err.buf, "--kernel-b needs --kernel-a"));
+		vm_args_release(&a);
+	}
+	{
+		char *bad[] = { "run", "--kernel-a", "A", "--label", "x", NULL };
+		strbuf_reset(&err);
+		assert_int_equal(vm_args_parse(5, bad, 2, &a, &err), -1);
+		assert_non_null(strstr(err.buf, "--label-a"));
+		vm_args_release(&a);
+	}
+	{
+		char *bad[] = { "run", "--kernel-a", "A", "--set", "vm.colour=red", NULL };
+		strbuf_reset(&err);
+		assert_int_equal(vm_args_parse(5, bad, 2, &a, &err), -1);
+		assert_non_null(strstr(err.buf, "vm.colour"));
+		vm_args_release(&a);
+	}
+	strbuf_release(&err);
+}
+
+static void test_init_script(void **state)
+{
+	struct strlist ko = STRLIST_INIT, cmd = STRLIST_INIT;
+	struct vm_guest g = { .ko = &ko, .results_dir = "/res", .cwd = "/home/o'neil", .cmd = &cmd };
+	struct strbuf q = STRBUF_INIT;
+	char *s;
+	(void)state;
+
+	strlist_push(&ko, "/m/kernel/drivers/virtio/virtio_ring.ko");
+	strlist_push(&ko, "/m/kernel/fs/9p/9p.ko");
+	strlist_push(&cmd, "/usr/bin/lrubench");
+	strlist_push(&cmd, "run");
+	s = vm_init_script(&g);
+	assert_non_null(strstr(s, "insmod /modules/00-virtio_ring.ko"));
+	assert_non_null(strstr(s, "insmod /modules/01-9p.ko"));
+	assert_true(strstr(s, "00-virtio_ring") < strstr(s, "01-9p"));
+	assert_non_null(strstr(s, "hostroot /host"));
+	assert_non_null(strstr(s, "mount -t cgroup2"));
+	assert_non_null(strstr(s, "'/home/o'\\''neil'"));
+	assert_non_null(strstr(s, "'/usr/bin/lrubench' 'run'"));
+	assert_non_null(strstr(s, "echo \"LRUBENCH-EXIT $rc\""));
+	free(s);
+	sh_quote(&q, "a b");
+	assert_string_equal(q.buf, "'a b'");
+	strbuf_release(&q);
+	strlist_release(&ko);
+	strlist_release(&cmd);
+}
+
+static void test_merge(void **state)
+{
+	json_object *dst = json_tokener_parse(
+		"{\"schema\":1,\"workload\":\"readtwice\",\"tables\":[{\"title\":\"T\",\"unit\":\"MB/s\","
+		"\"better\":\"higher\",\"ops\":[{\"op\":\"memcgs-1\",\"samples\":[1,2]}]}],"
+		"\"progress\":[{\"op\":\"memcgs-1\",\"done\":2}]}");
+	json_object *src = json_tokener_parse(
+		"{\"schema\":1,\"workload\":\"readtwice\",\"tables\":[{\"title\":\"T\",\"unit\":\"MB/s\","
+		"\"better\":\"higher\",\"ops\":[{\"op\":\"memcgs-1\",\"samples\":[3]},"
+		"{\"op\":\"memcgs-2\",\"samples\":[4]}]},{\"title\":\"U\",\"ops\":[]}],"
+		"\"details\":[{\"op\":\"memcgs-1\",\"iteration\":0}]}");
+	struct strbuf err = STRBUF_INIT;
+	json_object *t, *ops, *s, *d, *r;
+	(void)state;
+
+	assert_int_equal(vm_merge_samples(dst, src, 2, &err), 0);
+	json_object_object_get_ex(dst, "tables", &t);
+	assert_int_equal(json_object_array_length(t), 2);
+	json_object_object_get_ex(json_object_array_get_idx(t, 0), "ops", &ops);
+	assert_int_equal(json_object_array_length(ops), 2);
+	json_object_object_get_ex(json_object_array_get_idx(ops, 0), "samples", &s);
+	assert_int_equal(json_object_array_length(s), 3);
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(s, 2)), 3);
+	assert_false(json_object_object_get_ex(dst, "progress", NULL));
+	assert_true(json_object_object_get_ex(dst, "details", &d));
+	assert_true(json_object_object_get_ex(json_object_array_get_idx(d, 0), "vm_round", &r));
+	assert_int_equal(json_object_get_int(r), 2);
+	json_object_put(dst);
+	json_object_put(src);
+	strbuf_release(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kimage_parse),
+		cmocka_unit_test(test_moddep_order),
+		cmocka_unit_test(test_plan_missing),
+		cmocka_unit_test(test_qemu_argv),
+		cmocka_unit_test(test_args),
+		cmocka_unit_test(test_init_script),
+		cmocka_unit_test(test_merge),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
