@@ -145,6 +145,10 @@ int vm_args_parse(int argc, char **argv, unsigned host_cpus, struct vm_args *a, 
 				return -1;
 			continue;
 		}
+		if (!strncmp(arg, "-o", 2) && arg[2] && arg[1] != '-') {
+			a->results = arg + 2;   /* -oDIR */
+			continue;
+		}
 		if ((r = take_value(argc, argv, &i, "--label", &val, err))) {
 			if (r < 0)
 				return -1;

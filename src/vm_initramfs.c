@@ -113,7 +113,12 @@ char *vm_init_script(const struct vm_guest *g)
 		strbuf_addstr(&s, "\n");
 		strbuf_release(&p);
 	}
-	strbuf_addstr(&s, "echo " VM_MARK_BEGIN "\n"
+	/* from here the console carries the suite's output: kernel messages below
+	 * "alert" stay in dmesg (a panic still prints, panic() forces it), and a
+	 * pipe instead of the tty gives plain progress lines instead of \r updates */
+	strbuf_addstr(&s, "echo 1 > /proc/sys/kernel/printk\n"
+		      "set -o pipefail\n"
+		      "echo " VM_MARK_BEGIN "\n"
 		      "chroot /host /usr/bin/env -C ");
 	sh_quote(&s, g->cwd);
 	strbuf_addstr(&s, " PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -122,7 +127,7 @@ char *vm_init_script(const struct vm_guest *g)
 		strbuf_addstr(&s, " ");
 		sh_quote(&s, g->cmd->v[i]);
 	}
-	strbuf_addstr(&s, "\n"
+	strbuf_addstr(&s, " 2>&1 | cat\n"
 		"rc=$?\n"
 		"echo \"" VM_MARK_EXIT "$rc\"\n"
 		"sync\n");
