@@ -522,13 +522,11 @@ int cmd_run_vm(int argc, char **argv)
 	if (any_vm) {
 		struct strbuf why = STRBUF_INIT;
 
-		if ((code = check_tools(&r)))
-			goto out;
 		if (vm_tmpdir_create(&r.tmp, tmp && *tmp == '/' ? tmp : "/tmp", "lrubench-vm.")) {
 			code = LB_EXIT_FAIL;
 			goto out;
 		}
-		if ((code = find_modules(&r)))
+		if ((code = find_modules(&r)) || (code = check_tools(&r)))
 			goto out;
 		r.kvm = kvm_probe("/dev/kvm", KVM_PROBE_SECONDS, &why) == 0;
 		if (!r.kvm)

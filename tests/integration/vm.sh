@@ -1,0 +1,195 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# VM mode: `lrubench run --kernel-a IMG --kernel-b IMG`. The bad-input tests
+# need no VM and always run. The boot tests need LRUBENCH_TEST_VM=1 (.ci/run
+# sets it): they unpack two Debian kernel packages (apt-get download +
+# dpkg-deb -x, nothing installed) into $LRUBENCH_TEST_KERNELS (default
+# /var/cache/lrubench-test-kernels) and boot them under qemu (TCG here: KVM
+# exists on this machine but runs guests far too slowly, and the probe says so).
+
+# A file with a real x86 boot header ("HdrS" at 0x202, kernel_version at
+# 0x20e) and no kernel behind it: enough for everything lrubench checks
+# before it boots. Mocked because a kernel without 9p cannot be had otherwise
+# without the cloud package download.
+vm_fake_bzimage() {
+  python3 - "$1" "$2" <<'PY'
+import struct, sys
+path, release = sys.argv[1], sys.argv[2]
+buf = bytearray(0x1000)
+buf[0x202:0x206] = b"HdrS"
+struct.pack_into("<H", buf, 0x206, 0x20f)
+struct.pack_into("<H", buf, 0x20e, 0x3c0)
+s = (release + " (test@lrubench) #1 SMP").encode() + b"\0"
+buf[0x5c0:0x5c0 + len(s)] = s
+open(path, "wb").write(buf)
+PY
+}
+
+test_vm_image_missing() {
+  need_root
+  expect_exit 2 "$LRUBENCH" run --kernel-a "$T/no-such-bzImage" -o "$T/results"
+  assert_grep_err "cannot read kernel image $T/no-such-bzImage"
+  assert_grep_err "No such file"
+  assert_no_file "$T/results/no-such-bzImage"
+}
+
+test_vm_not_a_kernel() {
+  need_root
+  printf 'this is not a kernel\n' > "$T/notes.txt"
+  expect_exit 2 "$LRUBENCH" run --kernel-a "$T/notes.txt" -o "$T/results"
+  assert_grep_err "$T/notes.txt: not a Linux kernel image"
+  assert_grep_err "HdrS"
+}
+
+test_vm_kernel_without_9p() {
+  need_root
+  local rel=9.9.9-lrubench-no9p
+  mkdir -p "$T/root/boot"
+  vm_fake_bzimage "$T/root/boot/vmlinuz-$rel" "$rel"
+  # the -cloud-amd64 flavour's situation: 9p not configured at all
+  printf '# CONFIG_9P_FS is not set\nCONFIG_VIRTIO_PCI=m\n' > "$T/root/boot/config-$rel"
+  TMPDIR=$T expect_exit 3 "$LRUBENCH" run --kernel-a "$T/root/boot/vmlinuz-$rel" -o "$T/results"
+  assert_grep_err "CONFIG_9P_FS"
+  assert_grep_err "CONFIG_NET_9P_VIRTIO"
+  assert_grep_err "CONFIG_VIRTIO_PCI"
+  assert_grep_err "not set in its config"
+  # and with no config and no modules at all
+  rm "$T/root/boot/config-$rel"
+  TMPDIR=$T expect_exit 3 "$LRUBENCH" run --kernel-a "$T/root/boot/vmlinuz-$rel" -o "$T/results"
+  assert_grep_err "CONFIG_9P_FS, CONFIG_NET_9P_VIRTIO and CONFIG_VIRTIO_PCI"
+  assert_grep_err "no modules found"
+  [ -z "$(ls -d "$T"/lrubench-vm.* 2>/dev/null)" ] || fail "temporary folder left: $(ls -d "$T"/lrubench-vm.*)"
+}
+
+test_vm_kernel_b_without_a() {
+  need_root
+  expect_exit 2 "$LRUBENCH" run --kernel-b "$T/x" -o "$T/results"
+  assert_grep_err "kernel-b needs --kernel-a"
+  expect_exit 2 "$LRUBENCH" run --kernel-a "$T/x" --label one -o "$T/results"
+  assert_grep_err "label-a"
+  expect_exit 2 "$LRUBENCH" run --kernel-a "$T/x" --set vm.colour=red -o "$T/results"
+  assert_grep_err "vm.colour"
+}
+
+# ---- boots (LRUBENCH_TEST_VM=1) ----
+
+# Sets KA/KB (images) and RA/RB (releases): Debian 6.1 amd64 and rt-amd64.
+vm_kernels() {
+  [ "${LRUBENCH_TEST_VM:-0}" = 1 ] || skip "VM tests boot kernels under qemu: set LRUBENCH_TEST_VM=1 (needs apt access for two Debian kernel packages)"
+  need_root
+  need_cmd qemu-system-x86_64 qemu-system-x86
+  need_cmd apt-get apt
+  local cache=${LRUBENCH_TEST_KERNELS:-/var/cache/lrubench-test-kernels} nn flavour
+  nn=$(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-rt-amd64$' 2>/dev/null |
+       sed -n 's/^linux-image-6\.1\.0-\([0-9]*\)-rt-amd64 .*/\1/p' | sort -n | tail -1)
+  [ -n "$nn" ] || skip "apt knows no linux-image-6.1.0-NN-rt-amd64 package (Debian 12 sources needed)"
+  mkdir -p "$cache"
+  for flavour in amd64 rt-amd64; do
+    if [ ! -f "$cache/$flavour/boot/vmlinuz-6.1.0-$nn-$flavour" ]; then
+      ( cd "$cache" && apt-get download "linux-image-6.1.0-$nn-$flavour" >/dev/null 2>&1 ) ||
+        skip "cannot apt-get download linux-image-6.1.0-$nn-$flavour"
+      rm -rf "$cache/$flavour"
+      dpkg-deb -x "$cache"/linux-image-6.1.0-"$nn"-"$flavour"_*.deb "$cache/$flavour" ||
+        fail "dpkg-deb -x of linux-image-6.1.0-$nn-$flavour failed"
+    fi
+  done
+  RA=6.1.0-$nn-amd64; RB=6.1.0-$nn-rt-amd64
+  KA=$cache/amd64/boot/vmlinuz-$RA; KB=$cache/rt-amd64/boot/vmlinuz-$RB
+}
+
+# A small suite: two memcg counts, short iterations.
+VM_SUITE=(--quick -w readtwice --set readtwice.memcgs=1,2 --set readtwice.runtime=2s --set global.iterations=2)
+
+# virt as announced: TCG unless the KVM probe passed
+vm_expected_virt() { if grep -q "using TCG" "$T/err"; then echo tcg; else echo kvm; fi; }
+
+vm_no_leftovers() {
+  local left
+  left=$(pgrep -f "qemu-system-x86_64.*$T/results" 2>/dev/null)
+  [ -z "$left" ] || fail "qemu left running: $left"
+  [ -z "$(ls -A "$T/tmp")" ] || fail "temporary files left: $(ls -A "$T/tmp")"
+  [ -z "$(ls -d "$T"/results/.vm-round-* 2>/dev/null)" ] || fail "staging folders left in $T/results"
+  assert_no_leaks
+}
+
+vm_positive_samples() {
+  python3 - "$1" <<'PY' || fail "samples of $1 are missing or not positive"
+import json, sys
+d = json.load(open(sys.argv[1]))
+vals = [v for t in d["tables"] for o in t["ops"] for v in o["samples"]]
+assert vals and all(v > 0 for v in vals), vals
+PY
+}
+
+test_vm_two_kernels() {
+  vm_kernels
+  mkdir -p "$T/tmp"
+  TMPDIR=$T/tmp expect_exit 0 "$LRUBENCH" run "${VM_SUITE[@]}" --kernel-a "$KA" --kernel-b "$KB" -o "$T/results"
+  local virt; virt=$(vm_expected_virt)
+  local r
+  for r in "$RA" "$RB"; do
+    assert_file "$T/results/$r/run.json"
+    assert_eq "$(json_get "$T/results/$r/run.json" "['status']")" complete "status of $r"
+    assert_eq "$(json_get "$T/results/$r/run.json" "['system']['kernel_release']")" "$r" "kernel_release"
+    assert_eq "$(json_get "$T/results/$r/run.json" "['system']['virt']")" "$virt" "system.virt of $r"
+    # the project's real cgroup v2 coverage: the guest mounts cgroup2 only
+    assert_eq "$(json_get "$T/results/$r/run.json" "['system']['cgroup_mode']")" v2 "cgroup_mode of $r"
+    vm_positive_samples "$T/results/$r/readtwice.json"
+    assert_grep "LRUBENCH-EXIT 0" "$T/results/$r/logs/vm-console.log"
+  done
+  [ "$RA" != "$RB" ] || fail "both images have release $RA"
+  # the comparison, mmtests layout, baseline first
+  grep -Eq '^Hmean +memcgs-1 ' "$T/out" || { tail -40 "$T/out"; fail "no comparison printed"; }
+  assert_grep "console log of $RA: $T/results/$RA/logs/vm-console.log" "$T/out"
+  vm_no_leftovers
+}
+
+test_vm_numa_two_nodes_and_rounds() {
+  vm_kernels
+  mkdir -p "$T/tmp"
+  TMPDIR=$T/tmp expect_exit 0 "$LRUBENCH" run "${VM_SUITE[@]}" --set global.numa_node=1 \
+    --set vm.numa_nodes=2 --set vm.cpus=2 --set vm.rounds=2 --kernel-a "$KA" -o "$T/results"
+  local rj=$T/results/$RA/run.json
+  assert_eq "$(json_get "$rj" "['system']['numa_nodes']")" 2 "guest NUMA nodes"
+  assert_eq "$(json_get "$rj" "['numa_binding']['node']")" 1 "bound node"
+  # qemu gives node 1 the second vCPU
+  assert_eq "$(json_get "$rj" "['numa_binding']['cpus']")" "[1]" "CPUs of node 1"
+  assert_eq "$(json_get "$rj" "['vm']['rounds']")" 2 "rounds recorded"
+  # two rounds of 2 iterations each, pooled per op
+  assert_eq "$(json_get "$T/results/$RA/readtwice.json" "['tables'][0]['ops'][0]['samples'].__len__()")" 4 "pooled samples"
+  vm_positive_samples "$T/results/$RA/readtwice.json"
+  assert_file "$T/results/$RA/logs/round-2/vm-console.log"
+  vm_no_leftovers
+}
+
+test_vm_guest_panic() {
+  vm_kernels
+  mkdir -p "$T/tmp"
+  # no such init in the initramfs and no root= : the guest kernel panics
+  TMPDIR=$T/tmp expect_exit 1 "$LRUBENCH" run "${VM_SUITE[@]}" --kernel-a "$KA" \
+    --set vm.cmdline_extra=rdinit=/no-such-init -o "$T/results"
+  assert_grep_err "panicked: Kernel panic"
+  assert_grep_err "console tail"
+  assert_grep "Kernel panic" "$T/results/$RA/logs/vm-console.log"
+  vm_no_leftovers
+}
+
+test_vm_sigint() {
+  vm_kernels
+  mkdir -p "$T/tmp"
+  TMPDIR=$T/tmp "$LRUBENCH" run "${VM_SUITE[@]}" --kernel-a "$KA" --kernel-b "$KB" -o "$T/results" \
+    >"$T/out" 2>"$T/err" &
+  local pid=$! i
+  # wait until the suite runs inside the first guest, then interrupt
+  for i in $(seq 1 600); do
+    grep -q "^\[$RA\] " "$T/out" && break
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.5
+  done
+  grep -q "^\[$RA\] " "$T/out" || { kill -INT $pid; wait $pid; fail "the guest never started"; }
+  kill -INT $pid
+  wait $pid; local rc=$?
+  assert_eq "$rc" 130 "exit status after SIGINT"
+  assert_no_file "$T/results/$RB"
+  assert_grep "interrupted" "$T/err"
+  vm_no_leftovers
+}
