@@ -167,7 +167,8 @@ int vm_args_parse(int argc, char **argv, unsigned host_cpus, struct vm_args *a, 
 					return -1;
 				}
 				*eq = '\0';
-				r = set_vm_key(a, key, eq + 1, err, &memory_set, &timeout_set);
+				/* the value from argv itself: cmdline_extra keeps the pointer */
+				r = set_vm_key(a, key, val + 3 + (eq - key) + 1, err, &memory_set, &timeout_set);
 				free(key);
 				if (r)
 					return -1;

@@ -241,7 +241,7 @@ static void test_args(void **state)
 	char *argv[] = { "run", "--kernel-a", "A", "--kernel-b=B", "-w", "--kernel-x", "--quick",
 			 "--set", "vm.memory=1G", "--set", "vm.vm_numa_nodes=2", "--vm-rounds", "3",
 			 "--set", "readtwice.memcgs=1,2", "-o", "out", "--label-b", "bee",
-			 "--set", "global.workdir=/srv/wd", NULL };
+			 "--set", "global.workdir=/srv/wd", "--set", "vm.cmdline_extra=quiet a=b", NULL };
 	struct vm_args a;
 	struct strbuf err = STRBUF_INIT;
 	(void)state;
@@ -265,6 +265,7 @@ static void test_args(void **state)
 	assert_false(strlist_has(&a.suite, "vm.memory=1G"));
 	assert_false(strlist_has(&a.suite, "-o"));
 	assert_true(strlist_has(&a.tmpfs, "/srv/wd"));
+	assert_string_equal(a.cmdline_extra, "quiet a=b");
 	vm_args_release(&a);
 
 	{
