@@ -508,6 +508,15 @@ int cmd_run_vm(int argc, char **argv)
 	}
 	strbuf_release(&err);
 	r.nk = r.a.kernel[1] ? 2 : 1;
+	/* a workdir set in a config file needs a tmpfs in the guest as well */
+	for (size_t i = 0; i + 1 < r.a.suite.n; i++) {
+		if (!strcmp(r.a.suite.v[i], "-c") || !strcmp(r.a.suite.v[i], "--config")) {
+			char *ini = read_file_str(r.a.suite.v[i + 1], NULL);
+			if (ini)
+				vm_ini_workdir(ini, &r.a.tmpfs);
+			free(ini);
+		}
+	}
 	if ((code = check_inputs(&r)))
 		goto out;
 	for (int i = 0; i < r.nk; i++)

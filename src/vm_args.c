@@ -234,6 +234,41 @@ int vm_args_parse(int argc, char **argv, unsigned host_cpus, struct vm_args *a, 
 	return 0;
 }
 
+static char *trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && strchr(" \t\r", e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+void vm_ini_workdir(const char *ini, struct strlist *tmpfs)
+{
+	char *copy = xstrdup(ini), *line, *save;
+	bool global = false;
+
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *l = trim(line), *eq;
+
+		if (*l == '[') {
+			global = !strncmp(l, "[global]", 8);
+			continue;
+		}
+		l[strcspn(l, ";#")] = '\0';
+		eq = strchr(l, '=');
+		if (!global || !eq)
+			continue;
+		*eq = '\0';
+		if (!strcmp(trim(l), "workdir") && *trim(eq + 1) == '/' && !strlist_has(tmpfs, trim(eq + 1)))
+			strlist_push(tmpfs, trim(eq + 1));
+	}
+	free(copy);
+}
+
 void vm_args_release(struct vm_args *a)
 {
 	strlist_release(&a->suite);

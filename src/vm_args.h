@@ -34,5 +34,8 @@ struct vm_args {
 /* host_cpus sizes the vm_cpus default. 0, or -1 with err (usage error). */
 int vm_args_parse(int argc, char **argv, unsigned host_cpus, struct vm_args *a, struct strbuf *err);
 void vm_args_release(struct vm_args *a);
+/* The [global] workdir of an INI text (the guest must get a tmpfs there, its
+ * root is read-only): appended to tmpfs when absolute. */
+void vm_ini_workdir(const char *ini, struct strlist *tmpfs);
 
 #endif

@@ -70,6 +70,21 @@ test_vm_kernel_b_without_a() {
   assert_grep_err "vm.colour"
 }
 
+# --kernel-a host: the running kernel, natively, through the same path
+test_vm_host_kernel() {
+  need_root
+  expect_exit 0 "$LRUBENCH" run --quick -w readtwice --set readtwice.memcgs=1 --set readtwice.runtime=1s \
+    --set global.iterations=1 --set global.warmup=0 --kernel-a host -o "$T/results"
+  local rj=$T/results/$(uname -r)/run.json
+  assert_eq "$(json_get "$rj" "['status']")" complete "status"
+  assert_eq "$(json_get "$rj" "['system']['kernel_release']")" "$(uname -r)" "kernel_release"
+  assert_eq "$(json_get "$rj" "['vm']['image']")" host "vm.image"
+  vm_positive_samples "$T/results/$(uname -r)/readtwice.json"
+  # a second run into the same label is refused before anything runs
+  expect_exit 2 "$LRUBENCH" run --quick -w readtwice --kernel-a host -o "$T/results"
+  assert_grep_err "already holds a run"
+}
+
 # ---- boots (LRUBENCH_TEST_VM=1) ----
 
 # Sets KA/KB (images) and RA/RB (releases): Debian 6.1 amd64 and rt-amd64.

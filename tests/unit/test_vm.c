@@ -291,6 +291,20 @@ static void test_args(void **state)
 	strbuf_release(&err);
 }
 
+static void test_ini_workdir(void **state)
+{
+	struct strlist l = STRLIST_INIT;
+	(void)state;
+
+	vm_ini_workdir("[readtwice]\nworkdir = /not/global\n[global]\n; c\n"
+		       "iterations = 3\n  workdir = /srv/lrubench   ; where\n[x]\n", &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0], "/srv/lrubench");
+	vm_ini_workdir("[global]\nworkdir=relative\n", &l);
+	assert_int_equal(l.n, 1);
+	strlist_release(&l);
+}
+
 static void test_init_script(void **state)
 {
 	struct strlist ko = STRLIST_INIT, cmd = STRLIST_INIT;
@@ -360,6 +374,7 @@ int main(void)
 		cmocka_unit_test(test_plan_missing),
 		cmocka_unit_test(test_qemu_argv),
 		cmocka_unit_test(test_args),
+		cmocka_unit_test(test_ini_workdir),
 		cmocka_unit_test(test_init_script),
 		cmocka_unit_test(test_merge),
 	};
