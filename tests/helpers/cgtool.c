@@ -8,8 +8,8 @@
  *                            that prints /proc/self/cgroup and numa_maps,
  *                            check it ran inside its memcg, destroy, check
  *                            nothing is left; prints the timings
- *   cgtool hold N            N memcgs with a sleeping child in each; prints
- *                            "ready <run parent>" and waits for a signal
+ *   cgtool hold N LIMIT      N memcgs with a sleeping child in each; prints
+ *                            the run parent, "ready", and waits for a signal
  *   cgtool stale             create and destroy a run parent (which removes
  *                            stale lrubench-<pid> cgroups of dead runs)
  *   cgtool sparse SPEC WORKDIR SIZE [hold]
@@ -34,7 +34,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: cgtool cgroups N LIMIT | hold N | stale | sparse SPEC WORKDIR SIZE [hold]\n");
+	fprintf(stderr, "usage: cgtool cgroups N LIMIT | hold N LIMIT | stale | sparse SPEC WORKDIR SIZE [hold]\n");
 	return 2;
 }
 
@@ -235,8 +235,12 @@ int main(int argc, char **argv)
 			return usage();
 		return cmd_cgroups(atoi(argv[2]), limit, false);
 	}
-	if (argc == 3 && !strcmp(argv[1], "hold"))
-		return cmd_cgroups(atoi(argv[2]), 0, true);
+	if (argc == 4 && !strcmp(argv[1], "hold")) {
+		uint64_t limit;
+		if (parse_size(argv[3], &limit))
+			return usage();
+		return cmd_cgroups(atoi(argv[2]), limit, true);
+	}
 	if (argc == 2 && !strcmp(argv[1], "stale"))
 		return cmd_stale();
 	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "sparse"))
