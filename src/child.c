@@ -196,6 +196,8 @@ child_main(struct child *c, const char *prog, char **envp, int out_fd, int null_
 	if (c->fn) {
 		int r;
 
+		/* fn may call exit(): the atexit registry run must not touch the parent's things */
+		cleanup_forget_all();
 		close(err_fd);   /* EOF tells the parent the child started */
 		r = c->fn(c->fn_arg);
 		_exit(r & 0xff);

@@ -207,6 +207,61 @@ static void test_bad_cgroup_file(void **state)
 	free(msg);
 }
 
+static void unlink_marker(void *arg)
+{
+	unlink(arg);
+}
+
+static int fn_exit_via_exit(void *arg)
+{
+	(void)arg;
+	exit(5);   /* runs atexit handlers in the child */
+}
+
+/* A fork-only child that calls exit() must not run the parent's undo actions. */
+static void test_fn_exit_keeps_parent_cleanups(void **state)
+{
+	char marker[512];
+	struct child c = { .fn = fn_exit_via_exit };
+	int id, code = -1;
+
+	(void)state;
+	signals_install();   /* registers cleanup_run_all with atexit, as lrubench does */
+	snprintf(marker, sizeof(marker), "%s/marker", tmpdir);
+	assert_int_equal(write_file_atomic(marker, "x", 1), 0);
+	id = cleanup_push(marker, unlink_marker, marker);
+	assert_true(id > 0);
+	assert_int_equal(child_start(&c), 0);
+	assert_int_equal(child_wait(&c, 10, &code, NULL), 0);
+	assert_int_equal(code, 5);
+	assert_true(path_exists(marker));
+	cleanup_pop(id, false);
+}
+
+static void test_null_stdio_and_ids(void **state)
+{
+	char out[512], *text;
+	const char *argv[] = { "sh", "-c", "id -u; id -g; echo hidden >&2", NULL };
+	struct child c = { .argv = argv, .out_path = out };
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s/ids.log", tmpdir);
+	c.null_stdio = true;
+	assert_int_equal(child_run(&c, 10), 0);
+	assert_false(path_exists(out));   /* null_stdio wins over out_path */
+	if (getuid() != 0)
+		return;   /* changing ids needs root */
+	c.null_stdio = false;
+	c.set_ids = true;
+	c.uid = 65534;
+	c.gid = 65534;
+	assert_int_equal(child_run(&c, 10), 0);
+	text = read_file_str(out, NULL);
+	assert_non_null(text);
+	assert_string_equal(text, "65534\n65534\nhidden\n");
+	free(text);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -231,6 +286,8 @@ int main(void)
 		cmocka_unit_test(test_out_path_env_dir),
 		cmocka_unit_test(test_cleanup_registry_kills),
 		cmocka_unit_test(test_bad_cgroup_file),
+		cmocka_unit_test(test_fn_exit_keeps_parent_cleanups),
+		cmocka_unit_test(test_null_stdio_and_ids),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
