@@ -384,7 +384,7 @@ static int wait_common(struct child *c, double timeout, int *code, struct rusage
 
 	if (!c->running || c->pid <= 0)
 		return error("'%s' is not running", child_name(c));
-	pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
+	pidfd = -2;   /* opened only when we really have to sleep */
 	for (;;) {
 		int slice = 100;
 
@@ -408,6 +408,8 @@ static int wait_common(struct child *c, double timeout, int *code, struct rusage
 			if (left * 1000 < slice)
 				slice = (int)(left * 1000) + 1;
 		}
+		if (pidfd == -2)
+			pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
 		if (pidfd >= 0) {
 			struct pollfd p = { .fd = pidfd, .events = POLLIN };
 			poll(&p, 1, slice);

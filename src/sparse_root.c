@@ -311,10 +311,10 @@ static int setup_dir(struct sparse_root *sr, const char *path)
 		return error_errno("sparse_root=dir:%s: cannot use %s", path, path);
 	if (!is_dir(path))
 		return error("sparse_root=dir:%s: %s is not a folder", path, path);
-	if (sfs.f_type == TMPFS_MAGIC)
-		return error("sparse_root=dir:%s: %s is tmpfs, which would measure shmem instead of "
+	if (sfs.f_type == TMPFS_MAGIC || sfs.f_type == RAMFS_MAGIC)
+		return error("sparse_root=dir:%s: %s is %s, which would measure shmem instead of "
 			     "a filesystem's page cache; use a folder on a disk filesystem or loop-ext4",
-			     path, path);
+			     path, path, sfs.f_type == TMPFS_MAGIC ? "tmpfs" : "ramfs");
 	if (access(path, W_OK | X_OK))
 		return error_errno("sparse_root=dir:%s: cannot write to %s", path, path);
 	return set_path(sr->dir, path, NULL);
