@@ -129,7 +129,6 @@ static void test_timeout_and_stop(void **state)
 	const char *argv[] = { "sleep", "30", NULL };
 	struct child c = { .argv = argv };
 	int code = -1;
-	double t0;
 
 	(void)state;
 	assert_int_equal(child_start(&c), 0);
@@ -137,12 +136,57 @@ static void test_timeout_and_stop(void **state)
 	assert_int_equal(getpgid(c.pid), c.pid);
 	assert_int_equal(child_wait(&c, 0.05, &code, NULL), 1);
 	assert_true(c.running);
-	t0 = now_monotonic();
 	child_stop(&c, 5);
 	assert_false(c.running);
-	assert_true(now_monotonic() - t0 < 5);   /* SIGTERM worked, no SIGKILL wait */
+	assert_int_equal(c.cleanup_id, 0);
 	assert_int_equal(kill(c.pid, 0), -1);
 	child_stop(&c, 5);   /* idempotent */
+}
+
+/* Dead, or a zombie waiting for init to reap it. */
+static bool pid_dead(pid_t pid)
+{
+	char path[64], *st, *p;
+	bool dead;
+
+	if (kill(pid, 0))
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	st = read_file_str(path, NULL);
+	p = st ? strrchr(st, ')') : NULL;
+	dead = !st || (p && (p[2] == 'Z' || p[2] == 'X'));
+	free(st);
+	return dead;
+}
+
+/* A child that ignores SIGTERM is killed after the grace period, and the
+ * whole process group goes with it. */
+static void test_stop_kills_group_after_grace(void **state)
+{
+	char out[512], *text = NULL;
+	const char *argv[] = { "sh", "-c", "trap '' TERM; sleep 30 & echo $!; sleep 30 & echo $!; wait", NULL };
+	struct child c = { .argv = argv, .out_path = out };
+	pid_t p1 = 0, p2 = 0;
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s/group.log", tmpdir);
+	assert_int_equal(child_start(&c), 0);
+	for (int i = 0; i < 1000; i++) {   /* until both pids are printed */
+		free(text);
+		text = read_file_str(out, NULL);
+		if (text && sscanf(text, "%d\n%d\n", &p1, &p2) == 2)
+			break;
+		lb_sleep(0.01);
+	}
+	free(text);
+	assert_true(p1 > 0 && p2 > 0);
+	assert_int_equal(getpgid(p1), c.pid);
+	child_stop(&c, 0.2);
+	assert_false(c.running);
+	for (int i = 0; i < 500 && !(pid_dead(p1) && pid_dead(p2)); i++)
+		lb_sleep(0.01);
+	assert_true(pid_dead(p1));
+	assert_true(pid_dead(p2));
 }
 
 static void test_interrupted_wait(void **state)
@@ -282,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_exit_codes),
 		cmocka_unit_test(test_fn_child),
 		cmocka_unit_test(test_timeout_and_stop),
+		cmocka_unit_test(test_stop_kills_group_after_grace),
 		cmocka_unit_test(test_interrupted_wait),
 		cmocka_unit_test(test_out_path_env_dir),
 		cmocka_unit_test(test_cleanup_registry_kills),
