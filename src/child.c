@@ -292,6 +292,16 @@ int child_start(struct child *c)
 	}
 	close(pipefd[1]);
 	pipefd[1] = -1;
+	if (c->cleanup_id < 0) {
+		/* untracked, it could outlive us: do not let it run */
+		kill(-pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		c->running = false;
+		c->cleanup_id = 0;
+		error("cannot run '%s': the cleanup registry is full", name);
+		goto out;
+	}
 
 	do
 		r = read(pipefd[0], &f, sizeof(f));

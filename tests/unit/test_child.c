@@ -306,6 +306,34 @@ static void test_null_stdio_and_ids(void **state)
 	free(text);
 }
 
+static void noop(void *arg)
+{
+	(void)arg;
+}
+
+/* A child that cannot be tracked for cleanup is not left running. */
+static void test_registry_full(void **state)
+{
+	const char *argv[] = { "sleep", "30", NULL };
+	struct child c = { .argv = argv };
+	int *ids = calloc(8192, sizeof(*ids)), n = 0, id;
+	char *msg;
+
+	(void)state;
+	capture_start();
+	while (n < 8192 && (id = cleanup_push("filler", noop, NULL)) > 0)
+		ids[n++] = id;
+	assert_int_equal(child_start(&c), -1);
+	msg = capture_end();
+	assert_non_null(strstr(msg, "cannot run 'sleep': the cleanup registry is full"));
+	assert_false(c.running);
+	assert_int_equal(kill(c.pid, 0), -1);
+	while (n > 0)
+		cleanup_pop(ids[--n], false);
+	free(ids);
+	free(msg);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -333,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_bad_cgroup_file),
 		cmocka_unit_test(test_fn_exit_keeps_parent_cleanups),
 		cmocka_unit_test(test_null_stdio_and_ids),
+		cmocka_unit_test(test_registry_full),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
