@@ -306,6 +306,30 @@ static void test_null_stdio_and_ids(void **state)
 	free(text);
 }
 
+/* The binding is in place when the program starts (set before exec). */
+static void test_numa_bound_child(void **state)
+{
+	char out[512], want[32], *text;
+	const char *argv[] = { "grep", "-m1", "-o", "bind:[0-9]*", "/proc/self/numa_maps", NULL };
+	struct strbuf err = STRBUF_INIT;
+	struct numa_bind b;
+	struct child c = { .argv = argv, .out_path = out, .bind = &b };
+
+	(void)state;
+	if (numa_resolve("", "auto", &b, &err) || access("/proc/self/numa_maps", R_OK)) {
+		strbuf_release(&err);
+		skip();
+	}
+	snprintf(out, sizeof(out), "%s/numa.log", tmpdir);
+	assert_int_equal(child_run(&c, 10), 0);
+	text = read_file_str(out, NULL);
+	snprintf(want, sizeof(want), "bind:%d\n", b.node);
+	assert_non_null(text);
+	assert_string_equal(text, want);
+	free(text);
+	strbuf_release(&err);
+}
+
 static void noop(void *arg)
 {
 	(void)arg;
@@ -362,6 +386,7 @@ int main(void)
 		cmocka_unit_test(test_fn_exit_keeps_parent_cleanups),
 		cmocka_unit_test(test_null_stdio_and_ids),
 		cmocka_unit_test(test_registry_full),
+		cmocka_unit_test(test_numa_bound_child),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
