@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "child.h"
 #include "cleanup.h"
@@ -205,6 +206,32 @@ static void test_interrupted_wait(void **state)
 	assert_false(c.running);
 }
 
+/* A SIGINT that arrives while child_wait sleeps ends the wait (-2), long
+ * before the child would exit on its own. */
+static void test_sigint_during_wait(void **state)
+{
+	const char *argv[] = { "sleep", "30", NULL };
+	struct child c = { .argv = argv };
+	pid_t killer;
+	int code = -1;
+
+	(void)state;
+	signals_install();
+	assert_int_equal(child_start(&c), 0);
+	killer = fork();
+	if (killer == 0) {
+		usleep(100 * 1000);
+		kill(getppid(), SIGINT);
+		_exit(0);
+	}
+	assert_int_equal(child_wait(&c, 60, &code, NULL), -2);
+	assert_true(c.running);
+	waitpid(killer, NULL, 0);
+	lb_interrupted = 0;
+	child_stop(&c, 0);
+	assert_false(c.running);
+}
+
 static void test_out_path_env_dir(void **state)
 {
 	char out[512], *text;
@@ -380,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_timeout_and_stop),
 		cmocka_unit_test(test_stop_kills_group_after_grace),
 		cmocka_unit_test(test_interrupted_wait),
+		cmocka_unit_test(test_sigint_during_wait),
 		cmocka_unit_test(test_out_path_env_dir),
 		cmocka_unit_test(test_cleanup_registry_kills),
 		cmocka_unit_test(test_bad_cgroup_file),
