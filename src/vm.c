@@ -19,6 +19,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <json-c/json.h>
+#include "child.h"
 #include "cleanup.h"
 #include "util.h"
 #include "vm_args.h"
@@ -28,7 +29,6 @@
 #include "vm_merge.h"
 #include "vm_modules.h"
 #include "vm_qemu.h"
-#include "vm_spawn.h"
 #include "vm_tmp.h"
 
 #define QEMU "qemu-system-x86_64"
@@ -234,23 +234,25 @@ static void guest_cmd(struct vm_run *r, struct kernel *k, const char *dest, stru
 static int run_host(struct vm_run *r, struct kernel *k, const char *dest, double *secs)
 {
 	struct strlist cmd = STRLIST_INIT;
-	struct vm_proc p = { .name = "lrubench run (host kernel)", .own_group = true };
+	struct child p = { .name = "lrubench run (host kernel)" };
 	double start = now_monotonic();
 	int code = LB_EXIT_FAIL, w;
 
 	guest_cmd(r, k, dest, &cmd);
 	info("kernel %c: the running kernel %s, natively, label %s", k->which, k->ki.release, k->label);
-	if (vm_spawn(&p, (const char *const *)cmd.v)) {
+	p.argv = (const char *const *)cmd.v;
+	if (child_start(&p)) {
 		strlist_release(&cmd);
 		return LB_EXIT_FAIL;
 	}
-	w = vm_proc_wait(&p, -1, &code);
+	w = child_wait(&p, -1, &code, NULL);
 	if (w == -2) {
-		/* it runs in its own process group: pass the stop on, let it unwind */
-		vm_proc_stop(&p, SIGINT, 120);
+		/* it leads its own process group, so a terminal's ^C reached only us:
+		 * pass the stop on (SIGTERM unwinds it like SIGINT) and let it clean up */
+		child_stop(&p, 120);
 		code = LB_EXIT_INTERRUPTED;
 	} else if (w < 0) {
-		vm_proc_stop(&p, SIGKILL, 0);
+		child_stop(&p, 0);
 		code = LB_EXIT_FAIL;
 	}
 	*secs = now_monotonic() - start;
@@ -456,7 +458,10 @@ static void print_comparison(struct vm_run *r)
 	if (n < 4)
 		return;
 	fflush(stdout);
-	code = vm_run_argv(argv, NULL, -1);
+	{
+		struct child c = { .argv = argv, .name = "lrubench compare" };
+		code = child_run(&c, -1);
+	}
 	if (code != 0 && code != LB_EXIT_FAIL)
 		warning("lrubench compare exited with %d", code);
 }

@@ -16,7 +16,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "vm_spawn.h"
+#include "child.h"
 
 /* What the guest needs, in load order. The softdep "ext4 pre: crc32c" is why
  * crc32c_generic comes before ext4 (crc32c is a module in Debian 6.1). */
@@ -326,7 +326,8 @@ static int run_depmod(const char *moddir, const char *release, const char *tmpdi
 	closedir(d);
 	{
 		const char *argv[] = { "depmod", "-b", base, release, NULL };
-		code = vm_run_argv(argv, log, 120);
+		struct child c = { .argv = argv, .out_path = log };
+		code = child_run(&c, 120);
 	}
 	if (code != 0) {
 		char *out = read_file_str(log, NULL);

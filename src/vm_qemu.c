@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include "cleanup.h"
 #include "vm_initramfs.h"
-#include "vm_spawn.h"
+#include "child.h"
 
 #define TAIL_LINES 25
 
@@ -196,7 +196,7 @@ int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix
 		const char *qemu_log, struct vm_boot *b)
 {
 	struct strlist argv = STRLIST_INIT;
-	struct vm_proc q = { .name = "qemu", .own_group = true, .out_path = qemu_log };
+	struct child q = { .name = "qemu", .out_path = qemu_log };
 	struct console c = { .fd = -1, .prefix = prefix, .b = b };
 	struct strbuf err = STRBUF_INIT;
 	double start = now_monotonic(), deadline = start + timeout, grace_end = 0;
@@ -220,12 +220,13 @@ int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix
 	}
 	close(fd);
 	c.fd = open(s->console_path, O_RDONLY | O_CLOEXEC);
-	if (vm_spawn(&q, (const char *const *)argv.v)) {
+	q.argv = (const char *const *)argv.v;
+	if (child_start(&q)) {
 		ret = -1;
 		goto out;
 	}
 	for (;;) {
-		int r = vm_proc_wait(&q, 0.2, &code);
+		int r = child_wait(&q, 0.2, &code, NULL);
 
 		console_poll(&c);
 		if (r == 0) {
@@ -234,11 +235,11 @@ int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix
 		}
 		if (r == -2) {
 			b->outcome = VM_INTERRUPTED;
-			vm_proc_stop(&q, SIGKILL, 0);
+			child_stop(&q, 0);
 			goto verdict;
 		}
 		if (r < 0) {
-			vm_proc_stop(&q, SIGKILL, 0);
+			child_stop(&q, 0);
 			ret = -1;
 			goto out;
 		}
@@ -246,12 +247,12 @@ int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix
 		if ((c.exited || c.panicked || c.init_failed) && !grace_end)
 			grace_end = now_monotonic() + 30;
 		if (grace_end && now_monotonic() > grace_end) {
-			vm_proc_stop(&q, SIGTERM, 2);
+			child_stop(&q, 2);
 			break;
 		}
 		if (!grace_end && now_monotonic() > deadline) {
 			b->outcome = VM_TIMEOUT;
-			vm_proc_stop(&q, SIGTERM, 2);
+			child_stop(&q, 2);
 			console_poll(&c);
 			goto verdict;
 		}
