@@ -59,6 +59,7 @@ struct vm_run {
 	char *busybox;
 	bool kvm;
 	struct vm_tmpdir tmp;
+	struct strlist keep;     /* host folders the guest must see (see vm_guest.keep) */
 };
 
 static bool in_path(const char *cmd)
@@ -285,6 +286,7 @@ static int run_guest(struct vm_run *r, struct kernel *k, int round, const char *
 	int code;
 
 	guest_cmd(r, k, dest, &cmd);
+	g.keep = &r->keep;
 	g.ko = &k->mods.ko;
 	g.results_dir = r->results;
 	g.cwd = r->cwd;
@@ -492,7 +494,22 @@ static void release(struct vm_run *r)
 	free(r->self);
 	free(r->cwd);
 	free(r->busybox);
+	strlist_release(&r->keep);
 	vm_args_release(&r->a);
+}
+
+static void keep_dir_of(struct strlist *keep, const char *file)
+{
+	char *abs = realpath(file, NULL), *slash;
+
+	if (!abs)
+		return;
+	slash = strrchr(abs, '/');
+	if (slash && slash != abs)
+		*slash = '\0';
+	if (!strlist_has(keep, abs))
+		strlist_push(keep, abs);
+	free(abs);
 }
 
 int cmd_run_vm(int argc, char **argv)
@@ -533,6 +550,12 @@ int cmd_run_vm(int argc, char **argv)
 		code = LB_EXIT_FAIL;
 		goto out;
 	}
+	keep_dir_of(&r.keep, r.self);
+	if (!strlist_has(&r.keep, r.cwd))
+		strlist_push(&r.keep, r.cwd);
+	for (size_t i = 0; i + 1 < r.a.suite.n; i++)
+		if (!strcmp(r.a.suite.v[i], "-c") || !strcmp(r.a.suite.v[i], "--config"))
+			keep_dir_of(&r.keep, r.a.suite.v[i + 1]);
 	if (any_vm) {
 		struct strbuf why = STRBUF_INIT;
 

@@ -43,9 +43,56 @@ static void module_file(const char *path, size_t i, char *out, size_t len)
 	snprintf(out, len, "/modules/%02zu-%s.ko", i, name);
 }
 
+static const char *const writable[] = { "/tmp", "/run", "/var/tmp" };
+
+static bool under(const char *path, const char *dir)
+{
+	size_t l = strlen(dir);
+
+	return !strncmp(path, dir, l) && (path[l] == '/' || !path[l]);
+}
+
+/* Would a tmpfs the guest mounts hide this host folder? */
+static bool hidden_by_tmpfs(const struct vm_guest *g, const char *path)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(writable); i++)
+		if (under(path, writable[i]))
+			return true;
+	for (size_t i = 0; g->tmpfs && i < g->tmpfs->n; i++)
+		if (under(path, g->tmpfs->v[i]))
+			return true;
+	return false;
+}
+
+/* Bind the host folders a tmpfs would hide: to /keep/N before the tmpfs
+ * mounts (back == false), from /keep/N onto their place after (back). */
+static void keep_binds(struct strbuf *s, const struct vm_guest *g, bool back)
+{
+	for (size_t i = 0; g->keep && i < g->keep->n; i++) {
+		struct strbuf p = STRBUF_INIT;
+
+		if (!hidden_by_tmpfs(g, g->keep->v[i]))
+			continue;
+		strbuf_addf(&p, "/host%s", g->keep->v[i]);
+		if (!back) {
+			strbuf_addf(s, "mkdir -p /keep/%zu && mount -o bind ", i);
+			sh_quote(s, p.buf);
+			strbuf_addf(s, " /keep/%zu\n", i);
+		} else {
+			strbuf_addstr(s, "mkdir -p ");
+			sh_quote(s, p.buf);
+			strbuf_addf(s, " && mount -o bind /keep/%zu ", i);
+			sh_quote(s, p.buf);
+			strbuf_addstr(s, " || fail 'cannot keep ");
+			strbuf_addstr(s, g->keep->v[i]);   /* paths with a quote just read oddly here */
+			strbuf_addstr(s, " visible'\n");
+		}
+		strbuf_release(&p);
+	}
+}
+
 char *vm_init_script(const struct vm_guest *g)
 {
-	static const char *const writable[] = { "/tmp", "/run", "/var/tmp" };
 	struct strbuf s = STRBUF_INIT;
 	char file[128];
 
@@ -72,6 +119,7 @@ char *vm_init_script(const struct vm_guest *g)
 	strbuf_addstr(&s,
 		"mount -t 9p -o trans=virtio,version=9p2000.L,ro " VM_TAG_HOSTROOT " /host ||"
 		" fail 'cannot mount the host root over 9p'\n");
+	keep_binds(&s, g, false);
 	for (size_t i = 0; i < ARRAY_SIZE(writable); i++)
 		strbuf_addf(&s, "mount -t tmpfs -o mode=1777 tmpfs /host%s || fail 'cannot mount tmpfs on %s'\n",
 			    writable[i], writable[i]);
@@ -87,6 +135,7 @@ char *vm_init_script(const struct vm_guest *g)
 		}
 		strbuf_addstr(&s, " || fail 'cannot mount a tmpfs for the workdir'\n");
 	}
+	keep_binds(&s, g, true);
 	strbuf_addstr(&s,
 		"mount -t proc proc /host/proc || fail 'cannot mount proc in the chroot'\n"
 		"mount -t sysfs sysfs /host/sys || fail 'cannot mount sysfs in the chroot'\n"
@@ -245,7 +294,7 @@ static void *load_file(const char *path, size_t *len, struct strbuf *err)
 int vm_initramfs_write(const char *path, const char *busybox, const char *init,
 		       const struct strlist *ko, struct strbuf *err)
 {
-	static const char *const dirs[] = { "bin", "sbin", "dev", "proc", "sys", "host", "modules", "tmp" };
+	static const char *const dirs[] = { "bin", "sbin", "dev", "proc", "sys", "host", "modules", "tmp", "keep" };
 	struct cpio c = { .a = archive_write_new(), .path = path, .err = err };
 	void *data;
 	size_t len;

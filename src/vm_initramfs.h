@@ -24,6 +24,8 @@ struct vm_guest {
 	const char *cwd;            /* the host's cwd, so relative -c paths work */
 	const struct strlist *tmpfs;/* extra folders to give a tmpfs (e.g. the workdir) */
 	const struct strlist *cmd;  /* what to run inside the chroot (absolute argv[0]) */
+	const struct strlist *keep; /* host folders that must stay visible even under a
+				     * tmpfs (lrubench's own folder, the cwd, -c files) */
 };
 
 /* The /init text (pure: no I/O), malloc'ed. Modules are /modules/NN-name.ko. */

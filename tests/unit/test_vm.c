@@ -326,7 +326,28 @@ static void test_init_script(void **state)
 	assert_non_null(strstr(s, "'/home/o'\\''neil'"));
 	assert_non_null(strstr(s, "'/usr/bin/lrubench' 'run'"));
 	assert_non_null(strstr(s, "echo \"LRUBENCH-EXIT $rc\""));
+	assert_null(strstr(s, "/keep/"));
 	free(s);
+
+	/* a binary under /tmp stays visible over the guest's tmpfs; /usr needs nothing */
+	{
+		struct strlist keep = STRLIST_INIT;
+		char *a, *b, *t;
+		strlist_push(&keep, "/usr/bin");
+		strlist_push(&keep, "/tmp/build");
+		g.keep = &keep;
+		s = vm_init_script(&g);
+		a = strstr(s, "mount -o bind '/host/tmp/build' /keep/1");
+		t = strstr(s, "mount -t tmpfs -o mode=1777 tmpfs /host/tmp");
+		b = strstr(s, "mount -o bind /keep/1 '/host/tmp/build'");
+		assert_non_null(a);
+		assert_non_null(t);
+		assert_non_null(b);
+		assert_true(a < t && t < b);
+		assert_null(strstr(s, "/keep/0"));
+		free(s);
+		strlist_release(&keep);
+	}
 	sh_quote(&q, "a b");
 	assert_string_equal(q.buf, "'a b'");
 	strbuf_release(&q);
