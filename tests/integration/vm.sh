@@ -213,3 +213,14 @@ test_vm_sigint() {
   assert_grep "interrupted" "$T/err"
   vm_no_leftovers
 }
+
+test_vm_timeout() {
+  vm_kernels
+  mkdir -p "$T/tmp"
+  # the suite alone reads for 6 x 2 s, so 10 s can never be enough
+  TMPDIR=$T/tmp expect_exit 1 "$LRUBENCH" run "${VM_SUITE[@]}" --kernel-a "$KA" --vm-timeout 10s -o "$T/results"
+  assert_grep_err "did not finish within vm_timeout=10s"
+  assert_grep_err "console tail"
+  assert_file "$T/results/$RA/logs/vm-console.log"
+  vm_no_leftovers
+}
