@@ -83,9 +83,9 @@ static void keep_binds(struct strbuf *s, const struct vm_guest *g, bool back)
 			sh_quote(s, p.buf);
 			strbuf_addf(s, " && mount -o bind /keep/%zu ", i);
 			sh_quote(s, p.buf);
-			strbuf_addstr(s, " || fail 'cannot keep ");
-			strbuf_addstr(s, g->keep->v[i]);   /* paths with a quote just read oddly here */
-			strbuf_addstr(s, " visible'\n");
+			strbuf_addstr(s, " || fail cannot keep ");
+			sh_quote(s, g->keep->v[i]);
+			strbuf_addstr(s, " visible\n");
 		}
 		strbuf_release(&p);
 	}
@@ -133,7 +133,9 @@ char *vm_init_script(const struct vm_guest *g)
 			sh_quote(&s, p.buf);
 			strbuf_release(&p);
 		}
-		strbuf_addstr(&s, " || fail 'cannot mount a tmpfs for the workdir'\n");
+		strbuf_addstr(&s, " || fail cannot mount a tmpfs on the workdir ");
+		sh_quote(&s, g->tmpfs->v[i]);
+		strbuf_addstr(&s, " '(outside /tmp, /run and /var/tmp it must exist on the host)'\n");
 	}
 	keep_binds(&s, g, true);
 	strbuf_addstr(&s,
