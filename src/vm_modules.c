@@ -373,21 +373,31 @@ int vm_modules_resolve(const char *image, const char *release, const char *modul
 		}
 	}
 
-	/* config-<release> beside the image, else in /boot for an installed kernel */
+	/* the kernel's config: config-<release> beside the image (a Debian
+	 * package's boot/), .config beside it, the build tree's .config for
+	 * <tree>/arch/x86/boot/bzImage, /boot/config-<release> when installed */
 	{
-		char *copy = xstrdup(image);
-		path = xasprintf("%s/config-%s", dirname(copy), release);
+		char *copy = xstrdup(image), *dir = dirname(copy);
+		char *cands[4];
+		size_t dl = strlen(dir);
+
+		cands[0] = xasprintf("%s/config-%s", dir, release);
+		cands[1] = xasprintf("%s/.config", dir);
+		const size_t sl = strlen("/arch/x86/boot");
+
+		cands[2] = dl >= sl && !strcmp(dir + dl - sl, "/arch/x86/boot") ?
+			xasprintf("%.*s/.config", (int)(dl - sl), dir) :
+			(!strcmp(dir, "arch/x86/boot") ? xstrdup(".config") : NULL);
+		cands[3] = xasprintf("/boot/config-%s", release);
+		for (size_t i = 0; i < ARRAY_SIZE(cands); i++) {
+			if (!out->config_path && cands[i] && path_exists(cands[i])) {
+				config = read_file_str(cands[i], NULL);
+				out->config_path = cands[i];
+			} else {
+				free(cands[i]);
+			}
+		}
 		free(copy);
-		if (!path_exists(path)) {
-			free(path);
-			path = xasprintf("/boot/config-%s", release);
-		}
-		if (path_exists(path)) {
-			config = read_file_str(path, NULL);
-			out->config_path = path;
-		} else {
-			free(path);
-		}
 	}
 
 	if (out->moddir) {

@@ -58,6 +58,13 @@ test_vm_kernel_without_9p() {
   assert_grep_err "CONFIG_9P_FS, CONFIG_NET_9P_VIRTIO and CONFIG_VIRTIO_PCI"
   assert_grep_err "no modules found"
   [ -z "$(ls -d "$T"/lrubench-vm.* 2>/dev/null)" ] || fail "temporary folder left: $(ls -d "$T"/lrubench-vm.*)"
+  # a kernel build tree: arch/x86/boot/bzImage, its .config at the top
+  mkdir -p "$T/linux/arch/x86/boot"
+  vm_fake_bzimage "$T/linux/arch/x86/boot/bzImage" "$rel"
+  printf 'CONFIG_VIRTIO_PCI=y\nCONFIG_NET_9P_VIRTIO=y\n# CONFIG_9P_FS is not set\n' > "$T/linux/.config"
+  TMPDIR=$T expect_exit 3 "$LRUBENCH" run --kernel-a "$T/linux/arch/x86/boot/bzImage" -o "$T/results"
+  assert_grep_err "missing: CONFIG_9P_FS (9p file system: not set in its config)"
+  if grep -q "CONFIG_VIRTIO_PCI (" "$T/err"; then fail "CONFIG_VIRTIO_PCI=y in .config was not seen"; fi
 }
 
 test_vm_kernel_b_without_a() {
