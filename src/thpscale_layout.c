@@ -149,7 +149,7 @@ uint64_t thp_auto_mapsize(uint64_t node_mem, unsigned instances, uint64_t memcg_
 
 	if (!instances)
 		instances = 1;
-	m = node_mem / 10 * 6 / instances;
+	m = node_mem / 2 / instances;
 	if (memcg_limit && (!m || memcg_limit / 4 * 3 < m))
 		m = memcg_limit / 4 * 3;
 	return m & ~(THP_SIZE - 1);
@@ -179,12 +179,14 @@ int thp_check_mapsize(uint64_t mapsize, unsigned instances, unsigned max_threads
 			    "(at most 7/8 of the limit)", a, b);
 		return LB_EXIT_USAGE;
 	}
-	/* anon (mapsize) + page cache (mapsize / 4) per instance within 90% */
-	if (node_mem && (mapsize + mapsize / 4) > node_mem / 10 * 9 / instances) {
+	/* anon (mapsize) + page cache (mapsize / 4) + the data file's blocks
+	 * (mapsize / 4, in memory when the sparse root is a loop image on
+	 * tmpfs) per instance, within 90% of the node */
+	if (node_mem && mapsize / 2 * 3 > node_mem / 10 * 9 / instances) {
 		format_size(mapsize, a, sizeof(a));
 		format_size(node_mem, b, sizeof(b));
 		strbuf_addf(err, "thpscale.mapsize %s x %u instance%s needs more memory than the "
-			    "node has (%s; mapsize x 5/4 per instance must stay within 90%%)",
+			    "node has (%s; mapsize x 3/2 per instance must stay within 90%%)",
 			    a, instances, instances > 1 ? "s" : "", b);
 		return LB_EXIT_UNSUPPORTED;
 	}

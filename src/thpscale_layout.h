@@ -73,9 +73,11 @@ void thp_threads_default(unsigned ncpus, char *buf, size_t len);
 
 /*
  * Memory. An instance holds about mapsize of anonymous memory at the end (the
- * half of the first region left after the holes plus the second region) and
- * mapsize / 4 of page cache. "auto" takes 60% of the node's memory over all
- * instances, and at most 3/4 of a memcg limit.
+ * half of the first region left after the holes plus the second region),
+ * mapsize / 4 of page cache, and its mapsize / 4 of the data file, which is
+ * in memory too when the sparse root is a loop image on tmpfs. "auto" takes
+ * half of the node's memory over all instances, and at most 3/4 of a memcg
+ * limit.
  */
 uint64_t thp_auto_mapsize(uint64_t node_mem, unsigned instances, uint64_t memcg_limit);
 /* LB_EXIT_OK, or LB_EXIT_USAGE / LB_EXIT_UNSUPPORTED with err saying why. */
