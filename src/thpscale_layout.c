@@ -155,6 +155,17 @@ uint64_t thp_auto_mapsize(uint64_t node_mem, unsigned instances, uint64_t memcg_
 	return m & ~(THP_SIZE - 1);
 }
 
+/* "512M" when exact, else "7.7G": messages people read */
+static void human_size(uint64_t bytes, char *buf, size_t len)
+{
+	if (bytes >= (1ull << 30) && bytes % (1ull << 30))
+		snprintf(buf, len, "%.1fG", (double)bytes / (double)(1ull << 30));
+	else if (bytes >= (1ull << 20) && bytes % (1ull << 20))
+		snprintf(buf, len, "%.1fM", (double)bytes / (double)(1ull << 20));
+	else
+		format_size(bytes, buf, len);
+}
+
 int thp_check_mapsize(uint64_t mapsize, unsigned instances, unsigned max_threads,
 		      uint64_t node_mem, uint64_t memcg_limit, struct strbuf *err)
 {
@@ -163,8 +174,8 @@ int thp_check_mapsize(uint64_t mapsize, unsigned instances, unsigned max_threads
 	if (!instances)
 		instances = 1;
 	if (mapsize < thp_min_mapsize(max_threads)) {
-		format_size(mapsize, a, sizeof(a));
-		format_size(thp_min_mapsize(max_threads), b, sizeof(b));
+		human_size(mapsize, a, sizeof(a));
+		human_size(thp_min_mapsize(max_threads), b, sizeof(b));
 		strbuf_addf(err, "thpscale.mapsize %s is too small for %u threads: "
 			    "each thread needs 4M (at least %s)", a, max_threads, b);
 		return LB_EXIT_USAGE;
@@ -172,8 +183,8 @@ int thp_check_mapsize(uint64_t mapsize, unsigned instances, unsigned max_threads
 	/* anonymous memory of one instance is about mapsize; leave the memcg
 	 * 1/8 for page tables and the page cache it reclaims */
 	if (memcg_limit && mapsize > memcg_limit / 8 * 7) {
-		format_size(mapsize, a, sizeof(a));
-		format_size(memcg_limit, b, sizeof(b));
+		human_size(mapsize, a, sizeof(a));
+		human_size(memcg_limit, b, sizeof(b));
 		strbuf_addf(err, "thpscale.mapsize %s does not fit thpscale.memcg_limit %s: "
 			    "each instance needs about mapsize of anonymous memory "
 			    "(at most 7/8 of the limit)", a, b);
@@ -183,8 +194,8 @@ int thp_check_mapsize(uint64_t mapsize, unsigned instances, unsigned max_threads
 	 * (mapsize / 4, in memory when the sparse root is a loop image on
 	 * tmpfs) per instance, within 90% of the node */
 	if (node_mem && mapsize / 2 * 3 > node_mem / 10 * 9 / instances) {
-		format_size(mapsize, a, sizeof(a));
-		format_size(node_mem, b, sizeof(b));
+		human_size(mapsize, a, sizeof(a));
+		human_size(node_mem, b, sizeof(b));
 		strbuf_addf(err, "thpscale.mapsize %s x %u instance%s needs more memory than the "
 			    "node has (%s; mapsize x 3/2 per instance must stay within 90%%)",
 			    a, instances, instances > 1 ? "s" : "", b);
