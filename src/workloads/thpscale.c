@@ -70,20 +70,21 @@ static const struct table_def thpscale_tables[] = {
 	{ NULL, NULL, 0 },
 };
 
-/* Per-step totals over measured iterations, for print_summary. */
+/* Per-step totals over measured iterations, for print_summary. The core
+ * prints the summary after teardown and has no later hook, so they live in
+ * static storage (one slot per possible step) rather than in priv. */
 struct step_sum {
 	uint64_t vm[THP_NVMSTAT];
-	bool have_vm;
 	uint64_t faults, huge;
 	unsigned iterations;
 };
+static struct step_sum sums[LB_LIST_MAX];
 
 struct thp_priv {
 	uint64_t mapsize;
 	unsigned instances;
 	struct cgroup *cgs;        /* [instances] when memcgs > 0 */
 	unsigned ncgs;
-	struct step_sum *sum;      /* [nsteps] */
 	int file_cleanup;
 };
 
@@ -248,7 +249,7 @@ static int thpscale_setup(struct wl_ctx *ctx)
 	if (thp_write_data_file(data_file, l.file_region * p->instances))
 		return -1;
 
-	p->sum = xcalloc(o->threads.n, sizeof(*p->sum));
+	memset(sums, 0, sizeof(sums));
 	for (size_t i = 0; i < o->threads.n; i++)
 		wl_add_step(ctx, "threads-%llu", o->threads.v[i]);
 	return 0;
@@ -405,15 +406,14 @@ static int thpscale_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples 
 			json_object_object_add(vm, thp_vmstat_keys[k],
 					       json_object_new_int64((int64_t)(after[k] - before[k])));
 			if (!s->discard)
-				p->sum[step].vm[k] += after[k] - before[k];
+				sums[step].vm[k] += after[k] - before[k];
 		}
 		json_object_object_add(d, "vmstat", vm);
 		wl_detail(s, d);
 		if (!s->discard) {
-			p->sum[step].have_vm = true;
-			p->sum[step].faults += faults;
-			p->sum[step].huge += huge;
-			p->sum[step].iterations++;
+			sums[step].faults += faults;
+			sums[step].huge += huge;
+			sums[step].iterations++;
 		}
 	}
 	thp_shared_destroy(sh);
@@ -428,10 +428,11 @@ static void thpscale_teardown(struct wl_ctx *ctx)
 		for (unsigned i = 0; i < p->ncgs; i++)
 			cg_destroy(&p->cgs[i]);
 		p->ncgs = 0;
-		if (p->file_cleanup > 0) {
+		if (p->file_cleanup > 0)
 			cleanup_pop(p->file_cleanup, true);
-			p->file_cleanup = 0;
-		}
+		free(p->cgs);
+		free(p);
+		ctx->priv = NULL;
 	}
 	/* the THP knobs go back even if setup failed half-way */
 	thp_knob_restore(THP_DEFRAG);
@@ -440,12 +441,8 @@ static void thpscale_teardown(struct wl_ctx *ctx)
 
 static void thpscale_print_summary(struct wl_ctx *ctx, FILE *out)
 {
-	struct thp_priv *p = ctx->priv;
-
-	if (!p || !p->sum)
-		return;
-	for (size_t i = 0; i < ctx->nsteps; i++) {
-		const struct step_sum *ss = &p->sum[i];
+	for (size_t i = 0; i < ctx->nsteps && i < LB_LIST_MAX; i++) {
+		const struct step_sum *ss = &sums[i];
 
 		if (!ss->iterations)
 			continue;
