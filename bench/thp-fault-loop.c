@@ -7,8 +7,14 @@
  * outside the timing, from /proc/self/pagemap + /proc/kpageflags (KPF_THP;
  * needs root) -- a different method from lrubench's mincore() check.
  *
- * Usage: thp-fault-loop MAPSIZE_BYTES
- * Prints: faults=N huge=H mean_huge_us=X mean_all_us=Y
+ * Before the timed pass it touches and frees mapsize bytes once, as
+ * lrubench's warm-up iteration and first region do: on a VM that reports
+ * free pages to the host, memory not touched lately costs host faults, which
+ * would otherwise be measured instead of the guest kernel.
+ *
+ * Usage: thp-fault-loop MAPSIZE_BYTES [FILE]
+ * Prints: faults=N huge=H mean_huge_us=X mean_all_us=Y; with FILE, also
+ * appends every huge fault's latency (us) to FILE, one a line.
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -51,12 +57,21 @@ int main(int argc, char **argv)
 	double sum_all = 0, sum_huge = 0, *lat;
 	char *map, *base;
 	int pm, kf;
+	FILE *out = NULL;
 
-	if (argc != 2 || !(mapsize = strtoull(argv[1], NULL, 0))) {
-		fprintf(stderr, "usage: thp-fault-loop MAPSIZE_BYTES\n");
+	if (argc < 2 || argc > 3 || !(mapsize = strtoull(argv[1], NULL, 0))) {
+		fprintf(stderr, "usage: thp-fault-loop MAPSIZE_BYTES [FILE]\n");
 		return 2;
 	}
 	nfaults = mapsize / (2 * HPAGE);
+	map = mmap(NULL, mapsize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED) {
+		perror("thp-fault-loop: mmap");
+		return 1;
+	}
+	memset(map, 1, mapsize);
+	munmap(map, mapsize);
+
 	lat = calloc(nfaults ? nfaults : 1, sizeof(*lat));
 	map = mmap(NULL, nfaults * HPAGE + HPAGE, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -81,14 +96,22 @@ int main(int argc, char **argv)
 		perror("thp-fault-loop: pagemap/kpageflags (needs root)");
 		return 1;
 	}
+	if (argc == 3 && !(out = fopen(argv[2], "a"))) {
+		perror(argv[2]);
+		return 1;
+	}
 	for (size_t i = 0; i < nfaults; i++) {
 		int h = is_thp(pm, kf, base + i * HPAGE + 64 * 4096);
 		sum_all += lat[i];
 		if (h == 1) {
 			huge++;
 			sum_huge += lat[i];
+			if (out)
+				fprintf(out, "%.3f\n", lat[i]);
 		}
 	}
+	if (out)
+		fclose(out);
 	printf("faults=%zu huge=%zu mean_huge_us=%.3f mean_all_us=%.3f\n", nfaults, huge,
 	       huge ? sum_huge / (double)huge : 0.0, sum_all / (double)nfaults);
 	return 0;
