@@ -143,13 +143,14 @@ void thp_threads_default(unsigned ncpus, char *buf, size_t len)
 	}
 }
 
-uint64_t thp_auto_mapsize(uint64_t node_mem, unsigned instances, uint64_t memcg_limit)
+uint64_t thp_auto_mapsize(uint64_t node_mem, unsigned instances, uint64_t memcg_limit,
+			  bool file_in_memory)
 {
 	uint64_t m;
 
 	if (!instances)
 		instances = 1;
-	m = node_mem / 2 / instances;
+	m = node_mem / 10 * (file_in_memory ? 6 : 8) / instances;
 	if (memcg_limit && (!m || memcg_limit / 4 * 3 < m))
 		m = memcg_limit / 4 * 3;
 	return m & ~(THP_SIZE - 1);
@@ -167,7 +168,8 @@ static void human_size(uint64_t bytes, char *buf, size_t len)
 }
 
 int thp_check_mapsize(uint64_t mapsize, unsigned instances, unsigned max_threads,
-		      uint64_t node_mem, uint64_t memcg_limit, struct strbuf *err)
+		      uint64_t node_mem, uint64_t memcg_limit, bool file_in_memory,
+		      struct strbuf *err)
 {
 	char a[32], b[32];
 
@@ -190,15 +192,15 @@ int thp_check_mapsize(uint64_t mapsize, unsigned instances, unsigned max_threads
 			    "(at most 7/8 of the limit)", a, b);
 		return LB_EXIT_USAGE;
 	}
-	/* anon (mapsize) + page cache (mapsize / 4) + the data file's blocks
-	 * (mapsize / 4, in memory when the sparse root is a loop image on
-	 * tmpfs) per instance, within 90% of the node */
-	if (node_mem && mapsize / 2 * 3 > node_mem / 10 * 9 / instances) {
+	/* what cannot be reclaimed: anon (mapsize), plus the data file's
+	 * blocks (mapsize / 4) when they live in memory, within 90% */
+	if (node_mem && (file_in_memory ? mapsize / 4 * 5 : mapsize) > node_mem / 10 * 9 / instances) {
 		human_size(mapsize, a, sizeof(a));
 		human_size(node_mem, b, sizeof(b));
 		strbuf_addf(err, "thpscale.mapsize %s x %u instance%s needs more memory than the "
-			    "node has (%s; mapsize x 3/2 per instance must stay within 90%%)",
-			    a, instances, instances > 1 ? "s" : "", b);
+			    "node has (%s; mapsize%s per instance must stay within 90%%)",
+			    a, instances, instances > 1 ? "s" : "", b,
+			    file_in_memory ? " x 5/4 (the data file is on a loop image in memory)" : "");
 		return LB_EXIT_UNSUPPORTED;
 	}
 	return LB_EXIT_OK;

@@ -9,6 +9,7 @@
 #ifndef LRUBENCH_THPSCALE_LAYOUT_H
 #define LRUBENCH_THPSCALE_LAYOUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "util.h"
@@ -74,15 +75,18 @@ void thp_threads_default(unsigned ncpus, char *buf, size_t len);
 /*
  * Memory. An instance holds about mapsize of anonymous memory at the end (the
  * half of the first region left after the holes plus the second region),
- * mapsize / 4 of page cache, and its mapsize / 4 of the data file, which is
- * in memory too when the sparse root is a loop image on tmpfs. "auto" takes
- * half of the node's memory over all instances, and at most 3/4 of a memcg
- * limit.
+ * mapsize / 4 of page cache (reclaimable), and its mapsize / 4 of the data
+ * file, which also takes memory when the sparse root is a loop image on tmpfs
+ * (file_in_memory). Memory that cannot be reclaimed must stay within 90% of
+ * the node. "auto" is mmtests' 80% of the node's memory over the instances
+ * (60% when the file is in memory), and at most 3/4 of a memcg limit.
  */
-uint64_t thp_auto_mapsize(uint64_t node_mem, unsigned instances, uint64_t memcg_limit);
+uint64_t thp_auto_mapsize(uint64_t node_mem, unsigned instances, uint64_t memcg_limit,
+			  bool file_in_memory);
 /* LB_EXIT_OK, or LB_EXIT_USAGE / LB_EXIT_UNSUPPORTED with err saying why. */
 int thp_check_mapsize(uint64_t mapsize, unsigned instances, unsigned max_threads,
-		      uint64_t node_mem, uint64_t memcg_limit, struct strbuf *err);
+		      uint64_t node_mem, uint64_t memcg_limit, bool file_in_memory,
+		      struct strbuf *err);
 
 /* The /proc/vmstat counters recorded per iteration. */
 #define THP_NVMSTAT 7

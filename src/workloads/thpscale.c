@@ -48,8 +48,8 @@ static const struct option_def thpscale_options[] = {
 	{ "madvise", OPT_BOOL, OFF(madvise), "yes", NULL, NULL, 0, 0, NULL, 0,
 	  "madvise(MADV_HUGEPAGE) the faulted region (so THP=madvise gives huge pages)" },
 	{ "mapsize", OPT_STR, OFF(mapsize), "auto", NULL, "256M", 0, 0, NULL, OPTF_AUTO,
-	  "memory per instance (size), split between its threads; \"auto\": half of the node's "
-	  "memory over the instances, at most 3/4 of memcg_limit" },
+	  "memory per instance (size), split between its threads; \"auto\": 80% of the node's "
+	  "memory over the instances (60% with a loop sparse_root), at most 3/4 of memcg_limit" },
 	{ "threads", OPT_LIST, OFF(threads), NULL, threads_default, "1,2", 1, 1024, NULL, 0,
 	  "thread counts, one step each (default 1..min(4 x node CPUs, 32), mmtests' large stride)" },
 	{ "memcgs", OPT_UINT, OFF(memcgs), "1", NULL, NULL, 0, 64, NULL, 0,
@@ -119,13 +119,23 @@ static int thpscale_probe(struct wl_ctx *ctx, struct strbuf *why)
 	return thp_probe(why);
 }
 
+/* Does the data file take memory? Yes when the sparse root is a loop image
+ * (on a private tmpfs); no for dir:/path on a real disk. */
+static bool file_in_memory(const struct wl_ctx *ctx)
+{
+	const struct global_opts *g = ctx->env->g;
+
+	return !g || !g->sparse_root || strncmp(g->sparse_root, "dir:", 4);
+}
+
 /* The mapsize to use: "auto" sized from the node and the limit, or the value. */
 static int resolve_mapsize(struct wl_ctx *ctx, uint64_t *out, struct strbuf *err)
 {
 	struct thpscale_opts *o = ctx->opts;
 
 	if (!o->mapsize || !strcmp(o->mapsize, "auto")) {
-		*out = thp_auto_mapsize(ctx->env->bind.mem_bytes, nr_instances(o), o->memcg_limit);
+		*out = thp_auto_mapsize(ctx->env->bind.mem_bytes, nr_instances(o), o->memcg_limit,
+					file_in_memory(ctx));
 		if (!*out) {
 			strbuf_addstr(err, "thpscale.mapsize: cannot size \"auto\" (node memory unknown); "
 				      "give a size, e.g. 512M");
@@ -166,7 +176,7 @@ static int thpscale_validate(struct wl_ctx *ctx, struct strbuf *err)
 	if (r)
 		return r;
 	r = thp_check_mapsize(mapsize, nr_instances(o), max_threads(o), env->bind.mem_bytes,
-			      o->memcg_limit, err);
+			      o->memcg_limit, file_in_memory(ctx), err);
 	if (r)
 		return r;
 	/* a mode the kernel does not offer (an old kernel without

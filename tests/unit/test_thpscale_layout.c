@@ -161,12 +161,24 @@ static void test_threads_stride(void **state)
 static void test_auto_mapsize(void **state)
 {
 	(void)state;
-	assert_int_equal(thp_auto_mapsize(24ull << 30, 1, 0), 12ull << 30);
-	assert_int_equal(thp_auto_mapsize(24ull << 30, 2, 0), 6ull << 30);
-	assert_int_equal(thp_auto_mapsize(24ull << 30, 1, 1ull << 30), 768 * MB);
-	assert_int_equal(thp_auto_mapsize(0, 1, 1ull << 30), 768 * MB);
-	assert_int_equal(thp_auto_mapsize(0, 1, 0), 0);
-	assert_int_equal(thp_auto_mapsize(1000 * MB + 12345, 3, 0) % (2 * MB), 0);
+	/* mmtests' 80% of memory; 60% when the data file is in memory too */
+	assert_int_equal(thp_auto_mapsize(10ull << 30, 1, 0, false), 8ull << 30);
+	assert_int_equal(thp_auto_mapsize(10ull << 30, 1, 0, true), 6ull << 30);
+	assert_int_equal(thp_auto_mapsize(10ull << 30, 2, 0, false), 4ull << 30);
+	assert_int_equal(thp_auto_mapsize(24ull << 30, 1, 1ull << 30, true), 768 * MB);
+	assert_int_equal(thp_auto_mapsize(0, 1, 1ull << 30, false), 768 * MB);
+	assert_int_equal(thp_auto_mapsize(0, 1, 0, false), 0);
+	assert_int_equal(thp_auto_mapsize(1000 * MB + 12345, 3, 0, true) % (2 * MB), 0);
+	/* what auto picks always passes the check */
+	for (unsigned inst = 1; inst <= 8; inst++) {
+		struct strbuf err = STRBUF_INIT;
+		for (int mem = 0; mem < 2; mem++) {
+			uint64_t node = (7898ull << 20) + 4096, lim = inst == 3 ? 1ull << 30 : 0;
+			uint64_t m = thp_auto_mapsize(node, inst, lim, mem);
+			assert_int_equal(thp_check_mapsize(m, inst, 8, node, lim, mem, &err), LB_EXIT_OK);
+		}
+		strbuf_release(&err);
+	}
 }
 
 static void test_check_mapsize(void **state)
@@ -174,23 +186,25 @@ static void test_check_mapsize(void **state)
 	struct strbuf err = STRBUF_INIT;
 
 	(void)state;
-	assert_int_equal(thp_check_mapsize(512 * MB, 1, 2, 24ull << 30, 0, &err), LB_EXIT_OK);
-	assert_int_equal(thp_check_mapsize(512 * MB, 1, 2, 0, 0, &err), LB_EXIT_OK);
+	assert_int_equal(thp_check_mapsize(512 * MB, 1, 2, 24ull << 30, 0, true, &err), LB_EXIT_OK);
+	assert_int_equal(thp_check_mapsize(512 * MB, 1, 2, 0, 0, true, &err), LB_EXIT_OK);
 
-	assert_int_equal(thp_check_mapsize(20ull << 30, 1, 2, 24ull << 30, 0, &err), LB_EXIT_UNSUPPORTED);
+	assert_int_equal(thp_check_mapsize(20ull << 30, 1, 2, 24ull << 30, 0, true, &err), LB_EXIT_UNSUPPORTED);
 	assert_non_null(strstr(strbuf_str(&err), "node"));
 	strbuf_reset(&err);
-	/* fits once, not four times */
-	assert_int_equal(thp_check_mapsize(4ull << 30, 1, 2, 24ull << 30, 0, &err), LB_EXIT_OK);
-	assert_int_equal(thp_check_mapsize(4ull << 30, 4, 2, 24ull << 30, 0, &err), LB_EXIT_UNSUPPORTED);
+	/* 4G x 5/4 = 5G, well within 90% of 24G */
+	assert_int_equal(thp_check_mapsize(4ull << 30, 1, 2, 24ull << 30, 0, true, &err), LB_EXIT_OK);
+	/* 5G x 4 = 20G of 24G: fits only when the file is on a real disk */
+	assert_int_equal(thp_check_mapsize(5ull << 30, 4, 2, 24ull << 30, 0, false, &err), LB_EXIT_OK);
+	assert_int_equal(thp_check_mapsize(5ull << 30, 4, 2, 24ull << 30, 0, true, &err), LB_EXIT_UNSUPPORTED);
 	strbuf_reset(&err);
 
-	assert_int_equal(thp_check_mapsize(512 * MB, 1, 2, 24ull << 30, 256 * MB, &err), LB_EXIT_USAGE);
+	assert_int_equal(thp_check_mapsize(512 * MB, 1, 2, 24ull << 30, 256 * MB, true, &err), LB_EXIT_USAGE);
 	assert_non_null(strstr(strbuf_str(&err), "memcg_limit"));
 	strbuf_reset(&err);
-	assert_int_equal(thp_check_mapsize(224 * MB, 1, 2, 24ull << 30, 256 * MB, &err), LB_EXIT_OK);
+	assert_int_equal(thp_check_mapsize(224 * MB, 1, 2, 24ull << 30, 256 * MB, true, &err), LB_EXIT_OK);
 
-	assert_int_equal(thp_check_mapsize(4 * MB, 1, 2, 24ull << 30, 0, &err), LB_EXIT_USAGE);
+	assert_int_equal(thp_check_mapsize(4 * MB, 1, 2, 24ull << 30, 0, true, &err), LB_EXIT_USAGE);
 	assert_non_null(strstr(strbuf_str(&err), "too small"));
 	strbuf_release(&err);
 }
