@@ -179,6 +179,23 @@ static int thpscale_validate(struct wl_ctx *ctx, struct strbuf *err)
 			      o->memcg_limit, file_in_memory(ctx), err);
 	if (r)
 		return r;
+	/* the data file must fit the loop image of the sparse root */
+	if (file_in_memory(ctx) && env->g && env->g->sparse_size) {
+		struct thp_layout l;
+		uint64_t need;
+
+		thp_layout_init(&l, mapsize, 1);
+		need = l.file_region * nr_instances(o);
+		if (need > env->g->sparse_size / 10 * 9) {
+			char a[32], b[32];
+
+			format_size(need, a, sizeof(a));
+			format_size(env->g->sparse_size, b, sizeof(b));
+			strbuf_addf(err, "thpscale needs a %s data file (mapsize / 4 per instance), more "
+				    "than global.sparse_size %s holds: raise global.sparse_size", a, b);
+			return LB_EXIT_USAGE;
+		}
+	}
 	/* a mode the kernel does not offer (an old kernel without
 	 * defer+madvise, say): this machine cannot do what was asked */
 	if (o->thp_enabled && thp_knob_offers(THP_ENABLED, enabled_modes[o->thp_enabled]) != 1) {

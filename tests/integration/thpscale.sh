@@ -237,3 +237,11 @@ test_thpscale_probe_without_thp() {
   assert_grep_err "CONFIG_TRANSPARENT_HUGEPAGE"
   thp_no_leaks
 }
+
+test_thpscale_data_file_beyond_sparse_image() {
+  thp_need
+  expect_exit 2 thp_run --set thpscale.mapsize=1G --set thpscale.memcgs=4 \
+    --set thpscale.threads=1 --set global.sparse_root=loop-ext4 --set global.sparse_size=1G
+  assert_grep_err "global.sparse_size"
+  thp_no_leaks
+}
