@@ -111,6 +111,14 @@ void cleanup_run_all(void)
 	running_all = 0;
 }
 
+void cleanup_forget_all(void)
+{
+	/* only called in a fresh child, where nothing else runs concurrently */
+	for (int i = 0; i < nentries; i++)
+		entries[i].id = 0;
+	nentries = 0;
+}
+
 static void on_signal(int sig)
 {
 	if (lb_interrupted || running_all) {
