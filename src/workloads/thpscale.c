@@ -348,6 +348,8 @@ static int run_instances(struct wl_ctx *ctx, struct thp_shared *sh, const struct
 				child_describe_code(code, desc, sizeof(desc));
 				if (r == 0)
 					error("thpscale instance %u %s", i + 1, desc);
+				else
+					child_stop(&c[i], 1.0);
 				thp_shared_abort(sh);
 				ret = -1;
 			}
