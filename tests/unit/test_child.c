@@ -367,12 +367,12 @@ static void test_registry_full(void **state)
 {
 	const char *argv[] = { "sleep", "30", NULL };
 	struct child c = { .argv = argv };
-	int *ids = calloc(8192, sizeof(*ids)), n = 0, id;
+	int *ids = calloc(1 << 18, sizeof(*ids)), n = 0, id;
 	char *msg;
 
 	(void)state;
 	capture_start();
-	while (n < 8192 && (id = cleanup_push("filler", noop, NULL)) > 0)
+	while (n < (1 << 18) && (id = cleanup_push("filler", noop, NULL)) > 0)
 		ids[n++] = id;
 	assert_int_equal(child_start(&c), -1);
 	msg = capture_end();
