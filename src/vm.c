@@ -472,10 +472,11 @@ static void print_where(struct vm_run *r)
 {
 	printf("\nresults:");
 	for (int i = 0; i < r->nk; i++)
-		printf(" %s", r->k[i].dir);
+		if (is_dir(r->k[i].dir))
+			printf(" %s", r->k[i].dir);
 	printf("\n");
 	for (int i = 0; i < r->nk; i++)
-		if (!r->k[i].host)
+		if (!r->k[i].host && is_dir(r->k[i].dir))
 			printf("console log of %s: %s/logs/vm-console.log%s\n", r->k[i].label, r->k[i].dir,
 			       r->a.rounds > 1 ? " (later rounds: logs/round-N/)" : "");
 	fflush(stdout);

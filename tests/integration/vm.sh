@@ -218,6 +218,11 @@ test_vm_sigint() {
   assert_eq "$rc" 130 "exit status after SIGINT"
   assert_no_file "$T/results/$RB"
   assert_grep "interrupted" "$T/err"
+  # the label being written says so (the core wrote it, or VM mode marked it)
+  if [ -f "$T/results/$RA/run.json" ]; then
+    assert_eq "$(json_get "$T/results/$RA/run.json" "['status']")" interrupted "status of $RA"
+  fi
+  assert_file "$T/results/$RA/logs/vm-console.log"
   vm_no_leftovers
 }
 
