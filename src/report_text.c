@@ -5,6 +5,7 @@
  * followed, per table, by notes for anything printed as 0.00 or n/a so that
  * no number is silently wrong.
  */
+#include <math.h>
 #include <string.h>
 #include "report.h"
 
@@ -107,6 +108,41 @@ static void table_notes(const struct comparison *c, const struct cmp_table *t,
 	}
 }
 
+/*
+ * "%*.2f" without printf, which is a quarter of the time of a large text
+ * comparison. Only where the rounding is unambiguous: a value whose
+ * hundredths sit (nearly) on .5 goes to snprintf, so the output stays
+ * byte-identical to printf's (and so to mmtests' Perl sprintf).
+ */
+void report_add_fixed2(struct strbuf *out, int width, double v)
+{
+	char buf[64], *p = buf + sizeof(buf);
+	double x = fabs(v) * 100, fl = floor(x), frac = x - fl;
+	unsigned long long r;
+	int len;
+
+	if (!(x < 1e17) || fabs(frac - 0.5) < 1e-6) {
+		strbuf_addf(out, "%*.2f", width, v);
+		return;
+	}
+	r = (unsigned long long)fl + (frac > 0.5);
+	*--p = (char)('0' + r % 10);
+	r /= 10;
+	*--p = (char)('0' + r % 10);
+	r /= 10;
+	*--p = '.';
+	do {
+		*--p = (char)('0' + r % 10);
+		r /= 10;
+	} while (r);
+	if (signbit(v))
+		*--p = '-';
+	len = (int)(buf + sizeof(buf) - p);
+	for (; len < width; len++)
+		strbuf_addstr(out, " ");
+	strbuf_add(out, p, (size_t)(buf + sizeof(buf) - p));
+}
+
 static void text_table(const struct comparison *c, const struct cmp_table *t,
 		       struct strbuf *out)
 {
@@ -143,12 +179,16 @@ static void text_table(const struct comparison *c, const struct cmp_table *t,
 					strbuf_addf(out, "%*s%*s", FIELD_LEN, "n/a", COMPARE_LEN + 4, "");
 					continue;
 				}
-				strbuf_addf(out, "%*.2f", FIELD_LEN, cell->row_ok[r] ? cell->row[r] : 0);
-				if (r == ROW_MEAN && cell->compared && cell->mm.significant)
-					strbuf_addf(out, " *%*.2f%%*", COMPARE_LEN, cell->pct[r]);
-				else
-					strbuf_addf(out, " (%*.2f%%)", COMPARE_LEN,
-						    cell->compared ? cell->pct[r] : 0.0);
+				report_add_fixed2(out, FIELD_LEN, cell->row_ok[r] ? cell->row[r] : 0);
+				if (r == ROW_MEAN && cell->compared && cell->mm.significant) {
+					strbuf_addstr(out, " *");
+					report_add_fixed2(out, COMPARE_LEN, cell->pct[r]);
+					strbuf_addstr(out, "%*");
+				} else {
+					strbuf_addstr(out, " (");
+					report_add_fixed2(out, COMPARE_LEN, cell->compared ? cell->pct[r] : 0.0);
+					strbuf_addstr(out, "%)");
+				}
 			}
 			while (out->len && out->buf[out->len - 1] == ' ')
 				out->buf[--out->len] = '\0';

@@ -219,6 +219,38 @@ static void test_split_label(void **state)
 	check_split("6.1-rcu-fix", "6.1", "rcu-fix");
 }
 
+static void test_fixed2_matches_printf(void **state)
+{
+	static const double special[] = { 0, -0.0, 0.005, -0.005, 0.125, 2.675, 1.005, -1.115,
+		99.995, 1e15, -1e15, 123456789.125, 1e300, -1e300, 0.0049999999, 5e-324 };
+	struct strbuf a = STRBUF_INIT;
+	char b[512];
+	unsigned long long seed = 42;
+	(void)state;
+	for (size_t i = 0; i < 200000 + ARRAY_SIZE(special); i++) {
+		double v;
+
+		if (i < ARRAY_SIZE(special)) {
+			v = special[i];
+		} else {
+			/* xorshift: values across magnitudes, many on exact hundredths */
+			seed ^= seed << 13;
+			seed ^= seed >> 7;
+			seed ^= seed << 17;
+			v = (double)(seed % 2000000) / (i % 3 ? 100.0 : 8.0) - 10000.0;
+			if (i % 5 == 0)
+				v *= 1e-3;
+		}
+		strbuf_reset(&a);
+		report_add_fixed2(&a, 12, v);
+		snprintf(b, sizeof(b), "%12.2f", v);
+		if (strcmp(a.buf, b))
+			fprintf(stderr, "%.17g: '%s' != '%s'\n", v, a.buf, b);
+		assert_string_equal(a.buf, b);
+	}
+	strbuf_release(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -227,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_better_and_unit_disagree),
 		cmocka_unit_test(test_ops_union_and_facts),
 		cmocka_unit_test(test_split_label),
+		cmocka_unit_test(test_fixed2_matches_printf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
