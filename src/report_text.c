@@ -138,8 +138,13 @@ void report_add_fixed2(struct strbuf *out, int width, double v)
 	if (signbit(v))
 		*--p = '-';
 	len = (int)(buf + sizeof(buf) - p);
-	for (; len < width; len++)
-		strbuf_addstr(out, " ");
+	while (len < width) {
+		static const char spaces[] = "                ";
+		int k = width - len < 16 ? width - len : 16;
+
+		strbuf_add(out, spaces, (size_t)k);
+		len += k;
+	}
 	strbuf_add(out, p, (size_t)(buf + sizeof(buf) - p));
 }
 

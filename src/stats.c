@@ -106,7 +106,21 @@ double stats_bmean_sorted(const double *s, size_t n, int pct, int better, bool *
 
 void stats_sort_best_first(double *x, size_t n, int better)
 {
-	qsort(x, n, sizeof(*x), better > 0 ? cmp_desc : cmp_asc);
+	if (n > 48) {
+		qsort(x, n, sizeof(*x), better > 0 ? cmp_desc : cmp_asc);
+		return;
+	}
+	/* typical ops have 5-30 samples: insertion sort beats qsort's calls */
+	for (size_t i = 1; i < n; i++) {
+		double v = x[i];
+		size_t j = i;
+
+		while (j > 0 && (better > 0 ? x[j - 1] < v : x[j - 1] > v)) {
+			x[j] = x[j - 1];
+			j--;
+		}
+		x[j] = v;
+	}
 }
 
 double stats_bmean(const double *x, size_t n, int pct, int better, bool *ok)
