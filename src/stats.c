@@ -161,6 +161,14 @@ double stats_pndiff(double new_v, double base)
 	return 100 - new_v * 100 / base;
 }
 
+/* lgamma() writes the global signgam: lgamma_r() is safe on several threads */
+static double lgam(double x)
+{
+	int sign;
+
+	return lgamma_r(x, &sign);
+}
+
 /*
  * Continued fraction of the incomplete beta function, evaluated with the
  * modified Lentz method; converges quickly for x < (a+1)/(a+b+2).
@@ -214,7 +222,7 @@ double stats_incbeta(double a, double b, double x)
 		return 0;
 	if (x >= 1)
 		return 1;
-	lfront = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+	lfront = lgam(a + b) - lgam(a) - lgam(b) + a * log(x) + b * log1p(-x);
 	if (x < (a + 1) / (a + b + 2))
 		return exp(lfront) * incbeta_cf(a, b, x) / a;
 	/* symmetry I_x(a,b) = 1 - I_{1-x}(b,a) keeps the fraction convergent */
@@ -295,7 +303,7 @@ double stats_t_quantile(double p, double df)
 	/* ... then Newton steps on the density inside a shrinking bracket
 	 * [lo, hi] of the monotone CDF; a step that leaves it bisects, or
 	 * doubles while no upper bound is known */
-	lc = lgamma((df + 1) / 2) - lgamma(df / 2) - 0.5 * log(df * M_PI);
+	lc = lgam((df + 1) / 2) - lgam(df / 2) - 0.5 * log(df * M_PI);
 	for (int i = 0; i < 400; i++) {
 		double f = t_cdf(t, df) - target, tn;
 		double dens = exp(lc - (df + 1) / 2 * log1p(t * t / df));
