@@ -328,3 +328,32 @@ test_help() {
   expect_exit 0 "$LRUBENCH" compare --help
   assert_grep "usage: lrubench compare" "$T/out"
 }
+
+# The contract between run and compare (DESIGN §7): two real, tiny readtwice
+# runs compared, so a change to what `run` writes cannot break `compare` unseen.
+test_real_run_results_compare() {
+  need_root
+  local l rc
+  for l in 6.1-a 6.1-b; do
+    "$LRUBENCH" run -q -w readtwice --label "$l" -o "$T/results" --set readtwice.memcgs=1,2 \
+      --set readtwice.runtime=1s --set readtwice.file_size=64M --set readtwice.iterations=3 \
+      --set readtwice.warmup=0 >"$T/run-$l.log" 2>&1
+    rc=$?
+    [ "$rc" = 3 ] && skip "lrubench run cannot run readtwice here: $(tail -1 "$T/run-$l.log")"
+    [ "$rc" = 0 ] || { tail -20 "$T/run-$l.log"; fail "run $l exit $rc"; }
+  done
+  assert_no_leaks
+  expect_exit 0 "$LRUBENCH" compare "$T/results"
+  assert_grep '^Labels: 6.1-a (baseline), 6.1-b$' "$T/out"
+  assert_grep '^readtwice MB/s aggregate$' "$T/out"
+  assert_grep '^Hmean     memcgs-2 ' "$T/out"
+  expect_exit 0 "$LRUBENCH" compare -f json "$T/results"
+  py 'import json,sys
+d=json.load(open(sys.argv[1]))
+t={t["title"]:t for w in d["workloads"] for t in w["tables"]}
+assert "readtwice MB/s per memcg" in t
+for o in t["readtwice MB/s aggregate"]["ops"]:
+    assert [c["n"] for c in o["labels"]]==[3,3], o
+    assert o["labels"][1]["verdict"] in ("improvement","regression","no significant change")
+' "$T/out" || fail "json of real results"
+}
