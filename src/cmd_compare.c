@@ -98,9 +98,10 @@ int cmd_compare(int argc, char **argv)
 				fmt = FMT_JSON;
 			else if (!strcmp(optarg, "csv"))
 				fmt = FMT_CSV;
-			else
-				return error("-f: unknown format '%s' (text, markdown, json or csv)",
-					     optarg), LB_EXIT_USAGE;
+			else {
+				error("-f: unknown format '%s' (text, markdown, json or csv)", optarg);
+				return LB_EXIT_USAGE;
+			}
 			break;
 		case 'n':
 			names = optarg;
@@ -108,20 +109,25 @@ int cmd_compare(int argc, char **argv)
 		case 'a':
 			if (parse_number("--alpha", optarg, &alpha))
 				return LB_EXIT_USAGE;
-			if (!(alpha > 0 && alpha < 1))
-				return error("--alpha: %s is not a probability strictly between 0 and 1",
-					     optarg), LB_EXIT_USAGE;
+			if (!(alpha > 0 && alpha < 1)) {
+				error("--alpha: %s is not a probability strictly between 0 and 1", optarg);
+				return LB_EXIT_USAGE;
+			}
 			break;
 		case 'r':
 			if (parse_number("--fail-on-regression", optarg, &fail_pct))
 				return LB_EXIT_USAGE;
-			if (fail_pct < 0)
-				return error("--fail-on-regression: %s is negative; give a percentage "
-					     ">= 0", optarg), LB_EXIT_USAGE;
+			if (fail_pct < 0) {
+				error("--fail-on-regression: %s is negative; give a percentage >= 0",
+				      optarg);
+				return LB_EXIT_USAGE;
+			}
 			break;
 		case 'j':
-			if (!*optarg)
-				return error("--junit: empty file name"), LB_EXIT_USAGE;
+			if (!*optarg) {
+				error("--junit: empty file name");
+				return LB_EXIT_USAGE;
+			}
 			junit = optarg;
 			break;
 		case 'h':

@@ -51,7 +51,7 @@ static void md_table(const struct comparison *c, const struct cmp_table *t, stru
 	md_cell(out, t->title);
 	strbuf_addf(out, " (");
 	md_cell(out, t->unit);
-	strbuf_addf(out, ", %s is better)\n\n| op |", t->better > 0 ? "higher" : "lower");
+	strbuf_addf(out, ", %s is better)\n\n| op | n |", t->better > 0 ? "higher" : "lower");
 	for (size_t l = 0; l < c->nlabels; l++) {
 		strbuf_addstr(out, " ");
 		md_cell(out, c->labels[l].label);
@@ -65,7 +65,7 @@ static void md_table(const struct comparison *c, const struct cmp_table *t, stru
 		}
 		strbuf_addstr(out, "change (95% CI) | Welch p | verdict |");
 	}
-	strbuf_addstr(out, "\n|---|");
+	strbuf_addstr(out, "\n|---|---:|");
 	for (size_t l = 0; l < c->nlabels; l++)
 		strbuf_addstr(out, "---:|");
 	for (size_t l = 1; l < c->nlabels; l++)
@@ -76,6 +76,10 @@ static void md_table(const struct comparison *c, const struct cmp_table *t, stru
 
 		strbuf_addstr(out, "| ");
 		md_cell(out, op->op);
+		strbuf_addstr(out, " |");
+		/* samples per label, "5 / 5" */
+		for (size_t l = 0; l < c->nlabels; l++)
+			strbuf_addf(out, "%s%zu", l ? " / " : " ", op->cells[l].present ? op->cells[l].n : 0);
 		strbuf_addstr(out, " |");
 		for (size_t l = 0; l < c->nlabels; l++) {
 			const struct cmp_cell *cell = &op->cells[l];

@@ -171,7 +171,7 @@ lines=open(sys.argv[1]).read().splitlines()
 hdr=[i for i,l in enumerate(lines) if l.startswith("| op |")]
 assert len(hdr)==1, hdr
 cols=[c.strip() for c in lines[hdr[0]].strip("|").split("|")]
-assert cols==["op","base Hmean ± 95% CI","cand Hmean ± 95% CI","change (95% CI)","Welch p","verdict"], cols
+assert cols==["op","n","base Hmean ± 95% CI","cand Hmean ± 95% CI","change (95% CI)","Welch p","verdict"], cols
 assert re.match(r"^\|(---:?\|)+$", lines[hdr[0]+1]), lines[hdr[0]+1]
 rows={}
 for l in lines[hdr[0]+2:]:
@@ -179,6 +179,9 @@ for l in lines[hdr[0]+2:]:
     c=[x.strip() for x in l.strip("|").split("|")]
     rows[c[0]]=c
 assert set(rows)=={"regression","improvement","noisy"}
+assert all(r[1]=="10 / 10" for r in rows.values()), rows
+for r in rows.values(): del r[1]
+assert all(l.count("|")==8 for l in lines[hdr[0]:hdr[0]+5]), "7 columns"
 m=re.match(r"^([-+]\d+\.\d\d)% \(([-+]\d+\.\d\d)% to ([-+]\d+\.\d\d)%\)$", rows["regression"][3])
 assert m, rows["regression"][3]
 pct,lo,hi=map(float,m.groups()); assert lo<pct<hi<0 and abs(pct+9.99)<0.005
@@ -281,6 +284,13 @@ test_bad_sample_not_a_number() {
   sed -i '0,/1000,/s//"1000",/' "$T/golden/6.8.0-vanilla/readtwice.json"
   bad "$T/golden"
   assert_grep_err "readtwice.json: tables\[0\].ops\[0\].samples\[0\]: not a number"
+}
+
+test_bad_duplicate_op() {
+  copy golden
+  sed -i '0,/"op": "4"/s//"op": "1"/' "$T/golden/6.8.0-patched/readtwice.json"
+  bad "$T/golden"
+  assert_grep_err "readtwice.json: tables\[0\].ops\[1\]: op \"1\" appears twice"
 }
 
 test_bad_better_disagrees() {
