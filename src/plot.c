@@ -1,0 +1,986 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * gnuplot scripts and data for `lrubench plot` (see plot.h for the figure
+ * kinds). The numbers in every .dat come from stats.c, the same functions
+ * compare uses, so a figure never disagrees with the table next to it.
+ * The .gp files are written for people: one plot command per label, the
+ * columns named in a comment, no generated cleverness, so restyling one is
+ * an edit and `gnuplot X.gp`.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "child.h"
+#include "cleanup.h"
+#include "plot.h"
+#include "stats.h"
+
+/* ---------- small helpers ---------- */
+
+int plot_parse_format(const char *s, enum plot_format *f)
+{
+	if (!strcmp(s, "png"))
+		*f = PLOT_PNG;
+	else if (!strcmp(s, "svg"))
+		*f = PLOT_SVG;
+	else
+		return -1;
+	return 0;
+}
+
+const char *plot_format_ext(enum plot_format f)
+{
+	return f == PLOT_SVG ? "svg" : "png";
+}
+
+bool plot_op_number(const char *op, char **prefix, unsigned long long *num)
+{
+	size_t len = strlen(op), i = len;
+	unsigned long long v = 0;
+
+	while (i > 0 && op[i - 1] >= '0' && op[i - 1] <= '9')
+		i--;
+	if (i == len || len - i > 18)
+		return false;
+	/* "0.5" or "1e3" are not a count: a sweep is prefix + integer */
+	if (i > 0 && (op[i - 1] == '.' || op[i - 1] == '+'))
+		return false;
+	for (size_t k = i; k < len; k++)
+		v = v * 10 + (unsigned long long)(op[k] - '0');
+	if (prefix)
+		*prefix = xstrndup(op, i);
+	*num = v;
+	return true;
+}
+
+bool plot_sweep_doubles(const unsigned long long *v, size_t n)
+{
+	if (n < 2 || v[0] == 0)
+		return false;
+	for (size_t i = 1; i < n; i++) {
+		unsigned long long r;
+
+		if (v[i] % v[i - 1])
+			return false;
+		r = v[i] / v[i - 1];
+		if (r < 2 || (r & (r - 1)))
+			return false;
+	}
+	return true;
+}
+
+char *plot_slug(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool dash = false;
+
+	strbuf_init(&sb);
+	for (; *s; s++) {
+		char c = *s;
+
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_') {
+			if (dash && sb.len)
+				strbuf_addstr(&sb, "-");
+			dash = false;
+			strbuf_add(&sb, &c, 1);
+		} else {
+			dash = true;
+		}
+	}
+	/* a name may not start with '.' (hidden file, "..") */
+	while (sb.len && sb.buf[0] == '.')
+		memmove(sb.buf, sb.buf + 1, sb.len--);
+	if (!sb.len)
+		strbuf_addstr(&sb, "x");
+	return strbuf_detach(&sb);
+}
+
+/* A string in a gnuplot script, double-quoted. */
+static void gp_quote(struct strbuf *sb, const char *s)
+{
+	strbuf_addstr(sb, "\"");
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			strbuf_addstr(sb, "\\");
+		if (*s == '\n' || *s == '\r')
+			strbuf_addstr(sb, " ");
+		else
+			strbuf_add(sb, s, 1);
+	}
+	strbuf_addstr(sb, "\"");
+}
+
+/* A string column in a .dat: gnuplot data quoting has no escapes. */
+static void dat_quote(struct strbuf *sb, const char *s)
+{
+	strbuf_addstr(sb, "\"");
+	for (; *s; s++)
+		strbuf_add(sb, (*s == '"' || *s == '\n' || *s == '\r') ? "'" : s, 1);
+	strbuf_addstr(sb, "\"");
+}
+
+/* ---------- the table view: one table title across every label ---------- */
+
+struct cell {
+	bool present;
+	size_t n;
+	double mean, sd, min, max;
+};
+
+struct ptable {
+	const char *workload;
+	const char *title;
+	const char *unit;
+	int better;
+	const char **ops;   /* union over labels, first-seen order */
+	size_t nops, cap;
+	struct cell *cells; /* [label * nops + op] */
+};
+
+static const struct wl_result *find_wl(const struct label_result *l, const char *name)
+{
+	for (size_t i = 0; i < l->nwls; i++)
+		if (!strcmp(l->wls[i].workload, name))
+			return &l->wls[i];
+	return NULL;
+}
+
+static const struct result_table *find_table(const struct wl_result *w, const char *title)
+{
+	for (size_t i = 0; w && i < w->ntables; i++)
+		if (!strcmp(w->tables[i].title, title))
+			return &w->tables[i];
+	return NULL;
+}
+
+static const struct op_samples *find_op(const struct result_table *t, const char *op)
+{
+	for (size_t i = 0; t && i < t->nops; i++)
+		if (!strcmp(t->ops[i].op, op))
+			return &t->ops[i];
+	return NULL;
+}
+
+static void cell_compute(struct cell *c, const struct op_samples *o, int better)
+{
+	struct stats st;
+
+	memset(c, 0, sizeof(*c));
+	if (!o || !o->n)
+		return;
+	stats_compute(o->v, o->n, &st);
+	c->present = true;
+	c->n = st.n;
+	c->mean = stats_mean(&st, better);
+	/* an undefined stddev (n = 1) prints 0.00 in compare: same here */
+	c->sd = st.stddev_ok ? st.stddev : 0.0;
+	c->min = st.min;
+	c->max = st.max;
+}
+
+static void ptable_build(struct ptable *pt, const struct label_result *labels, size_t nl,
+			 const char *workload, const char *title)
+{
+	memset(pt, 0, sizeof(*pt));
+	pt->workload = workload;
+	pt->title = title;
+	for (size_t l = 0; l < nl; l++) {
+		const struct result_table *t = find_table(find_wl(&labels[l], workload), title);
+
+		if (!t)
+			continue;
+		if (!pt->unit) {
+			pt->unit = t->unit ? t->unit : "";
+			pt->better = t->better;
+		} else if (t->better != pt->better) {
+			warning("%s: table '%s' is %s is better here but %s is better in the first label; "
+				"plotting with the first", labels[l].dir, title,
+				t->better > 0 ? "higher" : "lower", pt->better > 0 ? "higher" : "lower");
+		}
+		for (size_t o = 0; o < t->nops; o++) {
+			bool seen = false;
+
+			for (size_t k = 0; k < pt->nops && !seen; k++)
+				seen = !strcmp(pt->ops[k], t->ops[o].op);
+			if (seen)
+				continue;
+			ALLOC_GROW(pt->ops, pt->nops + 1, pt->cap);
+			pt->ops[pt->nops++] = t->ops[o].op;
+		}
+	}
+	pt->cells = xcalloc(nl * (pt->nops ? pt->nops : 1), sizeof(*pt->cells));
+	for (size_t l = 0; l < nl; l++) {
+		const struct result_table *t = find_table(find_wl(&labels[l], workload), title);
+
+		for (size_t o = 0; o < pt->nops; o++)
+			cell_compute(&pt->cells[l * pt->nops + o], find_op(t, pt->ops[o]), pt->better);
+	}
+}
+
+static void ptable_release(struct ptable *pt)
+{
+	free(pt->ops);
+	free(pt->cells);
+}
+
+/* ---------- one figure ---------- */
+
+enum kind { K_SCALING, K_BARS, K_CANDLES };
+
+struct figspec {
+	const struct ptable *pt;
+	enum kind kind;
+	size_t *ops;      /* indexes into pt->ops, in x order */
+	double *x;
+	size_t nops;
+	const char *prefix;   /* scaling: the sweep's prefix */
+	bool log2;
+};
+
+/* What the x axis of a sweep counts, by op prefix (DESIGN §6). */
+static const char *sweep_axis(const char *workload, const char *prefix)
+{
+	static const struct { const char *prefix, *axis; } known[] = {
+		{ "memcgs-", "memory cgroups (count)" },
+		{ "fault-base-", "threads (count)" },
+		{ "fault-huge-", "threads (count)" },
+		{ "fault-both-", "threads (count)" },
+		{ "huge-", "threads (count)" },
+		{ "elsp-", "make jobs (-j)" },
+		{ "user-", "make jobs (-j)" },
+		{ "syst-", "make jobs (-j)" },
+		{ "threads-", "threads (count)" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
+		if (!strcmp(prefix, known[i].prefix))
+			return known[i].axis;
+	if (!*prefix)   /* plain numbers: sysbench's thread counts */
+		return !strcmp(workload, "sysbench") ? "threads (count)" : "N";
+	return NULL;
+}
+
+static const char *mean_name(int better)
+{
+	return better > 0 ? "Hmean" : "Amean";
+}
+
+static void fmt_num(struct strbuf *sb, double v)
+{
+	strbuf_addf(sb, " %.6f", v);
+}
+
+/* The .dat: one block per label that has data here (two blank lines apart,
+ * so gnuplot's `index i` picks label i). used[l] says which made it. */
+static void dat_render(struct strbuf *sb, const struct figspec *f,
+		       const struct label_result *labels, size_t nl, bool *used)
+{
+	const struct ptable *pt = f->pt;
+	size_t blocks = 0;
+
+	strbuf_addf(sb, "# lrubench plot data: %s / %s (%s, %s is better)\n", pt->workload,
+		    pt->title, pt->unit, pt->better > 0 ? "higher" : "lower");
+	strbuf_addf(sb, "# mean = %s, stddev = sample stddev (0 when n = 1), as in 'lrubench compare'\n",
+		    mean_name(pt->better));
+	strbuf_addf(sb, "# columns: 1 op, 2 x (%s), 3 mean, 4 stddev, 5 min, 6 max, 7 samples\n",
+		    f->kind == K_SCALING ? "N" : "op position");
+	strbuf_addstr(sb, "# one block per label (gnuplot index 0, 1, ...)\n");
+	for (size_t l = 0; l < nl; l++) {
+		bool any = false;
+
+		for (size_t i = 0; i < f->nops && !any; i++)
+			any = pt->cells[l * pt->nops + f->ops[i]].present;
+		used[l] = any;
+		if (!any)
+			continue;
+		strbuf_addf(sb, "%s# label: %s\n", blocks++ ? "\n\n" : "\n", labels[l].label);
+		for (size_t i = 0; i < f->nops; i++) {
+			const struct cell *c = &pt->cells[l * pt->nops + f->ops[i]];
+
+			if (!c->present)
+				continue;
+			dat_quote(sb, pt->ops[f->ops[i]]);
+			strbuf_addf(sb, " %g", f->x[i]);
+			fmt_num(sb, c->mean);
+			fmt_num(sb, c->sd);
+			fmt_num(sb, c->min);
+			fmt_num(sb, c->max);
+			strbuf_addf(sb, " %zu\n", c->n);
+		}
+	}
+}
+
+static void gp_header(struct strbuf *sb, const char *base, enum plot_format fmt,
+		      const struct label_result *labels, size_t nl)
+{
+	strbuf_addf(sb, "# Generated by lrubench plot for labels:");
+	for (size_t l = 0; l < nl; l++)
+		strbuf_addf(sb, " %s", labels[l].label);
+	strbuf_addf(sb, "\n# Rerun (after restyling) from this folder: gnuplot %s.gp\n"
+		    "# Data: %s.dat, one block per label (index 0, 1, ...); columns:\n"
+		    "#   1 op, 2 x, 3 mean, 4 stddev, 5 min, 6 max, 7 samples\n"
+		    "set encoding utf8\n", base, base);
+	if (fmt == PLOT_SVG) {
+		strbuf_addf(sb, "set terminal svg size %d,%d noenhanced font \"sans,12\" "
+			    "background rgb \"white\"\n", PLOT_WIDTH, PLOT_HEIGHT);
+	} else {
+		strbuf_addf(sb, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+			    "    set terminal pngcairo size %d,%d noenhanced font \"sans,11\"\n"
+			    "} else {\n"
+			    "    set terminal png size %d,%d noenhanced\n"
+			    "}\n", PLOT_WIDTH, PLOT_HEIGHT, PLOT_WIDTH, PLOT_HEIGHT);
+	}
+	strbuf_addf(sb, "set output \"%s.%s\"\n", base, plot_format_ext(fmt));
+}
+
+/* Longest op name on the x axis, to decide whether tic labels need turning. */
+static void gp_op_xtics(struct strbuf *sb, const struct figspec *f)
+{
+	size_t longest = 0;
+	/* about 7 px per character at 11 pt; the plot area is ~85% of the width */
+	double slot = PLOT_WIDTH * 0.85 / (double)(f->nops ? f->nops : 1);
+
+	strbuf_addstr(sb, "set xtics (");
+	for (size_t i = 0; i < f->nops; i++) {
+		const char *op = f->pt->ops[f->ops[i]];
+
+		if (strlen(op) > longest)
+			longest = strlen(op);
+		strbuf_addstr(sb, i ? ", " : "");
+		gp_quote(sb, op);
+		strbuf_addf(sb, " %g", f->x[i]);
+	}
+	strbuf_addstr(sb, ")\n");
+	if ((double)longest * 7.5 > slot * 0.9)
+		strbuf_addstr(sb, "set xtics rotate by 30 right\n");
+	strbuf_addf(sb, "set xrange [-0.6:%g]\n", (double)f->nops - 0.4);
+	strbuf_addstr(sb, "set xlabel \"op\"\n");
+}
+
+static void gp_render(struct strbuf *sb, const struct figspec *f, const char *base,
+		      enum plot_format fmt, const struct label_result *labels, size_t nl,
+		      const bool *used)
+{
+	const struct ptable *pt = f->pt;
+	size_t nused = 0, idx = 0;
+	struct strbuf title = STRBUF_INIT;
+	size_t wlen = strlen(pt->workload);
+
+	strbuf_init(&title);
+	for (size_t l = 0; l < nl; l++)
+		nused += used[l];
+	gp_header(sb, base, fmt, labels, nl);
+
+	/* the title names the workload and the table */
+	if (strncmp(pt->title, pt->workload, wlen) || (pt->title[wlen] && pt->title[wlen] != ' '))
+		strbuf_addf(&title, "%s: ", pt->workload);
+	strbuf_addstr(&title, pt->title);
+	if (f->kind == K_SCALING)
+		strbuf_addf(&title, ", %sN", f->prefix);
+	else if (f->kind == K_BARS)
+		strbuf_addstr(&title, ", per op");
+	else
+		strbuf_addstr(&title, ", spread per op");
+	strbuf_addstr(sb, "set title ");
+	gp_quote(sb, title.buf);
+	strbuf_addstr(sb, " font \",14\"\n");
+
+	strbuf_addstr(sb, "set label 1 ");
+	gp_quote(sb, pt->better > 0 ? "higher is better" : "lower is better");
+	strbuf_addstr(sb, " at screen 0.985, screen 0.965 right font \",11\" textcolor rgb \"#333333\"\n");
+	if (f->kind == K_CANDLES)
+		strbuf_addstr(sb, "set label 2 \"box: mean ± stddev, whiskers: min … max\" at screen 0.015, "
+			      "screen 0.965 left font \",10\" textcolor rgb \"#333333\"\n");
+
+	/* the y axis carries the unit; strings from the JSON always go through gp_quote */
+	strbuf_reset(&title);
+	if (f->kind == K_CANDLES)
+		strbuf_addstr(&title, "min, mean ± stddev, max");
+	else
+		strbuf_addf(&title, "%s ± stddev", mean_name(pt->better));
+	if (*pt->unit)
+		strbuf_addf(&title, " (%s)", pt->unit);
+	strbuf_addstr(sb, "set ylabel ");
+	gp_quote(sb, title.buf);
+	strbuf_addstr(sb, "\n");
+
+	strbuf_addstr(sb, "set key below horizontal\n"
+		      "set grid ytics lc rgb \"#dddddd\"\n"
+		      "set border 3\nset tics nomirror\n"
+		      "set bmargin 7\n");
+
+	if (f->kind == K_SCALING) {
+		const char *axis = sweep_axis(pt->workload, f->prefix);
+		double lo = f->x[0], hi = f->x[f->nops - 1];
+
+		strbuf_addstr(sb, "set xlabel ");
+		if (axis) {
+			gp_quote(sb, axis);
+		} else {
+			char *stem = xstrdup(f->prefix);
+
+			if (*stem && stem[strlen(stem) - 1] == '-')
+				stem[strlen(stem) - 1] = '\0';
+			char *lab = xasprintf("%s (N)", stem);
+			gp_quote(sb, lab);
+			free(lab);
+			free(stem);
+		}
+		strbuf_addstr(sb, "\n");
+		if (f->log2) {
+			strbuf_addf(sb, "set logscale x 2\nset xrange [%g:%g]\n", lo / 1.4, hi * 1.4);
+		} else {
+			double pad = (hi - lo) * 0.06;
+
+			strbuf_addf(sb, "set xrange [%g:%g]\n", lo - pad, hi + pad);
+		}
+		strbuf_addstr(sb, "set xtics (");
+		for (size_t i = 0; i < f->nops; i++)
+			strbuf_addf(sb, "%s%g", i ? ", " : "", f->x[i]);
+		strbuf_addstr(sb, ")\n");
+		strbuf_addstr(sb, "set offsets 0, 0, graph 0.08, graph 0.08\n");
+		strbuf_addstr(sb, "set bars 1.5\n");
+		strbuf_addstr(sb, "# lines are nudged sideways a little so error bars do not hide each other\n");
+		strbuf_addstr(sb, "plot ");
+		for (size_t l = 0; l < nl; l++) {
+			double nudge = nused > 1 ? ((double)idx - (double)(nused - 1) / 2.0) : 0;
+
+			if (!used[l])
+				continue;
+			strbuf_addf(sb, "%s\"%s.dat\" index %zu using ", idx ? ", \\\n     " : "", base, idx);
+			if (f->log2)
+				strbuf_addf(sb, "($2*2**(%.3f))", 0.04 * nudge);
+			else
+				strbuf_addf(sb, "($2+(%g))", (hi - lo) * 0.008 * nudge);
+			strbuf_addf(sb, ":3:4 with yerrorlines lc %zu lw 2 pt 7 ps 1.2 title ", idx + 1);
+			gp_quote(sb, labels[l].label);
+			idx++;
+		}
+		strbuf_addstr(sb, "\n");
+	} else {
+		double group = 0.8, w = group / (double)(nused ? nused : 1);
+
+		gp_op_xtics(sb, f);
+		if (f->kind == K_BARS) {
+			strbuf_addstr(sb, "set yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\n"
+				      "set style fill solid 0.6 border -1\nset bars 2\n");
+			strbuf_addf(sb, "set boxwidth %.4f absolute\n", w * 0.95);
+		} else {
+			strbuf_addstr(sb, "set offsets 0, 0, graph 0.08, graph 0.08\n"
+				      "set style fill solid 0.35 border\n");
+			strbuf_addf(sb, "set boxwidth %.4f absolute\n", w * 0.8);
+		}
+		strbuf_addstr(sb, "plot ");
+		for (size_t l = 0; l < nl; l++) {
+			double off = -group / 2 + w * ((double)idx + 0.5);
+
+			if (!used[l])
+				continue;
+			strbuf_addf(sb, "%s\"%s.dat\" index %zu using ($2+(%.4f))", idx ? ", \\\n     " : "",
+				    base, idx, off);
+			if (f->kind == K_BARS) {
+				strbuf_addf(sb, ":3:4 with boxerrorbars lc %zu title ", idx + 1);
+				gp_quote(sb, labels[l].label);
+			} else {
+				strbuf_addf(sb, ":($3-$4):5:6:($3+$4) with candlesticks whiskerbars 0.6 "
+					    "lc %zu lw 1.5 title ", idx + 1);
+				gp_quote(sb, labels[l].label);
+				strbuf_addf(sb, ", \\\n     \"%s.dat\" index %zu using ($2+(%.4f)):3:3:3:3 "
+					    "with candlesticks lc %zu lw 3 notitle", base, idx, off, idx + 1);
+			}
+			idx++;
+		}
+		strbuf_addstr(sb, "\n");
+	}
+	strbuf_release(&title);
+}
+
+static int write_text(const char *dir, const char *name, const struct strbuf *sb)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	size_t off = 0;
+	int ret = 0;
+
+	if (fd < 0) {
+		ret = error_errno("cannot create %s", path);
+		goto out;
+	}
+	while (off < sb->len) {
+		ssize_t w = write(fd, sb->buf + off, sb->len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			ret = error_errno("cannot write %s", path);
+			break;
+		}
+		off += (size_t)w;
+	}
+	if (close(fd) && !ret)
+		ret = error_errno("cannot write %s", path);
+out:
+	free(path);
+	return ret;
+}
+
+static bool base_taken(const struct plot_set *set, const char *base)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (!strcmp(set->figs[i].base, base))
+			return true;
+	return false;
+}
+
+static int emit_figure(const struct figspec *f, const char *kind, const char *table_slug,
+		       const struct label_result *labels, size_t nl, const char *outdir,
+		       struct plot_set *set)
+{
+	struct strbuf dat = STRBUF_INIT, gp = STRBUF_INIT;
+	bool *used = xcalloc(nl, sizeof(*used));
+	char *wslug = plot_slug(f->pt->workload);
+	char *base = xasprintf("%s-%s-%s", wslug, table_slug, kind);
+	char *name;
+	struct plot_figure *fig;
+	int ret;
+
+	/* two tables whose titles slug alike must not overwrite each other */
+	for (int k = 2; base_taken(set, base); k++) {
+		free(base);
+		base = xasprintf("%s-%s-%d-%s", wslug, table_slug, k, kind);
+	}
+	strbuf_init(&dat);
+	strbuf_init(&gp);
+	dat_render(&dat, f, labels, nl, used);
+	gp_render(&gp, f, base, set->format, labels, nl, used);
+	name = xasprintf("%s.dat", base);
+	ret = write_text(outdir, name, &dat);
+	free(name);
+	if (!ret) {
+		name = xasprintf("%s.gp", base);
+		ret = write_text(outdir, name, &gp);
+		free(name);
+	}
+	if (!ret) {
+		ALLOC_GROW(set->figs, set->n + 1, set->cap);
+		fig = &set->figs[set->n++];
+		fig->base = base;
+		base = NULL;
+		fig->workload = xstrdup(f->pt->workload);
+		fig->table = xstrdup(f->pt->title);
+		fig->kind = xstrdup(kind);
+		if (f->kind == K_SCALING)
+			fig->caption = xasprintf("%s: %s over %sN", f->pt->workload, f->pt->title, f->prefix);
+		else if (f->kind == K_BARS)
+			fig->caption = xasprintf("%s: %s per op", f->pt->workload, f->pt->title);
+		else
+			fig->caption = xasprintf("%s: %s, min / mean ± stddev / max", f->pt->workload,
+						 f->pt->title);
+	}
+	free(base);
+	free(wslug);
+	free(used);
+	strbuf_release(&dat);
+	strbuf_release(&gp);
+	return ret;
+}
+
+/* ---------- sweeps ---------- */
+
+struct sweep {
+	char *prefix;
+	size_t *ops;
+	unsigned long long *num;
+	size_t n, cap, ncap;
+};
+
+static int cmp_by_num(const void *a, const void *b, void *arg)
+{
+	const struct sweep *s = arg;
+	unsigned long long x = s->num[*(const size_t *)a], y = s->num[*(const size_t *)b];
+
+	return x < y ? -1 : x > y;
+}
+
+/* Group the table's ops by prefix; a group with two or more counts is a sweep. */
+static size_t find_sweeps(const struct ptable *pt, struct sweep **out, bool *in_sweep)
+{
+	struct sweep *s = NULL;
+	size_t n = 0, cap = 0, nsweeps = 0;
+
+	for (size_t o = 0; o < pt->nops; o++) {
+		char *prefix;
+		unsigned long long v;
+		size_t g;
+
+		in_sweep[o] = false;
+		if (!plot_op_number(pt->ops[o], &prefix, &v))
+			continue;
+		for (g = 0; g < n; g++)
+			if (!strcmp(s[g].prefix, prefix))
+				break;
+		if (g == n) {
+			ALLOC_GROW(s, n + 1, cap);
+			memset(&s[n], 0, sizeof(s[n]));
+			s[n++].prefix = prefix;
+		} else {
+			free(prefix);
+		}
+		ALLOC_GROW(s[g].ops, s[g].n + 1, s[g].cap);
+		s[g].ops[s[g].n] = o;
+		ALLOC_GROW(s[g].num, s[g].n + 1, s[g].ncap);
+		s[g].num[s[g].n++] = v;
+	}
+	/* keep sweeps in place, drop groups of one (and groups with a repeated count) */
+	for (size_t g = 0; g < n; g++) {
+		bool ok = s[g].n >= 2;
+		size_t *order = xcalloc(s[g].n, sizeof(*order));
+		unsigned long long *num = xcalloc(s[g].n, sizeof(*num));
+
+		for (size_t i = 0; i < s[g].n; i++)
+			order[i] = i;
+		qsort_r(order, s[g].n, sizeof(*order), cmp_by_num, &s[g]);
+		for (size_t i = 0; i < s[g].n; i++)
+			num[i] = s[g].num[order[i]];
+		for (size_t i = 0; i < s[g].n; i++)
+			order[i] = s[g].ops[order[i]];
+		for (size_t i = 1; i < s[g].n; i++)
+			if (num[i] == num[i - 1])
+				ok = false;
+		free(s[g].ops);
+		free(s[g].num);
+		s[g].ops = order;
+		s[g].num = num;
+		if (!ok) {
+			free(s[g].prefix);
+			free(s[g].ops);
+			free(s[g].num);
+			continue;
+		}
+		for (size_t i = 0; i < s[g].n; i++)
+			in_sweep[s[g].ops[i]] = true;
+		s[nsweeps++] = s[g];
+	}
+	*out = s;
+	return nsweeps;
+}
+
+static int table_figures(const struct ptable *pt, const struct label_result *labels, size_t nl,
+			 const char *outdir, struct plot_set *set)
+{
+	bool *in_sweep = xcalloc(pt->nops ? pt->nops : 1, sizeof(*in_sweep));
+	struct sweep *sw = NULL;
+	size_t nsw = find_sweeps(pt, &sw, in_sweep), nrest = 0;
+	size_t *ops = xcalloc(pt->nops ? pt->nops : 1, sizeof(*ops));
+	double *x = xcalloc(pt->nops ? pt->nops : 1, sizeof(*x));
+	const char *title = pt->title;
+	size_t wlen = strlen(pt->workload);
+	char *tslug;
+	int ret = 0;
+
+	/* "readtwice MB/s aggregate" in workload readtwice: the file name says it once */
+	if (!strncmp(title, pt->workload, wlen) && title[wlen] == ' ' && title[wlen + 1])
+		title += wlen + 1;
+	tslug = plot_slug(title);
+
+	for (size_t o = 0; o < pt->nops; o++)
+		nrest += !in_sweep[o];
+	for (size_t g = 0; g < nsw && !ret; g++) {
+		struct figspec f = { .pt = pt, .kind = K_SCALING, .ops = sw[g].ops, .x = x,
+				     .nops = sw[g].n, .prefix = sw[g].prefix,
+				     .log2 = plot_sweep_doubles(sw[g].num, sw[g].n) };
+		char *kind;
+
+		for (size_t i = 0; i < sw[g].n; i++)
+			x[i] = (double)sw[g].num[i];
+		if (nsw == 1 && !nrest) {
+			kind = xstrdup("scaling");
+		} else {
+			char *ps = plot_slug(*sw[g].prefix ? sw[g].prefix : "n");
+
+			kind = xasprintf("scaling-%s", ps);
+			free(ps);
+		}
+		ret = emit_figure(&f, kind, tslug, labels, nl, outdir, set);
+		free(kind);
+	}
+	if (!ret && nrest) {
+		struct figspec f = { .pt = pt, .kind = K_BARS, .ops = ops, .x = x, .prefix = "" };
+
+		for (size_t o = 0; o < pt->nops; o++)
+			if (!in_sweep[o]) {
+				ops[f.nops] = o;
+				x[f.nops] = (double)f.nops;
+				f.nops++;
+			}
+		ret = emit_figure(&f, "bars", tslug, labels, nl, outdir, set);
+	}
+	if (!ret && pt->nops) {
+		struct figspec f = { .pt = pt, .kind = K_CANDLES, .ops = ops, .x = x,
+				     .nops = pt->nops, .prefix = "" };
+
+		for (size_t o = 0; o < pt->nops; o++) {
+			ops[o] = o;
+			x[o] = (double)o;
+		}
+		ret = emit_figure(&f, "candles", tslug, labels, nl, outdir, set);
+	}
+	for (size_t g = 0; g < nsw; g++) {
+		free(sw[g].prefix);
+		free(sw[g].ops);
+		free(sw[g].num);
+	}
+	free(sw);
+	free(tslug);
+	free(ops);
+	free(x);
+	free(in_sweep);
+	return ret;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Every workload name across labels, sorted (label folders list them so). */
+static const char **all_workloads(const struct label_result *labels, size_t nl, size_t *n)
+{
+	const char **w = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	for (size_t l = 0; l < nl; l++)
+		for (size_t i = 0; i < labels[l].nwls; i++) {
+			bool seen = false;
+
+			for (size_t k = 0; k < *n && !seen; k++)
+				seen = !strcmp(w[k], labels[l].wls[i].workload);
+			if (seen)
+				continue;
+			ALLOC_GROW(w, *n + 1, cap);
+			w[(*n)++] = labels[l].wls[i].workload;
+		}
+	if (*n)
+		qsort(w, *n, sizeof(*w), cmp_str);
+	return w;
+}
+
+/* Every table title of a workload across labels, first-seen order. */
+static const char **all_tables(const struct label_result *labels, size_t nl,
+			       const char *workload, size_t *n)
+{
+	const char **t = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	for (size_t l = 0; l < nl; l++) {
+		const struct wl_result *w = find_wl(&labels[l], workload);
+
+		for (size_t i = 0; w && i < w->ntables; i++) {
+			bool seen = false;
+
+			for (size_t k = 0; k < *n && !seen; k++)
+				seen = !strcmp(t[k], w->tables[i].title);
+			if (seen)
+				continue;
+			ALLOC_GROW(t, *n + 1, cap);
+			t[(*n)++] = w->tables[i].title;
+		}
+	}
+	return t;
+}
+
+int plot_write_figures(const struct label_result *labels, size_t nl,
+		       const char *outdir, enum plot_format fmt, struct plot_set *set)
+{
+	size_t nw;
+	const char **wls = all_workloads(labels, nl, &nw);
+	int ret = 0;
+
+	memset(set, 0, sizeof(*set));
+	set->format = fmt;
+	for (size_t w = 0; w < nw && !ret; w++) {
+		size_t nt;
+		const char **tables = all_tables(labels, nl, wls[w], &nt);
+
+		for (size_t t = 0; t < nt && !ret; t++) {
+			struct ptable pt;
+
+			ptable_build(&pt, labels, nl, wls[w], tables[t]);
+			ret = table_figures(&pt, labels, nl, outdir, set);
+			ptable_release(&pt);
+		}
+		free(tables);
+	}
+	free(wls);
+	return ret;
+}
+
+void plot_set_release(struct plot_set *set)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		free(set->figs[i].base);
+		free(set->figs[i].workload);
+		free(set->figs[i].table);
+		free(set->figs[i].kind);
+		free(set->figs[i].caption);
+	}
+	free(set->figs);
+	memset(set, 0, sizeof(*set));
+}
+
+/* ---------- index.md ---------- */
+
+static const char *run_str(const struct label_result *l, const char *obj, const char *key)
+{
+	json_object *o = l->run, *v;
+
+	if (obj && (!o || !json_object_object_get_ex(o, obj, &o)))
+		return NULL;
+	if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+int plot_write_index(const struct label_result *labels, size_t nl,
+		     const struct plot_set *set, const char *compare_text,
+		     const char *outdir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *ext = plot_format_ext(set->format);
+	const char *cur_wl = NULL, *cur_table = NULL;
+	int ret;
+
+	strbuf_init(&sb);
+	strbuf_addstr(&sb, "# lrubench plots\n\nLabels, baseline first:\n\n");
+	for (size_t l = 0; l < nl; l++) {
+		const char *kr = run_str(&labels[l], "system", "kernel_release");
+		const char *st = run_str(&labels[l], NULL, "status");
+
+		strbuf_addf(&sb, "- `%s`", labels[l].label);
+		if (kr)
+			strbuf_addf(&sb, ", kernel %s", kr);
+		if (st && strcmp(st, "complete"))
+			strbuf_addf(&sb, " (run %s)", st);
+		strbuf_addf(&sb, ", from `%s`\n", labels[l].dir);
+	}
+	strbuf_addstr(&sb, "\nEach figure has its gnuplot script (.gp) and data (.dat) next to it: edit "
+		      "the script and run `gnuplot NAME.gp` in this folder to restyle it. Lines and bars "
+		      "show the mean row of the comparison (Hmean when higher is better, else Amean) "
+		      "with the sample standard deviation as error bars.\n");
+	if (compare_text && *compare_text) {
+		strbuf_addstr(&sb, "\n## Comparison\n\n```\n");
+		strbuf_addstr(&sb, compare_text);
+		if (compare_text[strlen(compare_text) - 1] != '\n')
+			strbuf_addstr(&sb, "\n");
+		strbuf_addstr(&sb, "```\n");
+	}
+	for (size_t i = 0; i < set->n; i++) {
+		const struct plot_figure *f = &set->figs[i];
+
+		if (!cur_wl || strcmp(cur_wl, f->workload)) {
+			strbuf_addf(&sb, "\n## %s\n", f->workload);
+			cur_wl = f->workload;
+			cur_table = NULL;
+		}
+		if (!cur_table || strcmp(cur_table, f->table)) {
+			strbuf_addf(&sb, "\n### %s\n", f->table);
+			cur_table = f->table;
+		}
+		strbuf_addf(&sb, "\n![%s](%s.%s)\n\n[%s.gp](%s.gp) · [%s.dat](%s.dat)\n", f->caption,
+			    f->base, ext, f->base, f->base, f->base, f->base);
+	}
+	ret = write_text(outdir, "index.md", &sb);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* ---------- running gnuplot ---------- */
+
+bool plot_have_gnuplot(void)
+{
+	const char *path = getenv("PATH");
+	char *copy, *save = NULL;
+	bool found = false;
+
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	copy = xstrdup(path);
+	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char *p = xasprintf("%s/gnuplot", *d ? d : ".");
+		struct stat st;
+
+		found = !stat(p, &st) && S_ISREG(st.st_mode) && !access(p, X_OK);
+		free(p);
+	}
+	free(copy);
+	return found;
+}
+
+static void print_log(const char *path, bool as_error)
+{
+	char *text = read_file_str(path, NULL);
+	char *save = NULL;
+
+	if (!text)
+		return;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!*line || strspn(line, " ^") == strlen(line))
+			continue;
+		if (as_error)
+			fprintf(stderr, "gnuplot: %s\n", line);
+		else
+			warning("gnuplot: %s", line);
+	}
+	free(text);
+}
+
+int plot_run_gnuplot(const struct plot_set *set, const char *outdir)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *log = xasprintf("%s/lrubench-gnuplot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	int fd = mkstemp(log), ret = 0;
+
+	if (fd < 0) {
+		ret = error_errno("cannot create a temporary file %s", log);
+		free(log);
+		return ret;
+	}
+	close(fd);
+	for (size_t i = 0; i < set->n && !ret; i++) {
+		char *script = xasprintf("%s.gp", set->figs[i].base);
+		const char *argv[] = { "gnuplot", script, NULL };
+		struct child c = { .argv = argv, .dir = outdir, .out_path = log, .name = "gnuplot" };
+		int code;
+
+		if (truncate(log, 0))
+			ret = error_errno("cannot truncate %s", log);
+		code = ret ? -1 : child_run(&c, 120.0);
+		if (!ret && code != 0) {
+			char desc[64];
+
+			if (code > 0) {
+				print_log(log, true);
+				child_describe_code(code, desc, sizeof(desc));
+				ret = error("gnuplot %s/%s %s", outdir, script, desc);
+			} else {
+				ret = -1;   /* child_run named the problem */
+			}
+		} else if (!ret) {
+			print_log(log, false);   /* warnings of a run that worked */
+		}
+		free(script);
+		if (lb_stop_requested())
+			ret = -1;
+	}
+	unlink(log);
+	free(log);
+	return ret;
+}
