@@ -84,6 +84,7 @@ struct run_env {
 	char *label_dir;            /* results/<label> */
 	char *log_dir;              /* results/<label>/logs */
 	void *sparse_state;         /* core-private */
+	json_object *facts;         /* core-owned; see env_fact() */
 };
 
 struct wl_ctx {
@@ -112,6 +113,10 @@ const char *env_sparse_dir(struct run_env *env);
 int env_memcg(struct run_env *env, const char *name, uint64_t limit, struct cgroup *out);
 /* A log file path results/<label>/logs/<name>; creates logs/. Returns malloc'ed. */
 char *env_log_path(struct run_env *env, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Record a fact about how this workload ran (e.g. the effective THP mode
+ * it set) in run.json under "workload_facts": {"<workload>": {key: val}}.
+ * Takes ownership of val. */
+void env_fact(struct run_env *env, const char *workload, const char *key, json_object *val);
 /* Drop the page cache (sync; echo 3 > drop_caches) when the config asks. */
 int env_drop_caches(struct run_env *env);
 
