@@ -356,11 +356,19 @@ static void gp_op_xtics(struct strbuf *sb, const struct figspec *f)
 		gp_quote(sb, op);
 		strbuf_addf(sb, " %g", f->x[i]);
 	}
-	strbuf_addstr(sb, ")\n");
+	/* no tic marks: on a category axis they would poke between grouped bars */
+	strbuf_addstr(sb, ") scale 0\n");
+	/* room below the plot for the tic labels, the axis label and the key */
 	if ((double)longest * 7.5 > slot * 0.9)
-		strbuf_addstr(sb, "set xtics rotate by 30 right\n");
+		strbuf_addf(sb, "set xtics rotate by 30 right\nset bmargin %d\n",
+			    7 + (int)(longest > 12 ? (longest - 12) / 2 : 0));
+	else
+		strbuf_addstr(sb, "set bmargin 6\n");
 	strbuf_addf(sb, "set xrange [-0.6:%g]\n", (double)f->nops - 0.4);
-	strbuf_addstr(sb, "set xlabel \"op\"\n");
+	if (f->kind == K_CANDLES)
+		strbuf_addstr(sb, "set xlabel \"op   (box: mean ± stddev, whiskers: min … max, bar: mean)\"\n");
+	else
+		strbuf_addstr(sb, "set xlabel \"op\"\n");
 }
 
 static void gp_render(struct strbuf *sb, const struct figspec *f, const char *base,
@@ -394,9 +402,6 @@ static void gp_render(struct strbuf *sb, const struct figspec *f, const char *ba
 	strbuf_addstr(sb, "set label 1 ");
 	gp_quote(sb, pt->better > 0 ? "higher is better" : "lower is better");
 	strbuf_addstr(sb, " at screen 0.985, screen 0.965 right font \",11\" textcolor rgb \"#333333\"\n");
-	if (f->kind == K_CANDLES)
-		strbuf_addstr(sb, "set label 2 \"box: mean ± stddev, whiskers: min … max\" at screen 0.015, "
-			      "screen 0.965 left font \",10\" textcolor rgb \"#333333\"\n");
 
 	/* the y axis carries the unit; strings from the JSON always go through gp_quote */
 	strbuf_reset(&title);
@@ -412,8 +417,7 @@ static void gp_render(struct strbuf *sb, const struct figspec *f, const char *ba
 
 	strbuf_addstr(sb, "set key below horizontal\n"
 		      "set grid ytics lc rgb \"#dddddd\"\n"
-		      "set border 3\nset tics nomirror\n"
-		      "set bmargin 7\n");
+		      "set border 3\nset tics nomirror\n");
 
 	if (f->kind == K_SCALING) {
 		const char *axis = sweep_axis(pt->workload, f->prefix);
@@ -445,7 +449,7 @@ static void gp_render(struct strbuf *sb, const struct figspec *f, const char *ba
 			strbuf_addf(sb, "%s%g", i ? ", " : "", f->x[i]);
 		strbuf_addstr(sb, ")\n");
 		strbuf_addstr(sb, "set offsets 0, 0, graph 0.08, graph 0.08\n");
-		strbuf_addstr(sb, "set bars 1.5\n");
+		strbuf_addstr(sb, "set bmargin 6\nset bars 1.5\n");
 		strbuf_addstr(sb, "# lines are nudged sideways a little so error bars do not hide each other\n");
 		strbuf_addstr(sb, "plot ");
 		for (size_t l = 0; l < nl; l++) {
@@ -491,8 +495,10 @@ static void gp_render(struct strbuf *sb, const struct figspec *f, const char *ba
 				strbuf_addf(sb, ":($3-$4):5:6:($3+$4) with candlesticks whiskerbars 0.6 "
 					    "lc %zu lw 1.5 title ", idx + 1);
 				gp_quote(sb, labels[l].label);
-				strbuf_addf(sb, ", \\\n     \"%s.dat\" index %zu using ($2+(%.4f)):3:3:3:3 "
-					    "with candlesticks lc %zu lw 3 notitle", base, idx, off, idx + 1);
+				/* the mean as a bar across the box: a vector from its left to right edge */
+				strbuf_addf(sb, ", \\\n     \"%s.dat\" index %zu using ($2+(%.4f)):3:(%.4f):(0) "
+					    "with vectors nohead lc %zu lw 3 notitle", base, idx, off - w * 0.4,
+					    w * 0.8, idx + 1);
 			}
 			idx++;
 		}
