@@ -94,7 +94,7 @@ char *plot_slug(const char *s)
 		}
 	}
 	/* a name may not start with '.' (hidden file, "..") */
-	while (sb.len && sb.buf[0] == '.')
+	while (sb.len && (sb.buf[0] == '.' || sb.buf[0] == '-'))
 		memmove(sb.buf, sb.buf + 1, sb.len--);
 	if (!sb.len)
 		strbuf_addstr(&sb, "x");
