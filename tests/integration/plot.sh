@@ -49,18 +49,18 @@ test_plot_png() {
   for f in $PLOT_FIGS; do
     python3 "$PLOT_CHECK" png "$T/plots/$f.png" $PLOT_W $PLOT_H || fail "$f.png"
   done
-  assert_grep "set label 1 \"higher is better\"" "$T/plots/readtwice-mb-s-aggregate-scaling.gp"
-  assert_grep "set label 1 \"lower is better\"" "$T/plots/kerndevel-elapsed-time-bars.gp"
+  assert_grep "set label 1 'higher is better'" "$T/plots/readtwice-mb-s-aggregate-scaling.gp"
+  assert_grep "set label 1 'lower is better'" "$T/plots/kerndevel-elapsed-time-bars.gp"
   # readtwice doubles (1,2,4,8): log2 axis; thpscale counts 1,2,3: linear
   assert_grep "^set logscale x 2" "$T/plots/readtwice-mb-s-aggregate-scaling.gp"
   if grep -q "logscale" "$T/plots/thpscale-fault-latencies-scaling-fault-huge.gp"; then
     fail "1,2,3 is not a doubling sweep but got a log axis"
   fi
   # legend carries the labels, baseline (earliest run) first
-  assert_grep 'index 0 using .* title "6.8.0-vanilla"' "$T/plots/readtwice-mb-s-aggregate-scaling.gp"
-  assert_grep 'index 1 using .* title "6.8.0-patched"' "$T/plots/readtwice-mb-s-aggregate-scaling.gp"
-  assert_grep 'set ylabel "Hmean ± stddev (MB/s)"' "$T/plots/readtwice-mb-s-aggregate-scaling.gp"
-  assert_grep 'set ylabel "Amean ± stddev (µs)"' "$T/plots/thpscale-fault-latencies-scaling-fault-huge.gp"
+  assert_grep "index 0 using .* title '6.8.0-vanilla'" "$T/plots/readtwice-mb-s-aggregate-scaling.gp"
+  assert_grep "index 1 using .* title '6.8.0-patched'" "$T/plots/readtwice-mb-s-aggregate-scaling.gp"
+  assert_grep "set ylabel 'Hmean ± stddev (MB/s)'" "$T/plots/readtwice-mb-s-aggregate-scaling.gp"
+  assert_grep "set ylabel 'Amean ± stddev (µs)'" "$T/plots/thpscale-fault-latencies-scaling-fault-huge.gp"
 }
 
 test_plot_svg() {
@@ -106,7 +106,7 @@ test_plot_script_reruns_from_outdir() {
 test_plot_names_order_the_legend() {
   mkdir -p "$T/bin"
   expect_exit 3 env PATH="$T/bin" "$LRUBENCH" plot --names 6.8.0-patched,6.8.0-vanilla -o "$T/plots" "$PLOT_FIX"
-  assert_grep 'index 0 using .* title "6.8.0-patched"' "$T/plots/kerndevel-elapsed-time-bars.gp"
+  assert_grep "index 0 using .* title '6.8.0-patched'" "$T/plots/kerndevel-elapsed-time-bars.gp"
   [ "$(grep -m1 '^# label:' "$T/plots/kerndevel-elapsed-time-bars.dat")" = "# label: 6.8.0-patched" ] ||
     fail "first .dat block is not the first --names label"
   expect_exit 2 env PATH="$T/bin" "$LRUBENCH" plot --names nosuchlabel -o "$T/plots2" "$PLOT_FIX"
@@ -190,4 +190,31 @@ test_plot_outdir_read_only() {
   expect_exit 2 "$LRUBENCH" plot -o "$T/ro" "$PLOT_FIX"
   assert_grep_err "$T/ro"
   umount "$T/ro" || fail "cannot unmount $T/ro"
+}
+
+# Labels, workloads, titles and ops are free text in hand-written results:
+# quotes, backslashes and slashes must neither break the gnuplot script nor
+# put a file outside OUTDIR.
+test_plot_odd_names() {
+  need_cmd gnuplot gnuplot-nox
+  need_cmd python3
+  mkdir -p "$T/res/odd"
+  # gnuplot runs `...` as a shell command inside double quotes: the label tries it
+  sed 's/"label": "6.8.0-vanilla"/"label": "v \\"1\\" \\\\ b `touch pwned`\\nset output"/' \
+    "$PLOT_FIX/6.8.0-vanilla/run.json" >"$T/res/odd/run.json"
+  cat >"$T/res/odd/w.json" <<'JSON'
+{ "schema": 1, "workload": "../evil",
+  "tables": [ { "title": "My \"table\" \\ 50%", "unit": "a\"b", "better": "higher",
+                "ops": [ { "op": "a \"b\"", "samples": [1, 2] },
+                         { "op": "c\\d", "samples": [3, 4.5] },
+                         { "op": "x-1", "samples": [5] }, { "op": "x-2", "samples": [6, 7] } ] } ] }
+JSON
+  expect_exit 0 "$LRUBENCH" plot -o "$T/plots" "$T/res/odd"
+  assert_file "$T/plots/evil-my-table-50-bars.png"
+  assert_file "$T/plots/evil-my-table-50-scaling-x.png"
+  assert_file "$T/plots/evil-my-table-50-candles.png"
+  [ -z "$(ls "$T" | grep evil)" ] || fail "a file was written outside OUTDIR"
+  assert_no_file "$T/plots/pwned"
+  assert_grep "title 'v \"1\" \\\\ b \`touch pwned\` set output'" "$T/plots/evil-my-table-50-bars.gp"
+  python3 "$PLOT_CHECK" png "$T/plots/evil-my-table-50-bars.png" $PLOT_W $PLOT_H || fail "bars png"
 }
