@@ -215,9 +215,17 @@ static double t_cdf(double t, double df)
 	return t >= 0 ? 1 - p : p;
 }
 
+/* density of Student's t, for Newton steps */
+static double t_pdf(double t, double df)
+{
+	double lc = lgamma((df + 1) / 2) - lgamma(df / 2) - 0.5 * log(df * M_PI);
+
+	return exp(lc - (df + 1) / 2 * log1p(t * t / df));
+}
+
 double stats_t_quantile(double p, double df)
 {
-	double lo = 0, hi = 1, target;
+	double lo = 0, hi = 1, target, t;
 	bool upper;
 
 	if (isnan(p) || isnan(df) || df <= 0 || p <= 0 || p >= 1)
@@ -226,17 +234,32 @@ double stats_t_quantile(double p, double df)
 		return 0;
 	upper = p > 0.5;
 	target = upper ? p : 1 - p;
-	/* bracket, then bisect on the monotone CDF: slow but certain */
-	while (t_cdf(hi, df) < target && hi < 1e300)
+	/* bracket the root of the monotone CDF ... */
+	while (t_cdf(hi, df) < target && hi < 1e300) {
+		lo = hi;
 		hi *= 2;
-	for (int i = 0; i < 2000 && hi - lo > 1e-15 * (1 + hi); i++) {
-		double mid = lo + (hi - lo) / 2;
-		if (t_cdf(mid, df) < target)
-			lo = mid;
-		else
-			hi = mid;
 	}
-	return upper ? (lo + hi) / 2 : -(lo + hi) / 2;
+	/* ... then Newton steps, falling back to bisection when one leaves it */
+	t = lo + (hi - lo) / 2;
+	for (int i = 0; i < 400; i++) {
+		double f = t_cdf(t, df) - target, d = t_pdf(t, df), tn;
+
+		if (f == 0)
+			break;
+		if (f < 0)
+			lo = t;
+		else
+			hi = t;
+		tn = d > 0 ? t - f / d : lo + (hi - lo) / 2;
+		if (!(tn > lo && tn < hi))
+			tn = lo + (hi - lo) / 2;
+		if (fabs(tn - t) <= 1e-14 * (1 + fabs(t)) || hi - lo <= 1e-15 * (1 + hi)) {
+			t = tn;
+			break;
+		}
+		t = tn;
+	}
+	return upper ? t : -t;
 }
 
 void stats_ttest_mmtests(const struct stats *base, const struct stats *cand,
