@@ -17,7 +17,6 @@
 #include "child.h"
 #include "cleanup.h"
 #include "plot.h"
-#include "stats.h"
 
 /* ---------- small helpers ---------- */
 
@@ -155,83 +154,37 @@ struct ptable {
 	struct cell *cells; /* [label * nops + op] */
 };
 
-static const struct wl_result *find_wl(const struct label_result *l, const char *name)
+/* A table of the comparison model, with the numbers the plots need: the
+ * cells are compare's own (report.c), never recomputed here. */
+static void ptable_build(struct ptable *pt, const struct comparison *c,
+			 const struct cmp_workload *w, const struct cmp_table *t)
 {
-	for (size_t i = 0; i < l->nwls; i++)
-		if (!strcmp(l->wls[i].workload, name))
-			return &l->wls[i];
-	return NULL;
-}
+	size_t nl = c->nlabels;
 
-static const struct result_table *find_table(const struct wl_result *w, const char *title)
-{
-	for (size_t i = 0; w && i < w->ntables; i++)
-		if (!strcmp(w->tables[i].title, title))
-			return &w->tables[i];
-	return NULL;
-}
-
-static const struct op_samples *find_op(const struct result_table *t, const char *op)
-{
-	for (size_t i = 0; t && i < t->nops; i++)
-		if (!strcmp(t->ops[i].op, op))
-			return &t->ops[i];
-	return NULL;
-}
-
-static void cell_compute(struct cell *c, const struct op_samples *o, int better)
-{
-	struct stats st;
-
-	memset(c, 0, sizeof(*c));
-	if (!o || !o->n)
-		return;
-	stats_compute(o->v, o->n, &st);
-	c->present = true;
-	c->n = st.n;
-	c->mean = stats_mean(&st, better);
-	/* an undefined stddev (n = 1) prints 0.00 in compare: same here */
-	c->sd = st.stddev_ok ? st.stddev : 0.0;
-	c->min = st.min;
-	c->max = st.max;
-}
-
-static void ptable_build(struct ptable *pt, const struct label_result *labels, size_t nl,
-			 const char *workload, const char *title)
-{
 	memset(pt, 0, sizeof(*pt));
-	pt->workload = workload;
-	pt->title = title;
-	for (size_t l = 0; l < nl; l++) {
-		const struct result_table *t = find_table(find_wl(&labels[l], workload), title);
+	pt->workload = w->name;
+	pt->title = t->title;
+	pt->unit = t->unit ? t->unit : "";
+	pt->better = t->better;
+	pt->nops = t->nops;
+	pt->ops = xcalloc(t->nops ? t->nops : 1, sizeof(*pt->ops));
+	pt->cells = xcalloc(nl * (t->nops ? t->nops : 1), sizeof(*pt->cells));
+	for (size_t o = 0; o < t->nops; o++) {
+		pt->ops[o] = t->ops[o].op;
+		for (size_t l = 0; l < nl; l++) {
+			const struct cmp_cell *cc = &t->ops[o].cells[l];
+			struct cell *pc = &pt->cells[l * pt->nops + o];
 
-		if (!t)
-			continue;
-		if (!pt->unit) {
-			pt->unit = t->unit ? t->unit : "";
-			pt->better = t->better;
-		} else if (t->better != pt->better) {
-			warning("%s: table '%s' is %s is better here but %s is better in the first label; "
-				"plotting with the first", labels[l].dir, title,
-				t->better > 0 ? "higher" : "lower", pt->better > 0 ? "higher" : "lower");
-		}
-		for (size_t o = 0; o < t->nops; o++) {
-			bool seen = false;
-
-			for (size_t k = 0; k < pt->nops && !seen; k++)
-				seen = !strcmp(pt->ops[k], t->ops[o].op);
-			if (seen)
+			if (!cc->present || !cc->n)
 				continue;
-			ALLOC_GROW(pt->ops, pt->nops + 1, pt->cap);
-			pt->ops[pt->nops++] = t->ops[o].op;
+			pc->present = true;
+			pc->n = cc->n;
+			/* undefined cells are 0, as compare prints them */
+			pc->mean = cc->row[ROW_MEAN];
+			pc->sd = cc->row[ROW_STDDEV];
+			pc->min = cc->row[ROW_MIN];
+			pc->max = cc->row[ROW_MAX];
 		}
-	}
-	pt->cells = xcalloc(nl * (pt->nops ? pt->nops : 1), sizeof(*pt->cells));
-	for (size_t l = 0; l < nl; l++) {
-		const struct result_table *t = find_table(find_wl(&labels[l], workload), title);
-
-		for (size_t o = 0; o < pt->nops; o++)
-			cell_compute(&pt->cells[l * pt->nops + o], find_op(t, pt->ops[o]), pt->better);
 	}
 }
 
@@ -806,82 +759,21 @@ static int table_figures(const struct ptable *pt, const struct label_result *lab
 	return ret;
 }
 
-static int cmp_str(const void *a, const void *b)
+int plot_write_figures(const struct comparison *c, const char *outdir,
+		       enum plot_format fmt, struct plot_set *set)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* Every workload name across labels, sorted (label folders list them so). */
-static const char **all_workloads(const struct label_result *labels, size_t nl, size_t *n)
-{
-	const char **w = NULL;
-	size_t cap = 0;
-
-	*n = 0;
-	for (size_t l = 0; l < nl; l++)
-		for (size_t i = 0; i < labels[l].nwls; i++) {
-			bool seen = false;
-
-			for (size_t k = 0; k < *n && !seen; k++)
-				seen = !strcmp(w[k], labels[l].wls[i].workload);
-			if (seen)
-				continue;
-			ALLOC_GROW(w, *n + 1, cap);
-			w[(*n)++] = labels[l].wls[i].workload;
-		}
-	if (*n)
-		qsort(w, *n, sizeof(*w), cmp_str);
-	return w;
-}
-
-/* Every table title of a workload across labels, first-seen order. */
-static const char **all_tables(const struct label_result *labels, size_t nl,
-			       const char *workload, size_t *n)
-{
-	const char **t = NULL;
-	size_t cap = 0;
-
-	*n = 0;
-	for (size_t l = 0; l < nl; l++) {
-		const struct wl_result *w = find_wl(&labels[l], workload);
-
-		for (size_t i = 0; w && i < w->ntables; i++) {
-			bool seen = false;
-
-			for (size_t k = 0; k < *n && !seen; k++)
-				seen = !strcmp(t[k], w->tables[i].title);
-			if (seen)
-				continue;
-			ALLOC_GROW(t, *n + 1, cap);
-			t[(*n)++] = w->tables[i].title;
-		}
-	}
-	return t;
-}
-
-int plot_write_figures(const struct label_result *labels, size_t nl,
-		       const char *outdir, enum plot_format fmt, struct plot_set *set)
-{
-	size_t nw;
-	const char **wls = all_workloads(labels, nl, &nw);
 	int ret = 0;
 
 	memset(set, 0, sizeof(*set));
 	set->format = fmt;
-	for (size_t w = 0; w < nw && !ret; w++) {
-		size_t nt;
-		const char **tables = all_tables(labels, nl, wls[w], &nt);
-
-		for (size_t t = 0; t < nt && !ret; t++) {
+	for (size_t w = 0; w < c->nwls && !ret; w++)
+		for (size_t t = 0; t < c->wls[w].ntables && !ret; t++) {
 			struct ptable pt;
 
-			ptable_build(&pt, labels, nl, wls[w], tables[t]);
-			ret = table_figures(&pt, labels, nl, outdir, set);
+			ptable_build(&pt, c, &c->wls[w], &c->wls[w].tables[t]);
+			ret = table_figures(&pt, c->labels, c->nlabels, outdir, set);
 			ptable_release(&pt);
 		}
-		free(tables);
-	}
-	free(wls);
 	return ret;
 }
 
@@ -911,10 +803,11 @@ static const char *run_str(const struct label_result *l, const char *obj, const 
 	return json_object_get_string(v);
 }
 
-int plot_write_index(const struct label_result *labels, size_t nl,
-		     const struct plot_set *set, const char *compare_text,
-		     const char *outdir)
+int plot_write_index(const struct comparison *c, const struct plot_set *set,
+		     const char *compare_text, const char *outdir)
 {
+	const struct label_result *labels = c->labels;
+	size_t nl = c->nlabels;
 	struct strbuf sb = STRBUF_INIT;
 	const char *ext = plot_format_ext(set->format);
 	const char *cur_wl = NULL, *cur_table = NULL;

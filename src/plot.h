@@ -11,8 +11,7 @@
  *   bars     the ops that are not part of a sweep, grouped bars per op;
  *   candles  every op and label: box mean ± stddev, whiskers min and max.
  * The y value is the table's mean row (Hmean when higher is better, else
- * Amean) with the sample stddev, computed by stats.c exactly as compare
- * does. Every figure is three files next to each other in OUTDIR,
+ * Amean) with the sample stddev, taken from compare's model (report.h). Every figure is three files next to each other in OUTDIR,
  * "<workload>-<table-slug>-<kind>.{gp,dat}" and the image; the .gp refers to
  * the .dat and the image by relative name, so `cd OUTDIR && gnuplot X.gp`
  * reproduces (or, once edited, restyles) the figure.
@@ -22,6 +21,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "report.h"
 #include "results.h"
 #include "util.h"
 
@@ -50,17 +50,17 @@ int plot_parse_format(const char *s, enum plot_format *f);
 const char *plot_format_ext(enum plot_format f);
 
 /*
- * Write the .dat and .gp of every figure into outdir (which must exist) and
- * fill set (release with plot_set_release). Labels are in legend order, the
+ * Write the .dat and .gp of every figure of the comparison model (report.h,
+ * so the numbers are compare's own) into outdir, which must exist, and fill
+ * set (release with plot_set_release). Labels are in legend order, the
  * first is the baseline. Returns 0 or -1 with a message naming the file.
  */
-int plot_write_figures(const struct label_result *labels, size_t nlabels,
-		       const char *outdir, enum plot_format fmt, struct plot_set *set);
+int plot_write_figures(const struct comparison *c, const char *outdir,
+		       enum plot_format fmt, struct plot_set *set);
 /* index.md: the figures per workload and table, with compare_text (the
- * comparison table in text form, may be NULL) in a code block. */
-int plot_write_index(const struct label_result *labels, size_t nlabels,
-		     const struct plot_set *set, const char *compare_text,
-		     const char *outdir);
+ * comparison in text form, may be NULL) in a code block. */
+int plot_write_index(const struct comparison *c, const struct plot_set *set,
+		     const char *compare_text, const char *outdir);
 void plot_set_release(struct plot_set *set);
 
 /* Is `gnuplot` an executable in PATH? */

@@ -3,6 +3,7 @@
 #include "unit.h"
 #include <unistd.h>
 #include "plot.h"
+#include "report.h"
 #include "results.h"
 
 static void test_op_number(void **state)
@@ -96,6 +97,8 @@ static void test_figures_per_table(void **state)
 	struct wl_result w = { 0 };
 	struct result_table *t;
 	struct plot_set set;
+	struct comparison cmp;
+	struct strbuf err = STRBUF_INIT;
 	char *path;
 
 	(void)state;
@@ -118,7 +121,8 @@ static void test_figures_per_table(void **state)
 	l.wls = &w;
 	l.nwls = 1;
 
-	assert_int_equal(plot_write_figures(&l, 1, dir, PLOT_PNG, &set), 0);
+	assert_int_equal(comparison_build(&l, 1, 0.10, &cmp, &err), 0);
+	assert_int_equal(plot_write_figures(&cmp, dir, PLOT_PNG, &set), 0);
 	assert_true(has_fig(&set, "kb-elapsed-scaling-elsp"));
 	assert_true(has_fig(&set, "kb-elapsed-bars"));
 	assert_true(has_fig(&set, "kb-elapsed-candles"));
@@ -130,11 +134,13 @@ static void test_figures_per_table(void **state)
 	path = xasprintf("%s/kb-elapsed-scaling-elsp.dat", dir);
 	assert_true(path_exists(path));
 	free(path);
-	assert_int_equal(plot_write_index(&l, 1, &set, NULL, dir), 0);
+	assert_int_equal(plot_write_index(&cmp, &set, NULL, dir), 0);
 	path = xasprintf("%s/index.md", dir);
 	assert_true(path_exists(path));
 	free(path);
 	plot_set_release(&set);
+	comparison_release(&cmp);
+	strbuf_release(&err);
 	assert_int_equal(remove_tree(dir), 0);
 	wl_result_release(&w);
 	free(l.label);
