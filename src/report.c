@@ -226,6 +226,26 @@ static char *json_text(json_object *v)
 						      JSON_C_TO_STRING_NOSLASHESCAPE));
 }
 
+/* BOOT_IMAGE= names the kernel, which is what differs on purpose */
+static void strip_boot_image(char *s)
+{
+	char *p = s;
+
+	while ((p = strstr(p, "BOOT_IMAGE="))) {
+		char *end = p + strcspn(p, " ");
+
+		if (p != s && p[-1] != ' ') {
+			p = end;
+			continue;
+		}
+		while (*end == ' ')
+			end++;
+		memmove(p, end, strlen(end) + 1);
+	}
+	for (size_t n = strlen(s); n && s[n - 1] == ' '; n--)
+		s[n - 1] = '\0';
+}
+
 static json_object *json_path(json_object *o, const char *a, const char *b)
 {
 	json_object *v = NULL;
@@ -318,8 +338,11 @@ static void find_differences(struct comparison *c)
 	for (size_t f = 0; f < ARRAY_SIZE(sys); f++) {
 		char **vals = xcalloc(c->nlabels, sizeof(*vals));
 
-		for (size_t i = 0; i < c->nlabels; i++)
+		for (size_t i = 0; i < c->nlabels; i++) {
 			vals[i] = json_text(json_path(c->labels[i].run, "system", sys[f]));
+			if (!strcmp(sys[f], "cmdline"))
+				strip_boot_image(vals[i]);
+		}
 		snprintf(name, sizeof(name), "system.%s", sys[f]);
 		add_fact(c, name, vals);
 	}

@@ -25,12 +25,12 @@ size_t report_regressions(const struct comparison *c, double pct, FILE *err)
 						continue;
 					n++;
 					if (err)
-						fprintf(err, "%s: regression: %s: %s: %s: %s %.2f → %s %.2f "
-							"%s, %.2f%% (p = %.4g)\n",
+						fprintf(err, "%s: regression: %s / %s / %s: %s %s %.2f → "
+							"%s %.2f (%.2f%%, p = %.3g)\n",
 							lb_progname, c->wls[w].name, tb->title,
-							tb->ops[o].op, c->labels[0].label,
-							b->row[ROW_MEAN], c->labels[l].label,
-							x->row[ROW_MEAN], cmp_row_name(ROW_MEAN, tb->better),
+							tb->ops[o].op, cmp_row_name(ROW_MEAN, tb->better),
+							c->labels[0].label, b->row[ROW_MEAN],
+							c->labels[l].label, x->row[ROW_MEAN],
 							x->pct[ROW_MEAN], x->mm.p);
 				}
 		}

@@ -56,10 +56,10 @@ static void note_add(struct note *n, const char *op)
 static void note_flush(struct note *n, const char *label, const char *what, struct strbuf *out)
 {
 	if (n->count) {
-		strbuf_addf(out, "note: %s: %s for op %s", label, what, n->ops.buf);
+		strbuf_addf(out, "note: %s: op%s %s", label, n->count > 1 ? "s" : "", n->ops.buf);
 		if (n->count > 8)
 			strbuf_addf(out, " and %zu more", n->count - 8);
-		strbuf_addstr(out, "\n");
+		strbuf_addf(out, ": %s\n", what);
 	}
 	strbuf_release(&n->ops);
 	n->count = 0;
@@ -74,7 +74,7 @@ static void table_notes(const struct comparison *c, const struct cmp_table *t,
 		struct note nobase = { STRBUF_INIT, 0 };
 
 		if (!t->has_table[l]) {
-			strbuf_addf(out, "note: %s: no such table in its results: printed n/a\n",
+			strbuf_addf(out, "note: %s: no such table in its results (printed n/a)\n",
 				    c->labels[l].label);
 			continue;
 		}
@@ -95,16 +95,15 @@ static void table_notes(const struct comparison *c, const struct cmp_table *t,
 				 !cell->row_ok[ROW_BMEAN99])
 				note_add(&bmean, t->ops[o].op);
 		}
-		note_flush(&missing, c->labels[l].label, "no samples, printed n/a,", out);
+		note_flush(&missing, c->labels[l].label, "no samples (printed n/a)", out);
 		note_flush(&nobase, c->labels[l].label,
-			   "no baseline to compare with, percent printed 0.00,", out);
+			   "not in the baseline (percent printed as 0.00)", out);
 		note_flush(&single, c->labels[l].label,
-			   "1 sample, Stddev undefined and printed 0.00,", out);
+			   "1 sample: Stddev undefined (printed as 0.00)", out);
 		note_flush(&hmean, c->labels[l].label,
-			   "a sample <= 0, Hmean undefined and printed 0.00 (no significance test),",
-			   out);
+			   "a sample <= 0: Hmean undefined (printed as 0.00, not tested)", out);
 		note_flush(&bmean, c->labels[l].label,
-			   "a sample <= 0, some BHmean undefined and printed 0.00,", out);
+			   "a sample <= 0: a BHmean undefined (printed as 0.00)", out);
 	}
 }
 
@@ -127,7 +126,7 @@ static void text_table(const struct comparison *c, const struct cmp_table *t,
 		strbuf_addf(out, "%*s", (int)(sw + 1 + ow), "");
 		for (size_t l = 0; l < c->nlabels; l++) {
 			cmp_split_label(c->labels[l].label, &a, &b);
-			strbuf_addf(out, "%*s", COLUMN_LEN, hdr ? b.buf : a.buf);
+			strbuf_addf(out, "%*s", COLUMN_LEN, hdr ? strbuf_str(&b) : strbuf_str(&a));
 		}
 		strbuf_addstr(out, "\n");
 	}
@@ -151,6 +150,8 @@ static void text_table(const struct comparison *c, const struct cmp_table *t,
 					strbuf_addf(out, " (%*.2f%%)", COMPARE_LEN,
 						    cell->compared ? cell->pct[r] : 0.0);
 			}
+			while (out->len && out->buf[out->len - 1] == ' ')
+				out->buf[--out->len] = '\0';
 			strbuf_addstr(out, "\n");
 		}
 	}
