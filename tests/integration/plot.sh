@@ -218,3 +218,13 @@ JSON
   assert_grep "title 'v \"1\" \\\\ b \`touch pwned\` set output'" "$T/plots/evil-my-table-50-bars.gp"
   python3 "$PLOT_CHECK" png "$T/plots/evil-my-table-50-bars.png" $PLOT_W $PLOT_H || fail "bars png"
 }
+
+# One kernel is enough for a figure (compare needs two, plot does not).
+test_plot_one_label() {
+  need_cmd gnuplot gnuplot-nox
+  expect_exit 0 "$LRUBENCH" plot -o "$T/plots" "$PLOT_FIX/6.8.0-patched"
+  plot_expect_files "$T/plots" png
+  [ "$(grep -c '^# label:' "$T/plots/readtwice-mb-s-aggregate-scaling.dat")" = 1 ] || fail "one label, one block"
+  assert_grep "index 0 using .* title '6.8.0-patched'" "$T/plots/readtwice-mb-s-aggregate-scaling.gp"
+  if grep -q "index 1" "$T/plots/readtwice-mb-s-aggregate-scaling.gp"; then fail "a second line for one label"; fi
+}
