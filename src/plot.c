@@ -8,6 +8,7 @@
  * an edit and `gnuplot X.gp`.
  */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -377,6 +378,135 @@ static void gp_yoffsets(struct strbuf *sb, const struct figspec *f, size_t nl, c
 		strbuf_addstr(sb, "set offsets 0, 0, graph 0.08, graph 0.08\n");
 }
 
+/* A tic step giving about four tics over range: 1, 2, 2.5 or 5 times 10^k. */
+static double nice_step(double range)
+{
+	double raw = range / 4, mag, f;
+
+	if (!(raw > 0))
+		return 0;
+	mag = pow(10, floor(log10(raw)));
+	f = raw / mag;
+	return mag * (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10);
+}
+
+/*
+ * Candlesticks, one small panel per op with its own y axis: ops of one table
+ * often differ by orders of magnitude (1 memcg vs 8, git status vs a kernel
+ * build), and on a shared axis their spread would be a flat line.
+ */
+static void gp_render_candles(struct strbuf *sb, const struct figspec *f, const char *base,
+			      const struct label_result *labels, size_t nl, const bool *used,
+			      const char *title)
+{
+	const struct ptable *pt = f->pt;
+	size_t nused = 0, cols, rows;
+	double group, w, x0 = 0.035, x1 = 0.99, y0 = 0.16, y1 = 0.92, pw, ph;
+	struct strbuf tmp = STRBUF_INIT;
+
+	strbuf_init(&tmp);
+	for (size_t l = 0; l < nl; l++)
+		nused += used[l];
+	group = nused > 1 ? 0.8 : 0.5;
+	w = group / (double)(nused ? nused : 1);
+	cols = f->nops <= 4 ? f->nops : (size_t)ceil(sqrt((double)f->nops));
+	if (!cols)
+		cols = 1;
+	rows = (f->nops + cols - 1) / cols;
+	pw = (x1 - x0) / (double)cols;
+	ph = (y1 - y0) / (double)(rows ? rows : 1);
+
+	strbuf_addstr(sb, "set style fill solid 0.35 border\n");
+	strbuf_addf(sb, "set boxwidth %.4f absolute\n", w * 0.8);
+	strbuf_addstr(sb, "set multiplot title ");
+	gp_quote(sb, title);
+	strbuf_addstr(sb, " font \",14\"\n"
+		      "unset key\nset border 3\nunset xtics\nset ytics nomirror font \",9\"\n"
+		      "set grid ytics lc rgb \"#dddddd\"\n"
+		      "set xrange [-0.5:0.5]\nset rmargin 1\nset tmargin 1.6\nset bmargin 0.8\n");
+	strbuf_addf(sb, "set size %.4f,%.4f\n", pw, ph);
+	for (size_t i = 0; i < f->nops; i++) {
+		size_t idx = 0;
+		double lo = 0, hi = 0, step;
+		bool any = false;
+
+		for (size_t l = 0; l < nl; l++) {
+			const struct cell *c = &pt->cells[l * pt->nops + f->ops[i]];
+			double a = c->mean - c->sd < c->min ? c->mean - c->sd : c->min;
+			double b = c->mean + c->sd > c->max ? c->mean + c->sd : c->max;
+
+			if (!used[l] || !c->present)
+				continue;
+			lo = any && lo < a ? lo : a;
+			hi = any && hi > b ? hi : b;
+			any = true;
+		}
+		strbuf_addf(sb, "# panel %zu: op ", i + 1);
+		add_comment_text(sb, pt->ops[f->ops[i]]);
+		strbuf_addf(sb, "\nset origin %.4f,%.4f\nset title ", x0 + pw * (double)(i % cols),
+			    y1 - ph * (double)(i / cols + 1));
+		gp_quote(sb, pt->ops[f->ops[i]]);
+		strbuf_addstr(sb, " font \",11\" offset 0,-0.6\n");
+		/* ~4 tics whatever the magnitude; 10% room; no dip below 0 for padding */
+		step = nice_step(hi - lo);
+		if (step > 0)
+			strbuf_addf(sb, "set ytics %g\n", step);
+		else
+			strbuf_addstr(sb, "set ytics autofreq\n");
+		if (any && lo >= 0 && lo - (hi - lo) * 0.1 < 0)
+			strbuf_addstr(sb, "set yrange [0:*]\nset offsets 0, 0, graph 0.1, 0\n");
+		else
+			strbuf_addstr(sb, "set yrange [*:*]\nset offsets 0, 0, graph 0.1, graph 0.1\n");
+		if (!any) {   /* no label has this op: an empty panel keeps the grid in order */
+			strbuf_addstr(sb, "set yrange [0:1]\nplot NaN notitle\n");
+			continue;
+		}
+		strbuf_addstr(sb, "plot ");
+		for (size_t l = 0; l < nl; l++) {
+			double off = -group / 2 + w * ((double)idx + 0.5);
+
+			if (!used[l])
+				continue;
+			/* rows of other ops are NaN here, so gnuplot skips them */
+			strbuf_addf(sb, "%s\"%s.dat\" index %zu using ($2==%g ? %.4f : NaN):($3-$4):5:6:($3+$4) "
+				    "with candlesticks whiskerbars 0.6 lc %zu lw 1.5, \\\n     "
+				    "\"%s.dat\" index %zu using ($2==%g ? %.4f : NaN):3:(%.4f):(0) "
+				    "with vectors nohead lc %zu lw 3",
+				    idx ? ", \\\n     " : "", base, idx, f->x[i], off, idx + 1,
+				    base, idx, f->x[i], off - w * 0.4, w * 0.8, idx + 1);
+			idx++;
+		}
+		strbuf_addstr(sb, "\n");
+	}
+	/* the legend and the notes once, under the panels: a plot of nothing */
+	strbuf_addstr(sb, "# legend and notes\n"
+		      "set origin 0,0\nset size 1,0.14\nunset title\nunset border\nunset tics\n"
+		      "unset grid\nset offsets 0, 0, 0, 0\nset xrange [0:1]\nset yrange [0:1]\n"
+		      "set lmargin 0\nset rmargin 0\nset tmargin 0\nset bmargin 0\n"
+		      "set key center center horizontal\n");
+	strbuf_addstr(sb, "set label 1 ");
+	gp_quote(sb, pt->better > 0 ? "higher is better" : "lower is better");
+	strbuf_addstr(sb, " at screen 0.985, screen 0.965 right font \",11\" textcolor rgb \"#333333\"\n");
+	strbuf_addstr(&tmp, "min, mean ± stddev, max");
+	if (*pt->unit)
+		strbuf_addf(&tmp, " (%s)", pt->unit);
+	strbuf_addstr(sb, "set label 2 ");
+	gp_quote(sb, tmp.buf);
+	strbuf_addstr(sb, " at screen 0.014, screen 0.54 center rotate by 90\n"
+		      "set label 3 'op per panel; box: mean ± stddev, whiskers: min … max, bar: mean' "
+		      "at screen 0.5, screen 0.115 center font \",10\"\n");
+	strbuf_addstr(sb, "plot ");
+	for (size_t l = 0, idx = 0; l < nl; l++) {
+		if (!used[l])
+			continue;
+		strbuf_addf(sb, "%sNaN with boxes lc %zu title ", idx ? ", " : "", idx + 1);
+		gp_quote(sb, labels[l].label);
+		idx++;
+	}
+	strbuf_addstr(sb, "\nunset multiplot\n");
+	strbuf_release(&tmp);
+}
+
 static void gp_render(struct strbuf *sb, const struct figspec *f, const char *base,
 		      enum plot_format fmt, const struct label_result *labels, size_t nl,
 		      const bool *used)
@@ -401,6 +531,11 @@ static void gp_render(struct strbuf *sb, const struct figspec *f, const char *ba
 		strbuf_addstr(&title, ", per op");
 	else
 		strbuf_addstr(&title, ", spread per op");
+	if (f->kind == K_CANDLES) {
+		gp_render_candles(sb, f, base, labels, nl, used, title.buf);
+		strbuf_release(&title);
+		return;
+	}
 	strbuf_addstr(sb, "set title ");
 	gp_quote(sb, title.buf);
 	strbuf_addstr(sb, " font \",14\"\n");
