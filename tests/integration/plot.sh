@@ -228,3 +228,13 @@ test_plot_one_label() {
   assert_grep "index 0 using .* title '6.8.0-patched'" "$T/plots/readtwice-mb-s-aggregate-scaling.gp"
   if grep -q "index 1" "$T/plots/readtwice-mb-s-aggregate-scaling.gp"; then fail "a second line for one label"; fi
 }
+
+# Two labels that disagree on a table's direction cannot share a figure.
+test_plot_tables_disagree() {
+  mkdir -p "$T/res"
+  cp -r "$PLOT_FIX/6.8.0-vanilla" "$PLOT_FIX/6.8.0-patched" "$T/res/"
+  sed -i 's/"better": "lower"/"better": "higher"/' "$T/res/6.8.0-patched/kerndevel.json"
+  expect_exit 2 "$LRUBENCH" plot -o "$T/plots" "$T/res"
+  assert_grep_err "kerndevel"
+  assert_grep_err "Elapsed time"
+}
