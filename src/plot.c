@@ -378,6 +378,17 @@ static void gp_yoffsets(struct strbuf *sb, const struct figspec *f, size_t nl, c
 		strbuf_addstr(sb, "set offsets 0, 0, graph 0.08, graph 0.08\n");
 }
 
+/* Titles name the workload and the table: "readtwice MB/s aggregate" as is,
+ * "My table" of workload w as "w: My table". */
+static void table_name(struct strbuf *sb, const struct ptable *pt)
+{
+	size_t wlen = strlen(pt->workload);
+
+	if (strncmp(pt->title, pt->workload, wlen) || (pt->title[wlen] && pt->title[wlen] != ' '))
+		strbuf_addf(sb, "%s: ", pt->workload);
+	strbuf_addstr(sb, pt->title);
+}
+
 /* A tic step giving about four tics over range: 1, 2, 2.5 or 5 times 10^k. */
 static double nice_step(double range)
 {
@@ -514,17 +525,13 @@ static void gp_render(struct strbuf *sb, const struct figspec *f, const char *ba
 	const struct ptable *pt = f->pt;
 	size_t nused = 0, idx = 0;
 	struct strbuf title = STRBUF_INIT;
-	size_t wlen = strlen(pt->workload);
 
 	strbuf_init(&title);
 	for (size_t l = 0; l < nl; l++)
 		nused += used[l];
 	gp_header(sb, base, fmt, labels, nl);
 
-	/* the title names the workload and the table */
-	if (strncmp(pt->title, pt->workload, wlen) || (pt->title[wlen] && pt->title[wlen] != ' '))
-		strbuf_addf(&title, "%s: ", pt->workload);
-	strbuf_addstr(&title, pt->title);
+	table_name(&title, pt);
 	if (f->kind == K_SCALING)
 		strbuf_addf(&title, ", %sN", f->prefix);
 	else if (f->kind == K_BARS)
@@ -725,13 +732,21 @@ static int emit_figure(const struct figspec *f, const char *kind, const char *ta
 		fig->workload = xstrdup(f->pt->workload);
 		fig->table = xstrdup(f->pt->title);
 		fig->kind = xstrdup(kind);
+		struct strbuf cap = STRBUF_INIT;
+
+		strbuf_init(&cap);
+		table_name(&cap, f->pt);
 		if (f->kind == K_SCALING)
-			fig->caption = xasprintf("%s: %s over %sN", f->pt->workload, f->pt->title, f->prefix);
+			strbuf_addf(&cap, " over %sN", f->prefix);
 		else if (f->kind == K_BARS)
-			fig->caption = xasprintf("%s: %s per op", f->pt->workload, f->pt->title);
+			strbuf_addstr(&cap, " per op");
 		else
-			fig->caption = xasprintf("%s: %s, min / mean ± stddev / max", f->pt->workload,
-						 f->pt->title);
+			strbuf_addstr(&cap, ", min / mean ± stddev / max per op");
+		/* alt text of a markdown image: no brackets, no line breaks */
+		for (size_t i = 0; i < cap.len; i++)
+			if (strchr("[]\n\r", cap.buf[i]))
+				cap.buf[i] = ' ';
+		fig->caption = strbuf_detach(&cap);
 	}
 	free(base);
 	free(wslug);
