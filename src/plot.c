@@ -378,6 +378,41 @@ static void gp_yoffsets(struct strbuf *sb, const struct figspec *f, size_t nl, c
 		strbuf_addstr(sb, "set offsets 0, 0, graph 0.08, graph 0.08\n");
 }
 
+/*
+ * Label colours: gnuplot's own default line colours, written out so that
+ * boxes can be filled with a lighter shade of them. A light colour rather
+ * than transparency, because not every SVG viewer honours fill-opacity.
+ */
+static const unsigned label_rgb[] = {
+	0x9400d3, 0x009e73, 0x56b4e9, 0xe69f00, 0xf0e442, 0x0072b2, 0xe51e10, 0x000000,
+};
+
+static unsigned line_rgb(size_t idx)
+{
+	return label_rgb[idx % ARRAY_SIZE(label_rgb)];
+}
+
+/* The colour mixed with white: alpha 1 is the colour itself. */
+static unsigned fill_rgb(size_t idx, double alpha)
+{
+	unsigned c = line_rgb(idx), out = 0;
+
+	for (int shift = 16; shift >= 0; shift -= 8) {
+		unsigned v = (c >> shift) & 0xff;
+
+		out |= (unsigned)(v + (255 - v) * (1 - alpha) + 0.5) << shift;
+	}
+	return out;
+}
+
+/* A filled box in the label's colour, outlined (and whiskered) in it. */
+static void add_box_style(struct strbuf *sb, size_t idx, double alpha, double lw)
+{
+	/* gnuplot wants lw before the fill options */
+	strbuf_addf(sb, "lc rgb \"#%06x\" lw %g fc rgb \"#%06x\" fs solid 1.0 border rgb \"#%06x\"",
+		    line_rgb(idx), lw, fill_rgb(idx, alpha), line_rgb(idx));
+}
+
 /* Titles name the workload and the table: "readtwice MB/s aggregate" as is,
  * "My table" of workload w as "w: My table". */
 static void table_name(struct strbuf *sb, const struct ptable *pt)
@@ -427,7 +462,6 @@ static void gp_render_candles(struct strbuf *sb, const struct figspec *f, const 
 	pw = (x1 - x0) / (double)cols;
 	ph = (y1 - y0) / (double)(rows ? rows : 1);
 
-	strbuf_addstr(sb, "set style fill solid 0.35 border\n");
 	strbuf_addf(sb, "set boxwidth %.4f absolute\n", w * 0.8);
 	strbuf_addstr(sb, "set multiplot title ");
 	gp_quote(sb, title);
@@ -480,11 +514,12 @@ static void gp_render_candles(struct strbuf *sb, const struct figspec *f, const 
 				continue;
 			/* rows of other ops are NaN here, so gnuplot skips them */
 			strbuf_addf(sb, "%s\"%s.dat\" index %zu using ($2==%g ? %.4f : NaN):($3-$4):5:6:($3+$4) "
-				    "with candlesticks whiskerbars 0.6 lc %zu lw 1.5, \\\n     "
-				    "\"%s.dat\" index %zu using ($2==%g ? %.4f : NaN):3:(%.4f):(0) "
-				    "with vectors nohead lc %zu lw 3",
-				    idx ? ", \\\n     " : "", base, idx, f->x[i], off, idx + 1,
-				    base, idx, f->x[i], off - w * 0.4, w * 0.8, idx + 1);
+				    "with candlesticks whiskerbars 0.6 ", idx ? ", \\\n     " : "", base, idx,
+				    f->x[i], off);
+			add_box_style(sb, idx, 0.35, 1.5);
+			strbuf_addf(sb, ", \\\n     \"%s.dat\" index %zu using ($2==%g ? %.4f : NaN):3:(%.4f):(0) "
+				    "with vectors nohead lc rgb \"#%06x\" lw 3",
+				    base, idx, f->x[i], off - w * 0.4, w * 0.8, line_rgb(idx));
 			idx++;
 		}
 		strbuf_addstr(sb, "\n");
@@ -510,7 +545,9 @@ static void gp_render_candles(struct strbuf *sb, const struct figspec *f, const 
 	for (size_t l = 0, idx = 0; l < nl; l++) {
 		if (!used[l])
 			continue;
-		strbuf_addf(sb, "%sNaN with boxes lc %zu title ", idx ? ", " : "", idx + 1);
+		strbuf_addf(sb, "%sNaN with boxes ", idx ? ", " : "");
+		add_box_style(sb, idx, 0.35, 1);
+		strbuf_addstr(sb, " title ");
 		gp_quote(sb, labels[l].label);
 		idx++;
 	}
@@ -613,44 +650,30 @@ static void gp_render(struct strbuf *sb, const struct figspec *f, const char *ba
 				strbuf_addf(sb, "($2*2**(%.3f))", 0.04 * nudge);
 			else
 				strbuf_addf(sb, "($2+(%g))", (hi - lo) * 0.008 * nudge);
-			strbuf_addf(sb, ":3:4 with yerrorlines lc %zu lw 2 pt 7 ps 1.2 title ", idx + 1);
+			strbuf_addf(sb, ":3:4 with yerrorlines lc rgb \"#%06x\" lw 2 pt 7 ps 1.2 title ",
+				    line_rgb(idx));
 			gp_quote(sb, labels[l].label);
 			idx++;
 		}
 		strbuf_addstr(sb, "\n");
-	} else {
+	} else {   /* K_BARS */
 		double group = 0.8, w = group / (double)(nused ? nused : 1);
 
 		gp_op_xtics(sb, f);
-		if (f->kind == K_BARS) {
-			strbuf_addstr(sb, "set yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\n"
-				      "set style fill solid 0.6 border -1\nset bars 2\n");
-			strbuf_addf(sb, "set boxwidth %.4f absolute\n", w * 0.95);
-		} else {
-			gp_yoffsets(sb, f, nl, used);
-			strbuf_addstr(sb, "set style fill solid 0.35 border\n");
-			strbuf_addf(sb, "set boxwidth %.4f absolute\n", w * 0.8);
-		}
+		strbuf_addstr(sb, "set yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\n"
+			      "set bars 2 front lc rgb \"black\" lw 1.2\n");
+		strbuf_addf(sb, "set boxwidth %.4f absolute\n", w * 0.95);
 		strbuf_addstr(sb, "plot ");
 		for (size_t l = 0; l < nl; l++) {
 			double off = -group / 2 + w * ((double)idx + 0.5);
 
 			if (!used[l])
 				continue;
-			strbuf_addf(sb, "%s\"%s.dat\" index %zu using ($2+(%.4f))", idx ? ", \\\n     " : "",
-				    base, idx, off);
-			if (f->kind == K_BARS) {
-				strbuf_addf(sb, ":3:4 with boxerrorbars lc %zu title ", idx + 1);
-				gp_quote(sb, labels[l].label);
-			} else {
-				strbuf_addf(sb, ":($3-$4):5:6:($3+$4) with candlesticks whiskerbars 0.6 "
-					    "lc %zu lw 1.5 title ", idx + 1);
-				gp_quote(sb, labels[l].label);
-				/* the mean as a bar across the box: a vector from its left to right edge */
-				strbuf_addf(sb, ", \\\n     \"%s.dat\" index %zu using ($2+(%.4f)):3:(%.4f):(0) "
-					    "with vectors nohead lc %zu lw 3 notitle", base, idx, off - w * 0.4,
-					    w * 0.8, idx + 1);
-			}
+			strbuf_addf(sb, "%s\"%s.dat\" index %zu using ($2+(%.4f)):3:4 with boxerrorbars ",
+				    idx ? ", \\\n     " : "", base, idx, off);
+			add_box_style(sb, idx, 0.6, 1);
+			strbuf_addstr(sb, " title ");
+			gp_quote(sb, labels[l].label);
 			idx++;
 		}
 		strbuf_addstr(sb, "\n");
