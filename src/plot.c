@@ -340,15 +340,13 @@ static void gp_op_xtics(struct strbuf *sb, const struct figspec *f)
 	else
 		strbuf_addstr(sb, "set bmargin 6\n");
 	strbuf_addf(sb, "set xrange [-0.6:%g]\n", (double)f->nops - 0.4);
-	if (f->kind == K_CANDLES)
-		strbuf_addstr(sb, "set xlabel \"op   (box: mean ± stddev, whiskers: min … max, bar: mean)\"\n");
-	else
-		strbuf_addstr(sb, "set xlabel \"op\"\n");
+	strbuf_addstr(sb, "set xlabel \"op\"\n");
 }
 
 /*
- * Vertical room: 8% above and below the data, but an axis of non-negative
- * numbers (MB/s, latencies) does not dip below 0 just for padding.
+ * Vertical room for the lines of a scaling plot: 8% above and below the
+ * error bars, but an axis of non-negative numbers (MB/s, latencies) does not
+ * dip below 0 just for padding.
  */
 static void gp_yoffsets(struct strbuf *sb, const struct figspec *f, size_t nl, const bool *used)
 {
@@ -359,15 +357,10 @@ static void gp_yoffsets(struct strbuf *sb, const struct figspec *f, size_t nl, c
 	for (size_t l = 0; l < nl; l++)
 		for (size_t i = 0; used[l] && i < f->nops; i++) {
 			const struct cell *c = &pt->cells[l * pt->nops + f->ops[i]];
-			double a = c->mean - c->sd < c->min ? c->mean - c->sd : c->min;
-			double b = c->mean + c->sd > c->max ? c->mean + c->sd : c->max;
+			double a = c->mean - c->sd, b = c->mean + c->sd;
 
 			if (!c->present)
 				continue;
-			if (f->kind != K_CANDLES) {   /* lines and bars show mean ± stddev only */
-				a = c->mean - c->sd;
-				b = c->mean + c->sd;
-			}
 			lo = any && lo < a ? lo : a;
 			hi = any && hi > b ? hi : b;
 			any = true;
@@ -590,10 +583,7 @@ static void gp_render(struct strbuf *sb, const struct figspec *f, const char *ba
 
 	/* the y axis carries the unit; strings from the JSON always go through gp_quote */
 	strbuf_reset(&title);
-	if (f->kind == K_CANDLES)
-		strbuf_addstr(&title, "min, mean ± stddev, max");
-	else
-		strbuf_addf(&title, "%s ± stddev", mean_name(pt->better));
+	strbuf_addf(&title, "%s ± stddev", mean_name(pt->better));
 	if (*pt->unit)
 		strbuf_addf(&title, " (%s)", pt->unit);
 	strbuf_addstr(sb, "set ylabel ");
