@@ -21,6 +21,7 @@ run_status() { json_get "$1/run.json" '["status"]'; }
 readers_of() { cat /sys/fs/cgroup/memory/lrubench-$1/readtwice-*/cgroup.procs \
   /sys/fs/cgroup/lrubench-$1/readtwice-*/cgroup.procs 2>/dev/null; }
 has_readers() { [ -n "$(readers_of "$1")" ]; }
+no_readers() { [ -z "$(readers_of "$1")" ]; }
 
 test_quick_run_writes_results() {
   need_root
@@ -220,4 +221,25 @@ test_quick_conf_matches_quick_flag() {
   expect_exit 0 "$LRUBENCH" run -c "$LRUBENCH_SRC/configs/quick.conf" -w readtwice -i 1 -o "$T/r" --label b \
     --set readtwice.memcgs=1 --set readtwice.runtime=1s --set global.warmup=0
   assert_eq "$(json_get "$T/r/a/run.json" '["config"]')" "$(json_get "$T/r/b/run.json" '["config"]')" "effective configs"
+}
+
+# SIGKILL cannot be caught: the run's mounts live in its own mount namespace
+# (gone with its last process), its loop device is autoclear, its readers die
+# with it (PDEATHSIG), and the next run removes the cgroup and scratch folder.
+test_sigkill_then_next_run_cleans_up() {
+  need_root
+  "$LRUBENCH" run "${QUICK[@]}" -i 5 -o "$T/r" --label kill --set readtwice.memcgs=2 \
+    --set "global.workdir=$T/work" >"$T/out" 2>&1 &
+  local pid=$!
+  wait_for "readers" has_readers $pid
+  kill -KILL $pid; wait $pid 2>/dev/null
+  wait_for "readers to die" no_readers $pid
+  grep -q "run-$pid" /proc/mounts && fail "mounts of the killed run are visible"
+  wait_for "the loop device to detach" sh -c "! losetup -a | grep -q 'lrubench-$pid'"
+  [ -d "$T/work/run-$pid" ] || fail "expected the killed run's scratch folder to be there"
+  expect_exit 0 "$LRUBENCH" run "${QUICK[@]}" -i 1 -o "$T/r" --label next --set readtwice.memcgs=1 \
+    --set "global.workdir=$T/work"
+  [ ! -d "/sys/fs/cgroup/memory/lrubench-$pid" ] || fail "stale cgroup lrubench-$pid not removed"
+  [ ! -d "$T/work/run-$pid" ] || fail "stale scratch folder run-$pid not removed"
+  assert_no_leaks
 }
