@@ -372,8 +372,10 @@ static void gp_yoffsets(struct strbuf *sb, const struct figspec *f, size_t nl, c
 }
 
 /*
- * Label colours: gnuplot's own default line colours, written out so that
- * boxes can be filled with a lighter shade of them. A light colour rather
+ * Label colours, by the label's place on the command line so that a label
+ * keeps its colour in every figure, even where another label has no data:
+ * gnuplot's own default line colours, written out so that boxes can be
+ * filled with a lighter shade of them. A light colour rather
  * than transparency, because not every SVG viewer honours fill-opacity.
  */
 static const unsigned label_rgb[] = {
@@ -509,10 +511,10 @@ static void gp_render_candles(struct strbuf *sb, const struct figspec *f, const 
 			strbuf_addf(sb, "%s\"%s.dat\" index %zu using ($2==%g ? %.4f : NaN):($3-$4):5:6:($3+$4) "
 				    "with candlesticks whiskerbars 0.6 ", idx ? ", \\\n     " : "", base, idx,
 				    f->x[i], off);
-			add_box_style(sb, idx, 0.35, 1.5);
+			add_box_style(sb, l, 0.35, 1.5);
 			strbuf_addf(sb, ", \\\n     \"%s.dat\" index %zu using ($2==%g ? %.4f : NaN):3:(%.4f):(0) "
 				    "with vectors nohead lc rgb \"#%06x\" lw 3",
-				    base, idx, f->x[i], off - w * 0.4, w * 0.8, line_rgb(idx));
+				    base, idx, f->x[i], off - w * 0.4, w * 0.8, line_rgb(l));
 			idx++;
 		}
 		strbuf_addstr(sb, "\n");
@@ -539,7 +541,7 @@ static void gp_render_candles(struct strbuf *sb, const struct figspec *f, const 
 		if (!used[l])
 			continue;
 		strbuf_addf(sb, "%sNaN with boxes ", idx ? ", " : "");
-		add_box_style(sb, idx, 0.35, 1);
+		add_box_style(sb, l, 0.35, 1);
 		strbuf_addstr(sb, " title ");
 		gp_quote(sb, labels[l].label);
 		idx++;
@@ -641,7 +643,7 @@ static void gp_render(struct strbuf *sb, const struct figspec *f, const char *ba
 			else
 				strbuf_addf(sb, "($2+(%g))", (hi - lo) * 0.008 * nudge);
 			strbuf_addf(sb, ":3:4 with yerrorlines lc rgb \"#%06x\" lw 2 pt 7 ps 1.2 title ",
-				    line_rgb(idx));
+				    line_rgb(l));
 			gp_quote(sb, labels[l].label);
 			idx++;
 		}
@@ -661,7 +663,7 @@ static void gp_render(struct strbuf *sb, const struct figspec *f, const char *ba
 				continue;
 			strbuf_addf(sb, "%s\"%s.dat\" index %zu using ($2+(%.4f)):3:4 with boxerrorbars ",
 				    idx ? ", \\\n     " : "", base, idx, off);
-			add_box_style(sb, idx, 0.6, 1);
+			add_box_style(sb, l, 0.6, 1);
 			strbuf_addstr(sb, " title ");
 			gp_quote(sb, labels[l].label);
 			idx++;

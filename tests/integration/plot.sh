@@ -238,3 +238,17 @@ test_plot_tables_disagree() {
   assert_grep_err "kerndevel"
   assert_grep_err "Elapsed time"
 }
+
+# A label keeps its colour in every figure, also where the label before it
+# has no data (its block is then missing from the .dat).
+test_plot_colours_follow_labels() {
+  mkdir -p "$T/res" "$T/bin"
+  cp -r "$PLOT_FIX/6.8.0-vanilla" "$PLOT_FIX/6.8.0-patched" "$T/res/"
+  cp -r "$PLOT_FIX/6.8.0-patched" "$T/res/6.8.0-third"
+  sed -i 's/"label": "6.8.0-patched"/"label": "6.8.0-third"/; s/T12:00:00Z/T14:00:00Z/' "$T/res/6.8.0-third/run.json"
+  rm "$T/res/6.8.0-patched/kerndevel.json"
+  expect_exit 3 env PATH="$T/bin" "$LRUBENCH" plot -o "$T/plots" "$T/res"
+  # third label, second block, third colour (gnuplot's default #3)
+  assert_grep "index 1 using .*lc rgb \"#56b4e9\".* title '6.8.0-third'" "$T/plots/kerndevel-elapsed-time-bars.gp"
+  assert_grep "index 2 using .*lc rgb \"#56b4e9\".* title '6.8.0-third'" "$T/plots/readtwice-mb-s-aggregate-scaling.gp"
+}
