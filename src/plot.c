@@ -1062,11 +1062,17 @@ static void print_log(const char *path, bool as_error)
 	free(text);
 }
 
+/* cleanup registry undo: async-signal-safe */
+static void unlink_log(void *path)
+{
+	unlink(path);
+}
+
 int plot_run_gnuplot(const struct plot_set *set, const char *outdir)
 {
 	const char *tmp = getenv("TMPDIR");
 	char *log = xasprintf("%s/lrubench-gnuplot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	int fd = mkstemp(log), ret = 0;
+	int fd = mkstemp(log), ret = 0, cid;
 
 	if (fd < 0) {
 		ret = error_errno("cannot create a temporary file %s", log);
@@ -1074,6 +1080,8 @@ int plot_run_gnuplot(const struct plot_set *set, const char *outdir)
 		return ret;
 	}
 	close(fd);
+	/* a second SIGINT exits at once: the registry still removes the log */
+	cid = cleanup_push("gnuplot output file", unlink_log, log);
 	for (size_t i = 0; i < set->n && !ret; i++) {
 		char *script = xasprintf("%s.gp", set->figs[i].base);
 		const char *argv[] = { "gnuplot", script, NULL };
@@ -1100,6 +1108,8 @@ int plot_run_gnuplot(const struct plot_set *set, const char *outdir)
 		if (lb_stop_requested())
 			ret = -1;
 	}
+	if (cid > 0)
+		cleanup_pop(cid, false);
 	unlink(log);
 	free(log);
 	return ret;
