@@ -107,9 +107,15 @@ static int check_inputs(struct vm_run *r)
 		error("both kernels would write results/%s: give --label-a and --label-b", r->k[0].label);
 		return LB_EXIT_USAGE;
 	}
-	if (mkdir_p(r->a.results ? r->a.results : "results", 0755))
+	if (!r->a.dry_run && mkdir_p(r->a.results ? r->a.results : "results", 0755))
 		return LB_EXIT_USAGE;
 	r->results = realpath(r->a.results ? r->a.results : "results", NULL);
+	if (!r->results && r->a.dry_run) {
+		const char *o = r->a.results ? r->a.results : "results";
+		char *cwd = getcwd(NULL, 0);
+		r->results = *o == '/' || !cwd ? xstrdup(o) : xasprintf("%s/%s", cwd, o);
+		free(cwd);
+	}
 	if (!r->results)
 	{
 		error_errno("cannot resolve %s", r->a.results ? r->a.results : "results");
@@ -482,6 +488,52 @@ static void print_where(struct vm_run *r)
 	fflush(stdout);
 }
 
+/* --dry-run: what would boot, with which modules and which qemu command line */
+static void print_plan(struct vm_run *r)
+{
+	for (int i = 0; i < r->nk; i++) {
+		struct kernel *k = &r->k[i];
+		struct strlist cmd = STRLIST_INIT, argv = STRLIST_INIT;
+		struct strbuf append = STRBUF_INIT, err = STRBUF_INIT;
+		struct vm_qemu_spec q = { 0 };
+
+		guest_cmd(r, k, r->results, &cmd);
+		printf("kernel %c: %s, release %s, label %s -> %s\n", k->which, k->host ? "the running kernel" :
+		       k->image, k->ki.release, k->label, k->dir);
+		if (!k->host) {
+			printf("  config: %s\n  modules: %zu from %s\n", k->mods.config_path ? k->mods.config_path :
+			       "none found", k->mods.ko.n, k->mods.moddir ? k->mods.moddir : "-");
+			for (size_t m = 0; m < k->mods.ko.n; m++)
+				printf("    %s\n", k->mods.ko.v[m]);
+			vm_kernel_cmdline(&append, r->kvm, r->a.cmdline_extra);
+			q.kernel = k->image;
+			q.initrd = "<initramfs>";
+			q.append = append.buf;
+			q.results_dir = r->results;
+			q.console_path = "<console log>";
+			q.kvm = r->kvm;
+			q.mem_bytes = r->a.memory;
+			q.cpus = r->a.cpus;
+			q.numa_nodes = r->a.numa_nodes;
+			if (!vm_qemu_argv(&q, &argv, &err)) {
+				printf("  qemu:");
+				for (size_t a = 0; a < argv.n; a++)
+					printf(" %s", argv.v[a]);
+				printf("\n");
+			}
+		}
+		printf("  runs:");
+		for (size_t c = 0; c < cmd.n; c++)
+			printf(" %s", cmd.v[c]);
+		printf("\n");
+		strlist_release(&cmd);
+		strlist_release(&argv);
+		strbuf_release(&append);
+		strbuf_release(&err);
+	}
+	printf("rounds: %u, timeout per boot: %.0f s\n", r->a.rounds, r->a.timeout);
+}
+
 static void release(struct vm_run *r)
 {
 	for (int i = 0; i < 2; i++) {
@@ -572,6 +624,10 @@ int cmd_run_vm(int argc, char **argv)
 		strbuf_release(&why);
 	}
 
+	if (r.a.dry_run) {
+		print_plan(&r);
+		goto out;
+	}
 	for (unsigned round = 1; round <= r.a.rounds && !interrupted; round++) {
 		for (int i = 0; i < r.nk && !interrupted; i++) {
 			struct kernel *k = &r.k[i];

@@ -180,6 +180,10 @@ int vm_args_parse(int argc, char **argv, unsigned host_cpus, struct vm_args *a, 
 			strlist_push(&a->suite, val);
 			continue;
 		}
+		if (!strcmp(arg, "--dry-run")) {
+			a->dry_run = true;
+			continue;
+		}
 		if (!strcmp(arg, "--quick"))
 			a->quick = true;
 		else if (!strcmp(arg, "--force"))

@@ -27,6 +27,7 @@ struct vm_args {
 	const char *cmdline_extra;
 	double timeout;            /* seconds per boot */
 	bool quick, force, resume;
+	bool dry_run;              /* print the plan (labels, modules, qemu argv), boot nothing */
 	struct strlist suite;      /* passed to every `lrubench run` */
 	struct strlist tmpfs;      /* folders to give a tmpfs in the guest (workdir) */
 };

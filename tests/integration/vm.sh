@@ -92,6 +92,36 @@ test_vm_host_kernel() {
   assert_grep_err "already holds a run"
 }
 
+# --dry-run shows what would boot and creates nothing (the modules of the
+# kernel are faked: three empty .ko files with a modules.dep)
+test_vm_dry_run() {
+  need_root
+  need_cmd qemu-system-x86_64 qemu-system-x86
+  local rel=9.9.9-lrubench-dry m
+  mkdir -p "$T/root/boot" "$T/tmp"
+  vm_fake_bzimage "$T/root/boot/vmlinuz-$rel" "$rel"
+  m=$T/root/lib/modules/$rel
+  mkdir -p "$m/kernel/virtio" "$m/kernel/9p"
+  : > "$m/kernel/virtio/virtio_ring.ko"; : > "$m/kernel/virtio/virtio_pci.ko"
+  : > "$m/kernel/9p/9pnet_virtio.ko"; : > "$m/kernel/9p/9p.ko"
+  printf '%s\n' "kernel/virtio/virtio_ring.ko:" \
+    "kernel/virtio/virtio_pci.ko: kernel/virtio/virtio_ring.ko" \
+    "kernel/9p/9pnet_virtio.ko: kernel/virtio/virtio_ring.ko" \
+    "kernel/9p/9p.ko:" > "$m/modules.dep"
+  TMPDIR=$T/tmp expect_exit 0 "$LRUBENCH" run --dry-run --quick -w readtwice --kernel-a "$T/root/boot/vmlinuz-$rel" \
+    --kernel-b host --set vm.numa_nodes=2 --set vm.cpus=2 -o "$T/results"
+  assert_grep "kernel a: $T/root/boot/vmlinuz-$rel, release $rel, label $rel" "$T/out"
+  assert_grep "modules: 4 from $m" "$T/out"
+  assert_grep "memdev=mem1" "$T/out"
+  assert_grep "lrubench.virt=" "$T/out"
+  assert_grep "kernel b: the running kernel" "$T/out"
+  # virtio_ring before both of its users
+  [ "$(grep -n 'virtio_ring.ko$' "$T/out" | head -1 | cut -d: -f1)" -lt \
+    "$(grep -n 'virtio_pci.ko$' "$T/out" | head -1 | cut -d: -f1)" ] || fail "load order"
+  assert_no_file "$T/results"
+  [ -z "$(ls -A "$T/tmp")" ] || fail "temporary files left: $(ls -A "$T/tmp")"
+}
+
 # ---- boots (LRUBENCH_TEST_VM=1) ----
 
 # Sets KA/KB (images) and RA/RB (releases): Debian 6.1 amd64 and rt-amd64.
