@@ -24,27 +24,9 @@ thp_run() {
   wait "$pid"
 }
 
-# Other helpers' runs share this machine, so the global assert_no_leaks
-# (every lrubench-* cgroup) only applies when no other run is around; what
-# this run (pid $pid) created is always checked.
-thp_no_leaks() {
-  local left
-  if [ -n "${pid:-}" ]; then
-    left=$(find /sys/fs/cgroup -maxdepth 3 -type d -name "lrubench-$pid" 2>/dev/null)
-    [ -z "$left" ] || fail "cgroups left behind: $left"
-    left=$(grep "run-$pid/" /proc/mounts)
-    [ -z "$left" ] || fail "mounts left behind: $left"
-    left=$(losetup -a 2>/dev/null | grep "run-$pid/")
-    [ -z "$left" ] || fail "loop devices left behind: $left"
-  fi
-  if [ -z "$(pgrep -f 'lrubench run' 2>/dev/null)" ] &&
-     [ -z "$(find /sys/fs/cgroup -maxdepth 3 -type d -name 'lrubench-*' 2>/dev/null)" ]; then
-    thp_no_leaks
-  else
-    left=$(pgrep -f "^$LRUBENCH " 2>/dev/null)
-    [ -z "$left" ] || fail "lrubench processes left behind: $left"
-  fi
-}
+# lib.sh's assert_no_leaks ignores objects of runs that are still alive
+# (other suites on this machine) and counts everything of a dead pid.
+thp_no_leaks() { assert_no_leaks; }
 
 # thp_check_counts MAPSIZE_MB INSTANCES: every op's sample count matches the
 # faults the layout makes (mapsize / T per thread, half of it in 2 MB steps)
