@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "child.h"
+struct config;   /* config.h uses it before defining it */
 #include "config.h"
 #include "numa.h"
 #include "util.h"
@@ -75,7 +76,7 @@ int pg_user(char *name, size_t len, uid_t *uid, gid_t *gid, bool *created);
 
 struct pg_server {
 	char bindir[PATH_MAX];
-	char top[PATH_MAX];         /* <workdir>/pg: removed on stop */
+	char top[PATH_MAX / 2];     /* <workdir>/pg: removed on stop */
 	char datadir[PATH_MAX];
 	char sockdir[PATH_MAX];     /* = top */
 	char log_path[PATH_MAX];    /* the server's stderr */
