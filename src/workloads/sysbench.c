@@ -318,6 +318,42 @@ static int run_sysbench(struct wl_ctx *ctx, const char *command, unsigned long l
 	return 0;
 }
 
+/* The cluster's user must reach <workdir>/pg. The folders this run created
+ * (the run workdir and ours) are made traversable, not readable, for it;
+ * above them the user's folders are checked, never changed. */
+static int reachable_for(struct wl_ctx *ctx, uid_t uid, gid_t gid)
+{
+	const char *run = ctx->env->run_workdir;
+	size_t runlen = run ? strlen(run) : 0;
+	char path[PATH_MAX];
+	char *slash;
+
+	snprintf(path, sizeof(path), "%s", ctx->workdir);
+	for (;;) {
+		struct stat st;
+		bool ours = runlen && !strncmp(path, run, runlen) &&
+			    (path[runlen] == '\0' || path[runlen] == '/');
+
+		if (stat(path[0] ? path : "/", &st))
+			return error_errno("cannot stat %s", path[0] ? path : "/");
+		if (ours) {
+			if ((st.st_mode & 0111) != 0111 && chmod(path, (st.st_mode & 07777) | 0111))
+				return error_errno("cannot chmod %s", path);
+		} else if (!((st.st_uid == uid && (st.st_mode & S_IXUSR)) ||
+			     (st.st_gid == gid && (st.st_mode & S_IXGRP)) ||
+			     (st.st_mode & S_IXOTH))) {
+			return error("the PostgreSQL user (uid %u) cannot enter %s (mode %o): "
+				     "set global.workdir under a folder others may enter",
+				     (unsigned)uid, path[0] ? path : "/", st.st_mode & 07777);
+		}
+		slash = strrchr(path, '/');
+		if (!slash || !path[0])
+			break;
+		*slash = '\0';
+	}
+	return 0;
+}
+
 static int sysbench_setup(struct wl_ctx *ctx)
 {
 	struct sysbench_opts *o = opts_of(ctx);
@@ -340,10 +376,8 @@ static int sysbench_setup(struct wl_ctx *ctx)
 	if (pg_user(st->user, sizeof(st->user), &st->srv.uid, &st->srv.gid, &created))
 		return -1;
 
-	/* the cluster's user must reach <workdir>/pg: our private folder is
-	 * made traversable (not readable) for it */
-	if (chmod(ctx->workdir, 0711))
-		return error_errno("cannot chmod %s", ctx->workdir);
+	if (reachable_for(ctx, st->srv.uid, st->srv.gid))
+		return -1;
 	if (snprintf(st->srv.top, sizeof(st->srv.top), "%s/pg", ctx->workdir) >= (int)sizeof(st->srv.top) ||
 	    strlen(st->srv.top) + strlen("/.s.PGSQL.65535") >= 108)
 		return error("the workdir path %s is too long for a unix socket (108 bytes); "
@@ -377,6 +411,7 @@ static int sysbench_setup(struct wl_ctx *ctx)
 	env_fact(env, "sysbench", "db_user", json_object_new_string(st->user));
 	env_fact(env, "sysbench", "db_user_created", json_object_new_boolean(created));
 	env_fact(env, "sysbench", "port", json_object_new_int(st->srv.conf.port));
+	env_fact(env, "sysbench", "cluster", json_object_new_string(st->srv.top));
 	env_fact(env, "sysbench", "table_size", json_object_new_int64((int64_t)st->table_size));
 	env_fact(env, "sysbench", "shared_buffers",
 		 json_object_new_int64((int64_t)st->srv.conf.shared_buffers));

@@ -1,0 +1,175 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# sysbench OLTP read-only against a real PostgreSQL (issue 5). Real server,
+# real sysbench, real cgroups; nothing is mocked.
+
+sb_need() {
+  need_root
+  need_cmd sysbench sysbench
+  ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || skip "needs PostgreSQL server binaries (apt-get install postgresql)"
+}
+
+# The cluster folder of a run, from the fact it records in run.json.
+sb_cluster() { json_get "$1/run.json" '["workload_facts"]["sysbench"]["cluster"]'; }
+
+# No process of ours runs on that cluster, and the folder is gone.
+sb_assert_gone() {
+  local cluster=$1 left
+  [ -n "$cluster" ] || fail "no cluster path"
+  left=$(pgrep -af -- "$cluster" | grep -v pgrep)
+  [ -z "$left" ] || fail "postgres left running on $cluster: $left"
+  assert_no_file "$cluster"
+}
+
+# The cluster path, read from lrubench's own output while it runs.
+sb_cluster_from_output() {
+  sed -n 's/.*PostgreSQL cluster in \([^ ]*\) .*/\1/p' "$T/out" "$T/err" 2>/dev/null | head -1
+}
+
+# Poll (bounded) until a file matching the glob contains a string.
+sb_wait_for() {
+  local glob=$1 what=$2 pid=$3 i
+  for i in $(seq 1 1200); do
+    # shellcheck disable=SC2086
+    grep -qs -- "$what" $glob && return 0
+    kill -0 "$pid" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+
+test_sysbench_quick_run() {
+  sb_need
+  expect_exit 0 "$LRUBENCH" run -w sysbench --quick -o "$T/r" --label t --set sysbench.threads=1,2
+  local dir=$T/r/t
+  assert_file "$dir/sysbench.json"
+  # every TPS sample equals the per-second rate sysbench printed in the log of
+  # the same step and iteration (parsed here independently of lrubench)
+  python3 - "$dir" <<'EOF' || fail "samples do not match the logs"
+import json, re, sys, os
+d = sys.argv[1]
+w = json.load(open(os.path.join(d, "sysbench.json")))
+tables = {t["title"]: t for t in w["tables"]}
+tps = tables["sysbench Transactions per second"]
+lat = tables["sysbench Latency 95th percentile"]
+assert tps["better"] == "higher" and lat["better"] == "lower", "directions"
+ops = [o["op"] for o in tps["ops"]]
+assert ops == ["1", "2"], ops
+for o in tps["ops"]:
+    assert o["samples"], "no samples for op %s" % o["op"]
+    for i, v in enumerate(o["samples"]):
+        assert v > 0, "tps %r" % v
+        log = open(os.path.join(d, "logs", "sysbench-t%s-i%d.log" % (o["op"], i))).read()
+        m = re.search(r"^\s*transactions:\s+\d+\s+\(([0-9.]+) per sec\.\)", log, re.M)
+        assert m, "no transactions line in log of op %s iteration %d" % (o["op"], i)
+        assert float(m.group(1)) == v, "op %s it %d: sample %r, log %s" % (o["op"], i, v, m.group(1))
+        n = re.search(r"^\s*Number of threads:\s+(\d+)", log, re.M)
+        assert n and n.group(1) == o["op"], "log ran %s threads" % (n and n.group(1))
+for o in lat["ops"]:
+    for i, v in enumerate(o["samples"]):
+        log = open(os.path.join(d, "logs", "sysbench-t%s-i%d.log" % (o["op"], i))).read()
+        m = re.search(r"^\s*95th percentile:\s+([0-9.]+)", log, re.M)
+        assert m and float(m.group(1)) == v, "latency op %s it %d" % (o["op"], i)
+EOF
+  assert_eq "$(json_get "$dir/run.json" '["status"]')" complete "run status"
+  # errors per second are recorded per iteration
+  python3 - "$dir/sysbench.json" <<'EOF' || fail "details missing"
+import json, sys
+w = json.load(open(sys.argv[1]))
+det = w.get("details") or []
+assert det and all("errors_per_sec" in x and "latency_p95_ms" in x for x in det), det[:1]
+EOF
+  assert_file "$dir/logs/postgres.log"
+  assert_file "$dir/logs/postgresql.conf"
+  sb_assert_gone "$(sb_cluster "$dir")"
+  assert_no_leaks
+}
+
+# SIGINT while sysbench prepares the tables: exit 130, server stopped,
+# cluster removed.
+test_sysbench_sigint_during_prepare() {
+  sb_need
+  "$LRUBENCH" run -w sysbench -o "$T/r" --label t -i 1 --set sysbench.threads=1 \
+    --set sysbench.workload_size=2G >"$T/out" 2>"$T/err" &
+  local pid=$!
+  sb_wait_for "$T/r/t/logs/sysbench-prepare.log" "Inserting" "$pid" || fail "prepare never started"
+  local cluster; cluster=$(sb_cluster_from_output)
+  [ -d "$cluster/data" ] || fail "cluster $cluster not there during prepare"
+  kill -INT "$pid"
+  wait "$pid"; local rc=$?
+  assert_eq "$rc" 130 "exit status after SIGINT"
+  sb_assert_gone "$cluster"
+  assert_no_leaks
+}
+
+# SIGINT in the middle of a measured run.
+test_sysbench_sigint_during_run() {
+  sb_need
+  "$LRUBENCH" run -w sysbench --quick -o "$T/r" --label t --set sysbench.threads=2 \
+    --set sysbench.runtime=60s >"$T/out" 2>"$T/err" &
+  local pid=$!
+  sb_wait_for "$T/r/t/logs/sysbench-t2-*.log" "Threads started" "$pid" || fail "run never started"
+  local cluster; cluster=$(sb_cluster_from_output)
+  [ -d "$cluster/data" ] || fail "cluster $cluster not there during the run"
+  kill -INT "$pid"
+  wait "$pid"; local rc=$?
+  assert_eq "$rc" 130 "exit status after SIGINT"
+  sb_assert_gone "$cluster"
+  pgrep -af "sysbench oltp_read_only" | grep -F -- "$cluster" && fail "sysbench left running"
+  assert_no_leaks
+}
+
+# A server that refuses its configuration: exit 1 with its log in the message.
+test_sysbench_bad_shared_buffers() {
+  sb_need
+  expect_exit 1 "$LRUBENCH" run -w sysbench --quick -o "$T/r" --label t \
+    --set sysbench.threads=1 --set sysbench.shared_buffers=64K
+  assert_grep_err 'outside the valid range for parameter "shared_buffers"'
+  assert_grep_err 'postgres exited with 1'
+  local cluster; cluster=$(sb_cluster_from_output)
+  sb_assert_gone "$cluster"
+  assert_no_leaks
+}
+
+# The first port is taken by someone else: the next free one is used.
+test_sysbench_port_taken() {
+  sb_need
+  need_cmd python3
+  python3 - "$T/port" <<'EOF' &
+import socket, sys, time, os
+s = socket.socket()
+for p in range(5433, 5633):
+    try:
+        s.bind(("127.0.0.1", p)); break
+    except OSError:
+        continue
+s.listen(1)
+open(sys.argv[1] + ".tmp", "w").write(str(p)); os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+time.sleep(600)
+EOF
+  local lpid=$! i
+  for i in $(seq 1 100); do [ -s "$T/port" ] && break; sleep 0.1; done
+  local taken; taken=$(cat "$T/port") || fail "listener did not start"
+  expect_exit 0 "$LRUBENCH" run -w sysbench --quick -o "$T/r" --label t \
+    --set sysbench.threads=1 --set sysbench.port="$taken"
+  kill "$lpid"; wait "$lpid" 2>/dev/null
+  local used; used=$(json_get "$T/r/t/run.json" '["workload_facts"]["sysbench"]["port"]')
+  [ "$used" -gt "$taken" ] || fail "port $used used although $taken was taken"
+  assert_grep "port $taken is taken" "$T/err"
+  sb_assert_gone "$(sb_cluster "$T/r/t")"
+  assert_no_leaks
+}
+
+test_sysbench_bad_input() {
+  sb_need
+  expect_exit 2 "$LRUBENCH" run -w sysbench --quick -o "$T/r" --label a --set sysbench.threads=0
+  assert_grep_err "threads"
+  expect_exit 3 "$LRUBENCH" run -w sysbench --quick -o "$T/r" --label b --set sysbench.workload_size=64T
+  assert_grep_err "sysbench.workload_size: .* is bigger than the memory"
+  expect_exit 2 "$LRUBENCH" run -w sysbench --quick -o "$T/r" --label c --set sysbench.pg_bindir=/nonexistent/bin
+  assert_grep_err "sysbench.pg_bindir: /nonexistent/bin: No such file or directory"
+  expect_exit 2 "$LRUBENCH" run -w sysbench --quick -o "$T/r" --label d --set sysbench.threads=8 \
+    --set sysbench.max_connections=10
+  assert_grep_err "sysbench.max_connections"
+  pgrep -af "postgres -D .*/sysbench/pg/data" | grep -F "$T" && fail "postgres started"
+  assert_no_leaks
+}
