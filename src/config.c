@@ -423,7 +423,7 @@ struct ini_state {
 	int failed;
 };
 
-static char *ini_reader(char *str, int num, void *stream)
+static char *cfg_ini_reader(char *str, int num, void *stream)
 {
 	struct ini_state *st = stream;
 	char *r = fgets(str, num, st->f);
@@ -433,7 +433,7 @@ static char *ini_reader(char *str, int num, void *stream)
 	return r;
 }
 
-static int ini_handler(void *user, const char *section, const char *name, const char *value)
+static int cfg_ini_handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct ini_state *st = user;
 	char *origin, *val, *hash;
@@ -477,7 +477,7 @@ int config_load_file(struct config *cfg, const char *path, struct strbuf *err)
 		strbuf_addf(err, "cannot read config file %s: %s", path, strerror(errno));
 		return -1;
 	}
-	r = ini_parse_stream(ini_reader, &st, ini_handler, &st);
+	r = ini_parse_stream(cfg_ini_reader, &st, cfg_ini_handler, &st);
 	fclose(st.f);
 	if (st.failed)
 		return -1;
@@ -501,7 +501,8 @@ json_object *config_to_json(const struct config *cfg)
 		const struct config_section *sec = &cfg->sec[s];
 		json_object *o;
 
-		if (!sec->enabled)
+		if (!sec->enabled && !(sec->common &&
+					config_find_section((struct config *)cfg, sec->name)->enabled))
 			continue;
 		if (!json_object_object_get_ex(root, sec->name, &o)) {
 			o = json_object_new_object();

@@ -18,6 +18,7 @@
 #include "util.h"
 
 struct sysinfo;
+struct config;
 struct numa_bind;
 
 enum opt_type {
