@@ -384,11 +384,11 @@ static int sysbench_setup(struct wl_ctx *ctx)
 			     "set global.workdir to a shorter path", ctx->workdir);
 
 	if (env->cg && env->cg->mode != CG_NONE) {
-		if (env_memcg(env, "server", o->memcg_limit, &st->server_cg))
+		if (env_memcg(env, "sysbench-server", o->memcg_limit, &st->server_cg))
 			return -1;
 		st->have_server_cg = true;
 		cg_procs_file(&st->server_cg, st->srv.cgroup_procs, sizeof(st->srv.cgroup_procs));
-		if (env_memcg(env, "client", 0, &st->client_cg))
+		if (env_memcg(env, "sysbench-client", 0, &st->client_cg))
 			return -1;
 		st->have_client_cg = true;
 		cg_procs_file(&st->client_cg, st->client_procs, sizeof(st->client_procs));

@@ -8,6 +8,25 @@ sb_need() {
   ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || skip "needs PostgreSQL server binaries (apt-get install postgresql)"
 }
 
+# assert_no_leaks (lib.sh), but aware that other lrubench runs may be live on
+# this machine at the same time: a cgroup, mount or cluster named after a
+# live lrubench pid belongs to that run; one named after a dead pid leaked.
+sb_no_leaks() {
+  local d p left
+  for d in $(find /sys/fs/cgroup -maxdepth 3 -type d -name 'lrubench-*' 2>/dev/null); do
+    p=${d##*lrubench-}
+    kill -0 "$p" 2>/dev/null || fail "cgroup left behind: $d"
+  done
+  for d in $(grep -o '/run-[0-9]*/' /proc/mounts | tr -dc '0-9\n'); do
+    kill -0 "$d" 2>/dev/null || fail "mount of dead run $d left behind: $(grep "/run-$d/" /proc/mounts)"
+  done
+  for d in $(pgrep -af 'postgres -D .*/run-[0-9]*/sysbench/pg/data' | grep -o '/run-[0-9]*/' | tr -dc '0-9\n'); do
+    kill -0 "$d" 2>/dev/null || fail "postgres of dead run $d left running"
+  done
+  left=$(pgrep -f "^$LRUBENCH " 2>/dev/null)
+  [ -z "$left" ] || fail "lrubench processes left behind: $left"
+}
+
 # The cluster folder of a run, from the fact it records in run.json.
 sb_cluster() { json_get "$1/run.json" '["workload_facts"]["sysbench"]["cluster"]'; }
 
@@ -17,6 +36,14 @@ sb_assert_gone() {
   [ -n "$cluster" ] || fail "no cluster path"
   left=$(pgrep -af -- "$cluster" | grep -v pgrep)
   [ -z "$left" ] || fail "postgres left running on $cluster: $left"
+  # backends do not carry the path in their command line, but their cwd is
+  # the data folder (it stays visible, "(deleted)", after removal)
+  local p
+  for p in $(pgrep -u postgres); do
+    case $(readlink "/proc/$p/cwd" 2>/dev/null) in
+      "$cluster"*) fail "postgres process $p left in $cluster: $(tr '\0' ' ' < "/proc/$p/cmdline")" ;;
+    esac
+  done
   assert_no_file "$cluster"
 }
 
@@ -81,7 +108,7 @@ EOF
   assert_file "$dir/logs/postgres.log"
   assert_file "$dir/logs/postgresql.conf"
   sb_assert_gone "$(sb_cluster "$dir")"
-  assert_no_leaks
+  sb_no_leaks
 }
 
 # SIGINT while sysbench prepares the tables: exit 130, server stopped,
@@ -98,7 +125,7 @@ test_sysbench_sigint_during_prepare() {
   wait "$pid"; local rc=$?
   assert_eq "$rc" 130 "exit status after SIGINT"
   sb_assert_gone "$cluster"
-  assert_no_leaks
+  sb_no_leaks
 }
 
 # SIGINT in the middle of a measured run.
@@ -115,7 +142,7 @@ test_sysbench_sigint_during_run() {
   assert_eq "$rc" 130 "exit status after SIGINT"
   sb_assert_gone "$cluster"
   pgrep -af "sysbench oltp_read_only" | grep -F -- "$cluster" && fail "sysbench left running"
-  assert_no_leaks
+  sb_no_leaks
 }
 
 # A server that refuses its configuration: exit 1 with its log in the message.
@@ -127,7 +154,7 @@ test_sysbench_bad_shared_buffers() {
   assert_grep_err 'postgres exited with 1'
   local cluster; cluster=$(sb_cluster_from_output)
   sb_assert_gone "$cluster"
-  assert_no_leaks
+  sb_no_leaks
 }
 
 # The first port is taken by someone else: the next free one is used.
@@ -154,9 +181,9 @@ EOF
   kill "$lpid"; wait "$lpid" 2>/dev/null
   local used; used=$(json_get "$T/r/t/run.json" '["workload_facts"]["sysbench"]["port"]')
   [ "$used" -gt "$taken" ] || fail "port $used used although $taken was taken"
-  assert_grep "port $taken is taken" "$T/err"
+  assert_grep "port $taken is taken" "$T/out"
   sb_assert_gone "$(sb_cluster "$T/r/t")"
-  assert_no_leaks
+  sb_no_leaks
 }
 
 test_sysbench_bad_input() {
@@ -171,5 +198,5 @@ test_sysbench_bad_input() {
     --set sysbench.max_connections=10
   assert_grep_err "sysbench.max_connections"
   pgrep -af "postgres -D .*/sysbench/pg/data" | grep -F "$T" && fail "postgres started"
-  assert_no_leaks
+  sb_no_leaks
 }
