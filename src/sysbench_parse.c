@@ -86,8 +86,11 @@ static void parse_line(struct sb_result *r, enum section *sec, char *line)
 	while (*key == ' ' || *key == '\t')
 		key++;
 	if (!strncmp(key, "FATAL:", 6)) {
-		if (!r->fatal[0])
-			snprintf(r->fatal, sizeof(r->fatal), "%s", key);
+		if (!r->fatal[0]) {
+			size_t n = strnlen(key, sizeof(r->fatal) - 1);
+			memcpy(r->fatal, key, n);
+			r->fatal[n] = '\0';
+		}
 		return;
 	}
 	colon = strchr(key, ':');

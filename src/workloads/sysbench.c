@@ -196,8 +196,13 @@ static int sysbench_validate(struct wl_ctx *ctx, struct strbuf *err)
 		strbuf_addstr(err, "sysbench.threads: at least one thread count >= 1 is needed");
 		return LB_EXIT_USAGE;
 	}
-	if (!ctx->priv)
-		ctx->priv = xcalloc(1, sizeof(struct sb_state));
+	/* One sysbench per run; static, because the cleanup registry points
+	 * into it until the very end (after teardown and the summary). */
+	static struct sb_state state;
+	if (!ctx->priv) {
+		memset(&state, 0, sizeof(state));
+		ctx->priv = &state;
+	}
 	st = ctx->priv;
 	st->max_threads = maxt;
 
@@ -559,7 +564,7 @@ static void sysbench_teardown(struct wl_ctx *ctx)
 		cg_destroy(&st->server_cg);
 		st->have_server_cg = false;
 	}
-	/* priv stays allocated: teardown may run again; nothing inside owns heap */
+	/* priv is static: teardown may run again; nothing inside owns heap */
 }
 
 static void sysbench_summary(struct wl_ctx *ctx, FILE *out)

@@ -8,20 +8,32 @@ sb_need() {
   ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || skip "needs PostgreSQL server binaries (apt-get install postgresql)"
 }
 
-# assert_no_leaks (lib.sh), but aware that other lrubench runs may be live on
-# this machine at the same time: a cgroup, mount or cluster named after a
-# live lrubench pid belongs to that run; one named after a dead pid leaked.
+# assert_no_leaks (lib.sh) fails whenever another helper's lrubench run is
+# live on this machine (their cgroups and mounts); so leaks are checked for
+# the runs of this test by pid: run-scoped names carry it.
+SB_PIDS=
+sb_run() {   # sb_run EXPECTED_EXIT args... (like expect_exit, recording the pid)
+  local want=$1; shift
+  "$LRUBENCH" "$@" >"$T/out" 2>"$T/err" &
+  local pid=$!
+  SB_PIDS="$SB_PIDS $pid"
+  wait "$pid"; local rc=$?
+  if [ "$rc" != "$want" ]; then
+    echo "command: lrubench $*"; echo "--- stdout"; tail -20 "$T/out"; echo "--- stderr"; tail -20 "$T/err"
+    fail "exit $rc, expected $want"
+  fi
+}
 sb_no_leaks() {
-  local d p left
-  for d in $(find /sys/fs/cgroup -maxdepth 3 -type d -name 'lrubench-*' 2>/dev/null); do
-    p=${d##*lrubench-}
-    kill -0 "$p" 2>/dev/null || fail "cgroup left behind: $d"
-  done
-  for d in $(grep -o '/run-[0-9]*/' /proc/mounts | tr -dc '0-9\n'); do
-    kill -0 "$d" 2>/dev/null || fail "mount of dead run $d left behind: $(grep "/run-$d/" /proc/mounts)"
-  done
-  for d in $(pgrep -af 'postgres -D .*/run-[0-9]*/sysbench/pg/data' | grep -o '/run-[0-9]*/' | tr -dc '0-9\n'); do
-    kill -0 "$d" 2>/dev/null || fail "postgres of dead run $d left running"
+  local p left
+  for p in $SB_PIDS; do
+    left=$(find /sys/fs/cgroup -maxdepth 3 -type d -name "lrubench-$p" 2>/dev/null)
+    [ -z "$left" ] || fail "cgroup left behind: $left"
+    left=$(grep "/run-$p/" /proc/mounts)
+    [ -z "$left" ] || fail "mount left behind: $left"
+    left=$(losetup -a 2>/dev/null | grep "/run-$p/")
+    [ -z "$left" ] || fail "loop device left behind: $left"
+    left=$(pgrep -af "/run-$p/" | grep -v pgrep)
+    [ -z "$left" ] || fail "processes of run $p left behind: $left"
   done
   left=$(pgrep -f "^$LRUBENCH " 2>/dev/null)
   [ -z "$left" ] || fail "lrubench processes left behind: $left"
@@ -66,7 +78,7 @@ sb_wait_for() {
 
 test_sysbench_quick_run() {
   sb_need
-  expect_exit 0 "$LRUBENCH" run -w sysbench --quick -o "$T/r" --label t --set sysbench.threads=1,2
+  sb_run 0 run -w sysbench --quick -o "$T/r" --label t --set sysbench.threads=1,2
   local dir=$T/r/t
   assert_file "$dir/sysbench.json"
   # every TPS sample equals the per-second rate sysbench printed in the log of
@@ -117,7 +129,7 @@ test_sysbench_sigint_during_prepare() {
   sb_need
   "$LRUBENCH" run -w sysbench -o "$T/r" --label t -i 1 --set sysbench.threads=1 \
     --set sysbench.workload_size=2G >"$T/out" 2>"$T/err" &
-  local pid=$!
+  local pid=$!; SB_PIDS=$pid
   sb_wait_for "$T/r/t/logs/sysbench-prepare.log" "Inserting" "$pid" || fail "prepare never started"
   local cluster; cluster=$(sb_cluster_from_output)
   [ -d "$cluster/data" ] || fail "cluster $cluster not there during prepare"
@@ -132,9 +144,9 @@ test_sysbench_sigint_during_prepare() {
 test_sysbench_sigint_during_run() {
   sb_need
   "$LRUBENCH" run -w sysbench --quick -o "$T/r" --label t --set sysbench.threads=2 \
-    --set sysbench.runtime=60s >"$T/out" 2>"$T/err" &
-  local pid=$!
-  sb_wait_for "$T/r/t/logs/sysbench-t2-*.log" "Threads started" "$pid" || fail "run never started"
+    --set sysbench.runtime=60s --set global.warmup=0 >"$T/out" 2>"$T/err" &
+  local pid=$!; SB_PIDS=$pid
+  sb_wait_for "$T/r/t/logs/sysbench-t2-i0.log" "Threads started" "$pid" || fail "run never started"
   local cluster; cluster=$(sb_cluster_from_output)
   [ -d "$cluster/data" ] || fail "cluster $cluster not there during the run"
   kill -INT "$pid"
@@ -148,7 +160,7 @@ test_sysbench_sigint_during_run() {
 # A server that refuses its configuration: exit 1 with its log in the message.
 test_sysbench_bad_shared_buffers() {
   sb_need
-  expect_exit 1 "$LRUBENCH" run -w sysbench --quick -o "$T/r" --label t \
+  sb_run 1 run -w sysbench --quick -o "$T/r" --label t \
     --set sysbench.threads=1 --set sysbench.shared_buffers=64K
   assert_grep_err 'outside the valid range for parameter "shared_buffers"'
   assert_grep_err 'postgres exited with 1'
@@ -176,7 +188,7 @@ EOF
   local lpid=$! i
   for i in $(seq 1 100); do [ -s "$T/port" ] && break; sleep 0.1; done
   local taken; taken=$(cat "$T/port") || fail "listener did not start"
-  expect_exit 0 "$LRUBENCH" run -w sysbench --quick -o "$T/r" --label t \
+  sb_run 0 run -w sysbench --quick -o "$T/r" --label t \
     --set sysbench.threads=1 --set sysbench.port="$taken"
   kill "$lpid"; wait "$lpid" 2>/dev/null
   local used; used=$(json_get "$T/r/t/run.json" '["workload_facts"]["sysbench"]["port"]')
@@ -188,15 +200,14 @@ EOF
 
 test_sysbench_bad_input() {
   sb_need
-  expect_exit 2 "$LRUBENCH" run -w sysbench --quick -o "$T/r" --label a --set sysbench.threads=0
+  sb_run 2 run -w sysbench --quick -o "$T/r" --label a --set sysbench.threads=0
   assert_grep_err "threads"
-  expect_exit 3 "$LRUBENCH" run -w sysbench --quick -o "$T/r" --label b --set sysbench.workload_size=64T
+  sb_run 3 run -w sysbench --quick -o "$T/r" --label b --set sysbench.workload_size=64T
   assert_grep_err "sysbench.workload_size: .* is bigger than the memory"
-  expect_exit 2 "$LRUBENCH" run -w sysbench --quick -o "$T/r" --label c --set sysbench.pg_bindir=/nonexistent/bin
+  sb_run 2 run -w sysbench --quick -o "$T/r" --label c --set sysbench.pg_bindir=/nonexistent/bin
   assert_grep_err "sysbench.pg_bindir: /nonexistent/bin: No such file or directory"
-  expect_exit 2 "$LRUBENCH" run -w sysbench --quick -o "$T/r" --label d --set sysbench.threads=8 \
+  sb_run 2 run -w sysbench --quick -o "$T/r" --label d --set sysbench.threads=8 \
     --set sysbench.max_connections=10
   assert_grep_err "sysbench.max_connections"
-  pgrep -af "postgres -D .*/sysbench/pg/data" | grep -F "$T" && fail "postgres started"
   sb_no_leaks
 }
