@@ -211,3 +211,40 @@ test_sysbench_bad_input() {
   assert_grep_err "sysbench.max_connections"
   sb_no_leaks
 }
+
+# Where things run: the postmaster and its backends in the memcg
+# sysbench-server with memcg_limit, sysbench in sysbench-client, both bound
+# to the node's CPUs.
+test_sysbench_memcg_placement() {
+  sb_need
+  [ -d /sys/fs/cgroup/memory ] || [ -f /sys/fs/cgroup/cgroup.controllers ] || skip "no memory cgroup controller"
+  "$LRUBENCH" run -w sysbench --quick -o "$T/r" --label t -i 1 --set global.warmup=0 \
+    --set sysbench.threads=2 --set sysbench.runtime=6s --set sysbench.memcg_limit=768M \
+    >"$T/out" 2>"$T/err" &
+  local pid=$!; SB_PIDS=$pid
+  sb_wait_for "$T/r/t/logs/sysbench-t2-i0.log" "Threads started" "$pid" || fail "run never started"
+  local cluster; cluster=$(sb_cluster_from_output)
+  local cg; cg=$(find /sys/fs/cgroup -maxdepth 3 -type d -name "lrubench-$pid" | head -1)
+  [ -n "$cg" ] || fail "no run cgroup lrubench-$pid"
+  local pm; pm=$(head -1 "$cluster/data/postmaster.pid")
+  grep -qx "$pm" "$cg/sysbench-server/cgroup.procs" || fail "postmaster $pm not in $cg/sysbench-server"
+  # every backend too (the children of the postmaster)
+  local b
+  for b in $(pgrep -P "$pm"); do
+    grep -qx "$b" "$cg/sysbench-server/cgroup.procs" || fail "backend $b not in sysbench-server"
+  done
+  local lim
+  if [ -f "$cg/sysbench-server/memory.limit_in_bytes" ]; then lim=$(cat "$cg/sysbench-server/memory.limit_in_bytes")
+  else lim=$(cat "$cg/sysbench-server/memory.max"); fi
+  assert_eq "$lim" $((768 * 1024 * 1024)) "server memcg limit"
+  local sb; sb=$(pgrep -f "sysbench oltp_read_only .*--pgsql-host=$cluster " | head -1)
+  [ -n "$sb" ] || fail "sysbench not found"
+  grep -qx "$sb" "$cg/sysbench-client/cgroup.procs" || fail "sysbench $sb not in sysbench-client"
+  local node_cpus; node_cpus=$(cat /sys/devices/system/node/node0/cpulist)
+  assert_eq "$(taskset -cp "$pm" | sed 's/.*: //')" "$node_cpus" "postmaster CPU binding"
+  assert_eq "$(taskset -cp "$sb" | sed 's/.*: //')" "$node_cpus" "sysbench CPU binding"
+  wait "$pid"; local rc=$?
+  assert_eq "$rc" 0 "exit status"
+  sb_assert_gone "$cluster"
+  sb_no_leaks
+}
