@@ -641,6 +641,24 @@ int pg_server_sql(struct pg_server *s, const char *sql, const char *log)
 	return run_as_db_user(s, argv, log, "psql");
 }
 
+int pg_server_flush(struct pg_server *s, const char *log)
+{
+	int fd, r;
+
+	if ((r = pg_server_sql(s, "CHECKPOINT", log)))
+		return r;
+	fd = open(s->datadir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return error_errno("cannot open %s", s->datadir);
+	if (syncfs(fd)) {
+		error_errno("cannot sync the filesystem of %s", s->datadir);
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 void pg_server_destroy(struct pg_server *s)
 {
 	if (s->started) {

@@ -100,6 +100,9 @@ int pg_server_init(struct pg_server *s, const char *helper_log);
 int pg_server_start(struct pg_server *s, double timeout);
 /* Run SQL as the superuser through psql over the socket; output to log. */
 int pg_server_sql(struct pg_server *s, const char *sql, const char *log);
+/* CHECKPOINT, then syncfs() the data folder's filesystem: the load's dirty
+ * pages are written before anything is measured (fsync is off). */
+int pg_server_flush(struct pg_server *s, const char *log);
 /* Is the postmaster still running? */
 bool pg_server_alive(struct pg_server *s);
 /* Fast, then immediate, then kill; then remove the cluster. Idempotent;

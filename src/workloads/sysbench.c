@@ -460,6 +460,9 @@ static int sysbench_setup(struct wl_ctx *ctx)
 			goto out;
 	}
 	st->prepared = true;
+	/* writeback of the freshly loaded tables must not overlap the runs */
+	if (pg_server_flush(&st->srv, setup_log))
+		goto out;
 	free(log);
 	log = env_log_path(env, "sysbench-warmup.log");
 	if (run_sysbench(ctx, "run", st->max_threads, o->warmup_time, log,
