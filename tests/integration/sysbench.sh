@@ -212,6 +212,16 @@ test_sysbench_bad_input() {
   sb_no_leaks
 }
 
+# "0-2,5" -> "0 1 2 5"
+sb_cpus() {
+  python3 -c 'import sys
+out = []
+for part in sys.argv[1].split(","):
+    a, _, b = part.partition("-")
+    out += range(int(a), int(b or a) + 1)
+print(" ".join(map(str, out)))' "$1"
+}
+
 # Where things run: the postmaster and its backends in the memcg
 # sysbench-server with memcg_limit, sysbench in sysbench-client, both bound
 # to the node's CPUs.
@@ -240,9 +250,11 @@ test_sysbench_memcg_placement() {
   local sb; sb=$(pgrep -f "sysbench oltp_read_only .*--pgsql-host=$cluster " | head -1)
   [ -n "$sb" ] || fail "sysbench not found"
   grep -qx "$sb" "$cg/sysbench-client/cgroup.procs" || fail "sysbench $sb not in sysbench-client"
-  local node_cpus; node_cpus=$(cat /sys/devices/system/node/node0/cpulist)
-  assert_eq "$(taskset -cp "$pm" | sed 's/.*: //')" "$node_cpus" "postmaster CPU binding"
-  assert_eq "$(taskset -cp "$sb" | sed 's/.*: //')" "$node_cpus" "sysbench CPU binding"
+  local node; node=$(json_get "$T/r/t/run.json" '["config"]["global"]["numa_node"]' 2>/dev/null)
+  case $node in ''|auto|none) node=0 ;; esac
+  local node_cpus; node_cpus=$(sb_cpus "$(cat "/sys/devices/system/node/node$node/cpulist")")
+  assert_eq "$(sb_cpus "$(taskset -cp "$pm" | sed 's/.*: //')")" "$node_cpus" "postmaster CPU binding"
+  assert_eq "$(sb_cpus "$(taskset -cp "$sb" | sed 's/.*: //')")" "$node_cpus" "sysbench CPU binding"
   wait "$pid"; local rc=$?
   assert_eq "$rc" 0 "exit status"
   sb_assert_gone "$cluster"
