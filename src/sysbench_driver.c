@@ -522,9 +522,11 @@ int pg_server_init(struct pg_server *s, const char *helper_log)
 
 	s->dir_cleanup = s->stop_cleanup = 0;
 	s->started = false;
+	s->made_top = false;
 	s->pm_pid = 0;
-	if (mkdir(s->top, 0700) && errno != EEXIST)
+	if (mkdir(s->top, 0700))   /* a fresh private folder: it must not exist */
 		return error_errno("cannot create %s", s->top);
+	s->made_top = true;
 	s->dir_cleanup = cleanup_push("PostgreSQL cluster directory", undo_remove_cluster, s->top);
 	if (chown(s->top, s->uid, s->gid))
 		return error_errno("cannot chown %s to uid %u", s->top, (unsigned)s->uid);
@@ -683,11 +685,13 @@ void pg_server_destroy(struct pg_server *s)
 	if (s->stop_cleanup > 0)
 		cleanup_pop(s->stop_cleanup, false);
 	s->stop_cleanup = 0;
-	if (s->dir_cleanup > 0) {
+	if (s->made_top) {
 		remove_tree_signal_safe(s->top);
 		if (path_exists(s->top))
 			error("cannot remove the PostgreSQL cluster %s", s->top);
-		cleanup_pop(s->dir_cleanup, false);
+		s->made_top = false;
 	}
+	if (s->dir_cleanup > 0)
+		cleanup_pop(s->dir_cleanup, false);
 	s->dir_cleanup = 0;
 }

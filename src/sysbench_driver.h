@@ -87,6 +87,7 @@ struct pg_server {
 	struct pg_conf conf;
 	struct child pm;
 	bool started;
+	bool made_top;              /* top was created by us: remove it */
 	volatile pid_t pm_pid;      /* for the async-signal-safe undo */
 	int dir_cleanup;            /* registry handle of the tree removal */
 	int stop_cleanup;           /* registry handle of the immediate stop */
