@@ -260,3 +260,18 @@ test_sysbench_memcg_placement() {
   sb_assert_gone "$cluster"
   sb_no_leaks
 }
+
+# probe: no sysbench, or a sysbench built without the pgsql driver (that one
+# cannot exist on this machine, so a stand-in script prints sysbench's help
+# without the driver line).
+test_sysbench_probe() {
+  sb_need
+  mkdir "$T/bin"
+  PATH=$T/bin sb_run 3 run -w sysbench --quick -o "$T/r" --label a
+  assert_grep_err "sysbench not found in PATH (apt-get install sysbench)"
+  { echo '#!/bin/sh'; echo "cat <<'X'"; sysbench --help | grep -v 'pgsql - PostgreSQL driver'; echo X; } > "$T/bin/sysbench"
+  chmod +x "$T/bin/sysbench"
+  PATH=$T/bin:$PATH sb_run 3 run -w sysbench --quick -o "$T/r" --label b
+  assert_grep_err "sysbench has no PostgreSQL (pgsql) driver"
+  sb_no_leaks
+}
