@@ -1,0 +1,277 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# sysbench OLTP read-only against a real PostgreSQL (issue 5). Real server,
+# real sysbench, real cgroups; nothing is mocked.
+
+sb_need() {
+  need_root
+  need_cmd sysbench sysbench
+  ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || skip "needs PostgreSQL server binaries (apt-get install postgresql)"
+}
+
+# assert_no_leaks (lib.sh) fails whenever another helper's lrubench run is
+# live on this machine (their cgroups and mounts); so leaks are checked for
+# the runs of this test by pid: run-scoped names carry it.
+SB_PIDS=
+sb_run() {   # sb_run EXPECTED_EXIT args... (like expect_exit, recording the pid)
+  local want=$1; shift
+  "$LRUBENCH" "$@" >"$T/out" 2>"$T/err" &
+  local pid=$!
+  SB_PIDS="$SB_PIDS $pid"
+  wait "$pid"; local rc=$?
+  if [ "$rc" != "$want" ]; then
+    echo "command: lrubench $*"; echo "--- stdout"; tail -20 "$T/out"; echo "--- stderr"; tail -20 "$T/err"
+    fail "exit $rc, expected $want"
+  fi
+}
+sb_no_leaks() {
+  local p left
+  for p in $SB_PIDS; do
+    left=$(find /sys/fs/cgroup -maxdepth 3 -type d -name "lrubench-$p" 2>/dev/null)
+    [ -z "$left" ] || fail "cgroup left behind: $left"
+    left=$(grep "/run-$p/" /proc/mounts)
+    [ -z "$left" ] || fail "mount left behind: $left"
+    left=$(losetup -a 2>/dev/null | grep "/run-$p/")
+    [ -z "$left" ] || fail "loop device left behind: $left"
+    left=$(pgrep -af "/run-$p/" | grep -v pgrep)
+    [ -z "$left" ] || fail "processes of run $p left behind: $left"
+  done
+  left=$(pgrep -f "^$LRUBENCH " 2>/dev/null)
+  [ -z "$left" ] || fail "lrubench processes left behind: $left"
+}
+
+# The cluster folder of a run, from the fact it records in run.json.
+sb_cluster() { json_get "$1/run.json" '["workload_facts"]["sysbench"]["cluster"]'; }
+
+# No process of ours runs on that cluster, and the folder is gone.
+sb_assert_gone() {
+  local cluster=$1 left
+  [ -n "$cluster" ] || fail "no cluster path"
+  left=$(pgrep -af -- "$cluster" | grep -v pgrep)
+  [ -z "$left" ] || fail "postgres left running on $cluster: $left"
+  # backends do not carry the path in their command line, but their cwd is
+  # the data folder (it stays visible, "(deleted)", after removal)
+  local p
+  for p in $(pgrep -u postgres); do
+    case $(readlink "/proc/$p/cwd" 2>/dev/null) in
+      "$cluster"*) fail "postgres process $p left in $cluster: $(tr '\0' ' ' < "/proc/$p/cmdline")" ;;
+    esac
+  done
+  assert_no_file "$cluster"
+}
+
+# The cluster path, read from lrubench's own output while it runs.
+sb_cluster_from_output() {
+  sed -n 's/.*PostgreSQL cluster in \([^ ]*\) .*/\1/p' "$T/out" "$T/err" 2>/dev/null | head -1
+}
+
+# Poll (bounded) until a file matching the glob contains a string.
+sb_wait_for() {
+  local glob=$1 what=$2 pid=$3 i
+  for i in $(seq 1 1200); do
+    # shellcheck disable=SC2086
+    grep -qs -- "$what" $glob && return 0
+    kill -0 "$pid" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+
+test_sysbench_quick_run() {
+  sb_need
+  sb_run 0 run -w sysbench --quick -o "$T/r" --label t --set sysbench.threads=1,2
+  local dir=$T/r/t
+  assert_file "$dir/sysbench.json"
+  # every TPS sample equals the per-second rate sysbench printed in the log of
+  # the same step and iteration (parsed here independently of lrubench)
+  python3 - "$dir" <<'EOF' || fail "samples do not match the logs"
+import json, re, sys, os
+d = sys.argv[1]
+w = json.load(open(os.path.join(d, "sysbench.json")))
+tables = {t["title"]: t for t in w["tables"]}
+tps = tables["sysbench Transactions per second"]
+lat = tables["sysbench Latency 95th percentile"]
+assert tps["better"] == "higher" and lat["better"] == "lower", "directions"
+ops = [o["op"] for o in tps["ops"]]
+assert ops == ["1", "2"], ops
+for o in tps["ops"]:
+    assert o["samples"], "no samples for op %s" % o["op"]
+    for i, v in enumerate(o["samples"]):
+        assert v > 0, "tps %r" % v
+        log = open(os.path.join(d, "logs", "sysbench-t%s-i%d.log" % (o["op"], i))).read()
+        m = re.search(r"^\s*transactions:\s+\d+\s+\(([0-9.]+) per sec\.\)", log, re.M)
+        assert m, "no transactions line in log of op %s iteration %d" % (o["op"], i)
+        assert float(m.group(1)) == v, "op %s it %d: sample %r, log %s" % (o["op"], i, v, m.group(1))
+        n = re.search(r"^\s*Number of threads:\s+(\d+)", log, re.M)
+        assert n and n.group(1) == o["op"], "log ran %s threads" % (n and n.group(1))
+for o in lat["ops"]:
+    for i, v in enumerate(o["samples"]):
+        log = open(os.path.join(d, "logs", "sysbench-t%s-i%d.log" % (o["op"], i))).read()
+        m = re.search(r"^\s*95th percentile:\s+([0-9.]+)", log, re.M)
+        assert m and float(m.group(1)) == v, "latency op %s it %d" % (o["op"], i)
+EOF
+  assert_eq "$(json_get "$dir/run.json" '["status"]')" complete "run status"
+  # errors per second are recorded per iteration
+  python3 - "$dir/sysbench.json" <<'EOF' || fail "details missing"
+import json, sys
+w = json.load(open(sys.argv[1]))
+det = w.get("details") or []
+assert det and all("errors_per_sec" in x and "latency_p95_ms" in x for x in det), det[:1]
+EOF
+  assert_file "$dir/logs/postgres.log"
+  assert_file "$dir/logs/postgresql.conf"
+  sb_assert_gone "$(sb_cluster "$dir")"
+  sb_no_leaks
+}
+
+# SIGINT while sysbench prepares the tables: exit 130, server stopped,
+# cluster removed.
+test_sysbench_sigint_during_prepare() {
+  sb_need
+  "$LRUBENCH" run -w sysbench -o "$T/r" --label t -i 1 --set sysbench.threads=1 \
+    --set sysbench.workload_size=2G >"$T/out" 2>"$T/err" &
+  local pid=$!; SB_PIDS=$pid
+  sb_wait_for "$T/r/t/logs/sysbench-prepare.log" "Inserting" "$pid" || fail "prepare never started"
+  local cluster; cluster=$(sb_cluster_from_output)
+  [ -d "$cluster/data" ] || fail "cluster $cluster not there during prepare"
+  kill -INT "$pid"
+  wait "$pid"; local rc=$?
+  assert_eq "$rc" 130 "exit status after SIGINT"
+  sb_assert_gone "$cluster"
+  sb_no_leaks
+}
+
+# SIGINT in the middle of a measured run.
+test_sysbench_sigint_during_run() {
+  sb_need
+  "$LRUBENCH" run -w sysbench --quick -o "$T/r" --label t --set sysbench.threads=2 \
+    --set sysbench.runtime=60s --set global.warmup=0 >"$T/out" 2>"$T/err" &
+  local pid=$!; SB_PIDS=$pid
+  sb_wait_for "$T/r/t/logs/sysbench-t2-i0.log" "Threads started" "$pid" || fail "run never started"
+  local cluster; cluster=$(sb_cluster_from_output)
+  [ -d "$cluster/data" ] || fail "cluster $cluster not there during the run"
+  kill -INT "$pid"
+  wait "$pid"; local rc=$?
+  assert_eq "$rc" 130 "exit status after SIGINT"
+  sb_assert_gone "$cluster"
+  pgrep -af "sysbench oltp_read_only" | grep -F -- "$cluster" && fail "sysbench left running"
+  sb_no_leaks
+}
+
+# A server that refuses its configuration: exit 1 with its log in the message.
+test_sysbench_bad_shared_buffers() {
+  sb_need
+  sb_run 1 run -w sysbench --quick -o "$T/r" --label t \
+    --set sysbench.threads=1 --set sysbench.shared_buffers=64K
+  assert_grep_err 'outside the valid range for parameter "shared_buffers"'
+  assert_grep_err 'postgres exited with 1'
+  local cluster; cluster=$(sb_cluster_from_output)
+  sb_assert_gone "$cluster"
+  sb_no_leaks
+}
+
+# The first port is taken by someone else: the next free one is used.
+test_sysbench_port_taken() {
+  sb_need
+  need_cmd python3
+  python3 - "$T/port" <<'EOF' &
+import socket, sys, time, os
+s = socket.socket()
+for p in range(5433, 5633):
+    try:
+        s.bind(("127.0.0.1", p)); break
+    except OSError:
+        continue
+s.listen(1)
+open(sys.argv[1] + ".tmp", "w").write(str(p)); os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+time.sleep(600)
+EOF
+  local lpid=$! i
+  for i in $(seq 1 100); do [ -s "$T/port" ] && break; sleep 0.1; done
+  local taken; taken=$(cat "$T/port") || fail "listener did not start"
+  sb_run 0 run -w sysbench --quick -o "$T/r" --label t \
+    --set sysbench.threads=1 --set sysbench.port="$taken"
+  kill "$lpid"; wait "$lpid" 2>/dev/null
+  local used; used=$(json_get "$T/r/t/run.json" '["workload_facts"]["sysbench"]["port"]')
+  [ "$used" -gt "$taken" ] || fail "port $used used although $taken was taken"
+  assert_grep "port $taken is taken" "$T/out"
+  sb_assert_gone "$(sb_cluster "$T/r/t")"
+  sb_no_leaks
+}
+
+test_sysbench_bad_input() {
+  sb_need
+  sb_run 2 run -w sysbench --quick -o "$T/r" --label a --set sysbench.threads=0
+  assert_grep_err "threads"
+  sb_run 3 run -w sysbench --quick -o "$T/r" --label b --set sysbench.workload_size=64T
+  assert_grep_err "sysbench.workload_size: .* is bigger than the memory"
+  sb_run 2 run -w sysbench --quick -o "$T/r" --label c --set sysbench.pg_bindir=/nonexistent/bin
+  assert_grep_err "sysbench.pg_bindir: /nonexistent/bin: No such file or directory"
+  sb_run 2 run -w sysbench --quick -o "$T/r" --label d --set sysbench.threads=8 \
+    --set sysbench.max_connections=10
+  assert_grep_err "sysbench.max_connections"
+  sb_no_leaks
+}
+
+# "0-2,5" -> "0 1 2 5"
+sb_cpus() {
+  python3 -c 'import sys
+out = []
+for part in sys.argv[1].split(","):
+    a, _, b = part.partition("-")
+    out += range(int(a), int(b or a) + 1)
+print(" ".join(map(str, out)))' "$1"
+}
+
+# Where things run: the postmaster and its backends in the memcg
+# sysbench-server with memcg_limit, sysbench in sysbench-client, both bound
+# to the node's CPUs.
+test_sysbench_memcg_placement() {
+  sb_need
+  [ -d /sys/fs/cgroup/memory ] || [ -f /sys/fs/cgroup/cgroup.controllers ] || skip "no memory cgroup controller"
+  "$LRUBENCH" run -w sysbench --quick -o "$T/r" --label t -i 1 --set global.warmup=0 \
+    --set sysbench.threads=2 --set sysbench.runtime=6s --set sysbench.memcg_limit=768M \
+    >"$T/out" 2>"$T/err" &
+  local pid=$!; SB_PIDS=$pid
+  sb_wait_for "$T/r/t/logs/sysbench-t2-i0.log" "Threads started" "$pid" || fail "run never started"
+  local cluster; cluster=$(sb_cluster_from_output)
+  local cg; cg=$(find /sys/fs/cgroup -maxdepth 3 -type d -name "lrubench-$pid" | head -1)
+  [ -n "$cg" ] || fail "no run cgroup lrubench-$pid"
+  local pm; pm=$(head -1 "$cluster/data/postmaster.pid")
+  grep -qx "$pm" "$cg/sysbench-server/cgroup.procs" || fail "postmaster $pm not in $cg/sysbench-server"
+  # every backend too (the children of the postmaster)
+  local b
+  for b in $(pgrep -P "$pm"); do
+    grep -qx "$b" "$cg/sysbench-server/cgroup.procs" || fail "backend $b not in sysbench-server"
+  done
+  local lim
+  if [ -f "$cg/sysbench-server/memory.limit_in_bytes" ]; then lim=$(cat "$cg/sysbench-server/memory.limit_in_bytes")
+  else lim=$(cat "$cg/sysbench-server/memory.max"); fi
+  assert_eq "$lim" $((768 * 1024 * 1024)) "server memcg limit"
+  local sb; sb=$(pgrep -f "sysbench oltp_read_only .*--pgsql-host=$cluster " | head -1)
+  [ -n "$sb" ] || fail "sysbench not found"
+  grep -qx "$sb" "$cg/sysbench-client/cgroup.procs" || fail "sysbench $sb not in sysbench-client"
+  local node; node=$(json_get "$T/r/t/run.json" '["config"]["global"]["numa_node"]' 2>/dev/null)
+  case $node in ''|auto|none) node=0 ;; esac
+  local node_cpus; node_cpus=$(sb_cpus "$(cat "/sys/devices/system/node/node$node/cpulist")")
+  assert_eq "$(sb_cpus "$(taskset -cp "$pm" | sed 's/.*: //')")" "$node_cpus" "postmaster CPU binding"
+  assert_eq "$(sb_cpus "$(taskset -cp "$sb" | sed 's/.*: //')")" "$node_cpus" "sysbench CPU binding"
+  wait "$pid"; local rc=$?
+  assert_eq "$rc" 0 "exit status"
+  sb_assert_gone "$cluster"
+  sb_no_leaks
+}
+
+# probe: no sysbench, or a sysbench built without the pgsql driver (that one
+# cannot exist on this machine, so a stand-in script prints sysbench's help
+# without the driver line).
+test_sysbench_probe() {
+  sb_need
+  mkdir "$T/bin"
+  PATH=$T/bin sb_run 3 run -w sysbench --quick -o "$T/r" --label a
+  assert_grep_err "sysbench not found in PATH (apt-get install sysbench)"
+  { echo '#!/bin/sh'; echo "cat <<'X'"; sysbench --help | grep -v 'pgsql - PostgreSQL driver'; echo X; } > "$T/bin/sysbench"
+  chmod +x "$T/bin/sysbench"
+  PATH=$T/bin:$PATH sb_run 3 run -w sysbench --quick -o "$T/r" --label b
+  assert_grep_err "sysbench has no PostgreSQL (pgsql) driver"
+  sb_no_leaks
+}
