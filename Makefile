@@ -57,6 +57,11 @@ $(BUILD)/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(XCFLAGS) $(LDFLAGS) -o $@ $< $(LIBS)
 
+# helpers that drive src modules directly link with them
+$(BUILD)/helpers/cgtool: tests/helpers/cgtool.c $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(XCFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+
 tests: lrubench $(TEST_BINS) $(HELPER_BINS)
 
 # Unit tests need no root; integration tests run the real binary as root and

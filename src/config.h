@@ -18,6 +18,7 @@
 #include "util.h"
 
 struct sysinfo;
+struct config;
 struct numa_bind;
 
 enum opt_type {
@@ -70,6 +71,7 @@ struct global_opts {
 	bool drop_caches;
 	char *sparse_root;     /* loop-ext4 | loop-xfs | dir:/path */
 	uint64_t sparse_size;  /* size of the loop image (sparse) */
+	char *workloads;       /* default for -w: comma list or "all" */
 };
 extern const struct option_def global_options[];
 
@@ -82,7 +84,22 @@ struct config_section {
 	char **text;             /* effective value text per def, for run.json */
 	char **origin;           /* "default", "--quick", "file:line", "--set" */
 	bool enabled;            /* workload selected by -w */
+	bool common;             /* the core's keys every workload section has */
 };
+
+/* Keys every workload section accepts besides its own: `iterations` and
+ * `warmup`, which inherit [global] unless set (LB_INHERIT). */
+#define LB_INHERIT (~0ULL)
+struct wl_common_opts {
+	unsigned long long iterations;
+	unsigned long long warmup;
+};
+extern const struct option_def wl_common_options[];
+/* Recompute def_fn defaults (keys still at their default) for a new sizing:
+ * the chosen NUMA node is only known after files and --set are read. */
+void config_resize(struct config *cfg, const struct sizing *sz);
+/* The common keys of a workload section (never NULL for a known workload). */
+struct wl_common_opts *config_common(struct config *cfg, const char *workload);
 
 struct config {
 	struct global_opts g;
@@ -97,8 +114,7 @@ struct config {
 int config_init(struct config *cfg, const struct sizing *sz, bool quick);
 /* Load an INI file. Errors name file:line and the key. */
 int config_load_file(struct config *cfg, const char *path, struct strbuf *err);
-/* Parse "SEC.KEY=VAL" (section defaults to global when no dot is... no: a
- * dot is required, "global.iterations=3"). */
+/* Parse "SEC.KEY=VAL"; the dot is required ("global.iterations=3"). */
 int config_set(struct config *cfg, const char *assignment, struct strbuf *err);
 /* Set one key by section and name (used by the INI loader and --set). */
 int config_set_value(struct config *cfg, const char *sec, const char *key,

@@ -46,4 +46,14 @@ void stats_ttest_mmtests(const struct stats *base, const struct stats *cand,
 /* Welch's t-test (Welch-Satterthwaite df). */
 void stats_ttest_welch(const struct stats *base, const struct stats *cand, struct ttest *out);
 
+/* Additions (compare): Welch's test from means and standard errors of the
+ * means, so it also works on the Hmean row; significant is p < 0.05, the
+ * level of the 95% confidence intervals. t is signed (cand - base). */
+#define STATS_WELCH_ALPHA 0.05
+void stats_welch_se(double mb, double seb, size_t nb, double mn, double sen, size_t nn,
+		    struct ttest *out);
+/* Standard error of the mean row (Amean; Hmean by the delta method).
+ * ok is false (and 0 returned) when n < 2 or Hmean is undefined. */
+double stats_mean_se(const double *x, size_t n, int better, bool *ok);
+
 #endif

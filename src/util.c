@@ -314,14 +314,15 @@ int parse_seconds(const char *s, double *secs)
  */
 int parse_ull_list(const char *s, unsigned long long *v, size_t max, size_t *n)
 {
-	char *copy, *tok, *save = NULL;
+	char *copy, *tok, *rest;
 	int ret = 0;
 
 	*n = 0;
 	if (!s || !*s)
 		return -1;
-	copy = xstrdup(s);
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	copy = rest = xstrdup(s);
+	/* strsep, not strtok: "1,,2" is an error, not "1,2" */
+	while ((tok = strsep(&rest, ","))) {
 		unsigned long long a, b, step = 0;
 		char *dash, *colon;
 

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Comparison statistics with mmtests' "classic" (2018-2024) semantics,
+ * DESIGN §8, checked against reference/stats-golden.md, plus the Student-t
+ * distribution computed natively so that `compare` needs no R.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "stats.h"
+#include "util.h"
+
+void stats_compute(const double *x, size_t n, struct stats *st)
+{
+	double sum = 0, rsum = 0, lsum = 0, sq = 0;
+	bool positive = true;
+
+	memset(st, 0, sizeof(*st));
+	st->n = n;
+	if (!n)
+		return;
+	st->min = st->max = x[0];
+	for (size_t i = 0; i < n; i++) {
+		if (x[i] < st->min)
+			st->min = x[i];
+		if (x[i] > st->max)
+			st->max = x[i];
+		sum += x[i];
+		if (x[i] <= 0) {
+			positive = false;
+		} else {
+			rsum += 1.0 / x[i];
+			lsum += log(x[i]);
+		}
+	}
+	st->amean = sum / (double)n;
+	if (positive) {
+		st->hmean = (double)n / rsum;
+		st->hmean_ok = true;
+		/* through logs: the product of 30 samples of 1e6 overflows nothing */
+		st->gmean = exp(lsum / (double)n);
+		st->gmean_ok = true;
+	}
+	if (n >= 2) {
+		for (size_t i = 0; i < n; i++)
+			sq += (x[i] - st->amean) * (x[i] - st->amean);
+		st->stddev = sqrt(sq / (double)(n - 1));
+		st->stddev_ok = true;
+	}
+	if (st->stddev_ok && st->amean != 0)
+		st->coeffvar = 100.0 * st->stddev / st->amean;
+}
+
+double stats_mean(const struct stats *st, int better)
+{
+	if (better > 0)
+		return st->hmean_ok ? st->hmean : 0;
+	return st->n ? st->amean : 0;
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x < y) - (x > y);
+}
+
+static int cmp_asc(const void *a, const void *b)
+{
+	return -cmp_desc(a, b);
+}
+
+double stats_bmean(const double *x, size_t n, int pct, int better, bool *ok)
+{
+	double *s, r = 0, sum = 0;
+	size_t k;
+	bool good = true;
+
+	if (!n) {
+		if (ok)
+			*ok = false;
+		return 0;
+	}
+	s = xmalloc(n * sizeof(*s));
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), better > 0 ? cmp_desc : cmp_asc);
+	/* integer arithmetic: 5 samples at 95% keep 4, never 4.75 rounded */
+	k = n * (size_t)(pct > 0 ? pct : 0) / 100;
+	if (k < 1)
+		k = 1;
+	for (size_t i = 0; i < k; i++) {
+		if (better > 0) {
+			if (s[i] <= 0)
+				good = false;
+			else
+				sum += 1.0 / s[i];
+		} else {
+			sum += s[i];
+		}
+	}
+	if (better > 0)
+		r = good ? (double)k / sum : 0;
+	else
+		r = sum / (double)k;
+	free(s);
+	if (ok)
+		*ok = good;
+	return r;
+}
+
+/*
+ * The percent columns. Rule order matters: equal values are 0 even when both
+ * are 0, then a zero baseline, then (pndiff) a zero new value.
+ */
+double stats_pdiff(double new_v, double base)
+{
+	if (new_v == base)
+		return 0;
+	if (base == 0)
+		return 100;
+	return new_v * 100 / base - 100;
+}
+
+double stats_pndiff(double new_v, double base)
+{
+	if (new_v == base)
+		return 0;
+	if (base == 0)
+		return -99;
+	if (new_v == 0)
+		return 100;
+	return 100 - new_v * 100 / base;
+}
+
+/*
+ * Continued fraction of the incomplete beta function, evaluated with the
+ * modified Lentz method; converges quickly for x < (a+1)/(a+b+2).
+ */
+static double incbeta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300, eps = 1e-16;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), f;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	f = d;
+	for (int m = 1; m <= 10000; m++) {
+		double num, delta;
+
+		/* even step: d_2m = m(b-m)x / ((a+2m-1)(a+2m)) */
+		num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+		d = 1 + num * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + num / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		f *= c * d;
+		/* odd step: d_2m+1 = -(a+m)(a+b+m)x / ((a+2m)(a+2m+1)) */
+		num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+		d = 1 + num * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + num / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		delta = c * d;
+		f *= delta;
+		if (fabs(delta - 1) < eps)
+			break;
+	}
+	return f;
+}
+
+double stats_incbeta(double a, double b, double x)
+{
+	double lfront;
+
+	if (isnan(x) || isnan(a) || isnan(b) || a <= 0 || b <= 0)
+		return NAN;
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	lfront = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+	if (x < (a + 1) / (a + b + 2))
+		return exp(lfront) * incbeta_cf(a, b, x) / a;
+	/* symmetry I_x(a,b) = 1 - I_{1-x}(b,a) keeps the fraction convergent */
+	return 1 - exp(lfront) * incbeta_cf(b, a, 1 - x) / b;
+}
+
+double stats_t_pvalue(double t, double df)
+{
+	double x;
+
+	if (isnan(t) || isnan(df) || df <= 0)
+		return NAN;
+	if (isinf(t))
+		return 0;
+	t = fabs(t);
+	if (t == 0)
+		return 1;
+	/* P(|T| > t) = I_{df/(df+t^2)}(df/2, 1/2); written to avoid cancellation */
+	x = df / (df + t * t);
+	return stats_incbeta(df / 2, 0.5, x);
+}
+
+/* P(T <= t) */
+static double t_cdf(double t, double df)
+{
+	double p = stats_t_pvalue(t, df) / 2;
+	return t >= 0 ? 1 - p : p;
+}
+
+double stats_t_quantile(double p, double df)
+{
+	double lo = 0, hi = 1, target;
+	bool upper;
+
+	if (isnan(p) || isnan(df) || df <= 0 || p <= 0 || p >= 1)
+		return NAN;
+	if (p == 0.5)
+		return 0;
+	upper = p > 0.5;
+	target = upper ? p : 1 - p;
+	/* bracket, then bisect on the monotone CDF: slow but certain */
+	while (t_cdf(hi, df) < target && hi < 1e300)
+		hi *= 2;
+	for (int i = 0; i < 2000 && hi - lo > 1e-15 * (1 + hi); i++) {
+		double mid = lo + (hi - lo) / 2;
+		if (t_cdf(mid, df) < target)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return upper ? (lo + hi) / 2 : -(lo + hi) / 2;
+}
+
+void stats_ttest_mmtests(const struct stats *base, const struct stats *cand,
+			 int better, double alpha, struct ttest *out)
+{
+	double mb = stats_mean(base, better), mn = stats_mean(cand, better);
+	double sb = base->stddev_ok ? base->stddev : 0;
+	double sn = cand->stddev_ok ? cand->stddev : 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!base->n || !cand->n) {
+		out->t = out->p = out->df = NAN;
+		return;
+	}
+	out->df = (double)(base->n + cand->n) - 2;
+	out->se = sqrt(sb * sb / (double)base->n + sn * sn / (double)cand->n);
+	if (out->se == 0 || out->df <= 0) {
+		/* no spread at all: any difference is a real one */
+		out->t = mb == mn ? 0 : INFINITY;
+		out->p = mb == mn ? 1 : 0;
+		out->significant = mb != mn;
+		return;
+	}
+	out->t = fabs(mb - mn) / out->se;
+	out->p = stats_t_pvalue(out->t, out->df);
+	out->significant = out->p < alpha;
+}
+
+void stats_welch_se(double mb, double seb, size_t nb, double mn, double sen, size_t nn,
+		    struct ttest *out)
+{
+	double vb = seb * seb, vn = sen * sen, den = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!nb || !nn) {
+		out->t = out->p = out->df = NAN;
+		return;
+	}
+	out->se = sqrt(vb + vn);
+	if (nb > 1)
+		den += vb * vb / (double)(nb - 1);
+	if (nn > 1)
+		den += vn * vn / (double)(nn - 1);
+	if (out->se == 0 || den == 0) {
+		out->df = (double)(nb + nn) - 2;
+		out->t = mb == mn ? 0 : INFINITY;
+		out->p = mb == mn ? 1 : 0;
+		out->significant = mb != mn;
+		return;
+	}
+	out->df = (vb + vn) * (vb + vn) / den;
+	out->t = (mn - mb) / out->se;
+	out->p = stats_t_pvalue(out->t, out->df);
+	out->significant = out->p < STATS_WELCH_ALPHA;
+}
+
+void stats_ttest_welch(const struct stats *base, const struct stats *cand, struct ttest *out)
+{
+	double sb = base->stddev_ok ? base->stddev : 0;
+	double sn = cand->stddev_ok ? cand->stddev : 0;
+
+	stats_welch_se(base->amean, base->n ? sb / sqrt((double)base->n) : 0, base->n,
+		       cand->amean, cand->n ? sn / sqrt((double)cand->n) : 0, cand->n, out);
+}
+
+double stats_mean_se(const double *x, size_t n, int better, bool *ok)
+{
+	double m = 0, sq = 0, h;
+
+	if (ok)
+		*ok = n >= 2;
+	if (n < 2)
+		return 0;
+	if (better <= 0) {
+		for (size_t i = 0; i < n; i++)
+			m += x[i];
+		m /= (double)n;
+		for (size_t i = 0; i < n; i++)
+			sq += (x[i] - m) * (x[i] - m);
+		return sqrt(sq / (double)(n - 1) / (double)n);
+	}
+	/*
+	 * Hmean = 1/mean(y), y = 1/x; by the delta method its standard error is
+	 * Hmean^2 * SE(mean(y)).
+	 */
+	for (size_t i = 0; i < n; i++) {
+		if (x[i] <= 0) {
+			if (ok)
+				*ok = false;
+			return 0;
+		}
+		m += 1 / x[i];
+	}
+	m /= (double)n;
+	for (size_t i = 0; i < n; i++)
+		sq += (1 / x[i] - m) * (1 / x[i] - m);
+	h = 1 / m;
+	return h * h * sqrt(sq / (double)(n - 1) / (double)n);
+}

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* MB/s arithmetic of readtwice: 1 MB = 10^6 bytes; per memcg = sum of its readers. */
+#include "unit.h"
+#include "readtwice.h"
+
+static void mbps(void **state)
+{
+	(void)state;
+	assert_true(rt_mbps(1000000, 1.0) == 1.0);
+	assert_true(rt_mbps(3000000000ULL, 2.0) == 1500.0);
+	assert_true(rt_mbps(5, 0) == 0);
+}
+
+static void summary(void **state)
+{
+	/* 2 memcgs x 2 readers: memcg0 = 100 + 300 MB/s, memcg1 = 50 + 50 MB/s */
+	struct rt_reader r[4] = {
+		{ 200000000, 2.0, 0 }, { 600000000, 2.0, 0 },
+		{ 100000000, 2.0, 0 }, { 50000000, 1.0, 0 },
+	};
+	double m[2];
+	struct rt_summary s;
+	(void)state;
+	rt_summarize(r, 2, 2, m, &s);
+	assert_true(m[0] == 400.0);
+	assert_true(m[1] == 100.0);
+	assert_true(s.aggregate == 500.0);
+	assert_true(s.per_memcg_mean == 250.0);
+	assert_true(s.per_memcg_min == 100.0);
+	assert_true(s.per_memcg_max == 400.0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = { cmocka_unit_test(mbps), cmocka_unit_test(summary) };
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

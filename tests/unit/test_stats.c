@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* src/stats.c against reference/stats-golden.md (V1-V4), the percent rules of
+ * DESIGN §8 and R's pt() (tests/fixtures/compare/t_table.csv). */
+#include "unit.h"
+#include <math.h>
+#include "stats.h"
+
+#define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+/* "reproduced to the printed precision": within half a unit of the last digit */
+#define AT(a, b, digits) NEAR(a, b, 0.5 * pow(10, -(digits)) + 1e-12)
+
+static const double v1b[] = { 1000, 1100, 1050, 990, 1200 };
+static const double v1n[] = { 900, 950, 870, 920, 940 };
+static const double v2b[] = { 3900, 4000, 4100, 3950, 4050 };
+static const double v2n[] = { 3980, 4010, 4120, 3960, 4070 };
+
+static void test_v1(void **state)
+{
+	struct stats b, n;
+	struct ttest tt;
+	(void)state;
+	stats_compute(v1b, 5, &b);
+	stats_compute(v1n, 5, &n);
+	AT(b.min, 990.00, 2);
+	AT(n.min, 870.00, 2);
+	AT(stats_pdiff(n.min, b.min), -12.12, 2);
+	AT(b.hmean, 1062.7204, 4);
+	AT(n.hmean, 915.0882, 4);
+	AT(stats_mean(&b, 1), 1062.7204, 4);
+	AT(stats_pdiff(stats_mean(&n, 1), stats_mean(&b, 1)), -13.89, 2);
+	AT(b.amean, 1068.0, 1);
+	AT(n.amean, 916.0, 1);
+	AT(b.gmean, 1065.3190, 4);
+	AT(n.gmean, 915.5461, 4);
+	AT(b.stddev, 85.8487, 4);
+	AT(n.stddev, 32.0936, 4);
+	AT(stats_pndiff(n.stddev, b.stddev), 62.62, 2);
+	AT(b.coeffvar, 8.0383, 4);
+	AT(n.coeffvar, 3.5037, 4);
+	AT(stats_pndiff(n.coeffvar, b.coeffvar), 56.41, 2);
+	AT(stats_pdiff(n.max, b.max), -20.83, 2);
+	AT(stats_bmean(v1b, 5, 50, 1, NULL), 1147.8261, 4);
+	AT(stats_bmean(v1n, 5, 50, 1, NULL), 944.9735, 4);
+	AT(stats_pdiff(944.9735, 1147.8261), -17.67, 2);
+	AT(stats_bmean(v1b, 5, 95, 1, NULL), 1082.6011, 4);
+	AT(stats_bmean(v1b, 5, 99, 1, NULL), 1082.6011, 4);
+	AT(stats_bmean(v1n, 5, 95, 1, NULL), 927.1000, 4);
+	AT(stats_pdiff(stats_bmean(v1n, 5, 95, 1, NULL), stats_bmean(v1b, 5, 95, 1, NULL)),
+	   -14.36, 2);
+	stats_ttest_mmtests(&b, &n, 1, 0.10, &tt);
+	AT(tt.se, 40.987803, 6);
+	AT(tt.t, 3.601858, 6);
+	AT(tt.df, 8, 0);
+	AT(tt.p, 0.006963, 6);
+	assert_true(tt.significant);
+}
+
+static void test_v2(void **state)
+{
+	struct stats b, n;
+	struct ttest tt;
+	(void)state;
+	stats_compute(v2b, 5, &b);
+	stats_compute(v2n, 5, &n);
+	AT(b.hmean, 3998.75, 2);
+	AT(n.hmean, 4027.14, 2);
+	AT(stats_pdiff(n.hmean, b.hmean), 0.71, 2);
+	stats_ttest_mmtests(&b, &n, 1, 0.10, &tt);
+	AT(tt.p, 0.5550, 4);
+	assert_false(tt.significant);
+	AT(b.stddev, 79.06, 2);
+	AT(n.stddev, 66.11, 2);
+	AT(stats_pndiff(n.stddev, b.stddev), 16.38, 2);
+	AT(stats_bmean(v2b, 5, 95, 1, NULL), 4024.22, 2);
+	AT(stats_bmean(v2n, 5, 95, 1, NULL), 4044.28, 2);
+}
+
+static void test_v3(void **state)
+{
+	static const double hb[] = { 120, 130, 125, 140 }, hn[] = { 100, 110, 105, 108, 112 };
+	static const double fb[] = { 20, 25, 22 }, fn[] = { 18, 19 };
+	struct stats b, n;
+	struct ttest tt;
+	(void)state;
+	stats_compute(hb, 4, &b);
+	stats_compute(hn, 5, &n);
+	AT(stats_mean(&b, -1), 128.75, 2);
+	AT(stats_mean(&n, -1), 107.00, 2);
+	AT(stats_pndiff(n.amean, b.amean), 16.89, 2);
+	AT(b.stddev, 8.54, 2);
+	AT(n.stddev, 4.69, 2);
+	stats_ttest_mmtests(&b, &n, -1, 0.10, &tt);
+	AT(tt.t, 4.572197, 6);
+	AT(tt.df, 7, 0);
+	AT(tt.p, 0.00257, 5);
+	assert_true(tt.significant);
+	AT(stats_bmean(hb, 4, 95, -1, NULL), 125.00, 2);
+	AT(stats_bmean(hn, 5, 95, -1, NULL), 105.75, 2);
+
+	stats_compute(fb, 3, &b);
+	stats_compute(fn, 2, &n);
+	AT(b.amean, 22.33, 2);
+	AT(n.amean, 18.50, 2);
+	AT(stats_pndiff(n.amean, b.amean), 17.16, 2);
+	stats_ttest_mmtests(&b, &n, -1, 0.10, &tt);
+	AT(tt.t, 2.4947, 4);
+	AT(tt.df, 3, 0);
+	AT(tt.p, 0.0881, 4);
+	assert_true(tt.significant);
+	stats_ttest_mmtests(&b, &n, -1, 0.05, &tt);
+	assert_false(tt.significant);
+
+	/* huge-1, higher is better: 66.67 -> 83.33 is 25.00% */
+	AT(stats_pdiff(250.0 / 3, 200.0 / 3), 25.00, 2);
+}
+
+static void test_single_sample(void **state)
+{
+	static const double one[] = { 42 }, base[] = { 40, 44, 41 };
+	struct stats b, n;
+	struct ttest tt;
+	(void)state;
+	stats_compute(base, 3, &b);
+	stats_compute(one, 1, &n);
+	assert_false(n.stddev_ok);
+	assert_true(n.stddev == 0);
+	assert_true(n.coeffvar == 0);
+	/* Stddev prints 0.00 ( 0.00%)? only against an equal baseline; CoeffVar
+	 * against a real one is pndiff(0, x) = 100 */
+	AT(stats_pndiff(n.coeffvar, b.coeffvar), 100.00, 2);
+	AT(stats_pndiff(0, 0), 0, 2);
+	stats_ttest_mmtests(&b, &n, 1, 0.10, &tt);
+	assert_true(tt.df == 2);
+	assert_true(tt.p > 0 && tt.p < 1);
+	/* both single samples: SE = 0, significant iff the means differ */
+	stats_ttest_mmtests(&n, &n, 1, 0.10, &tt);
+	assert_false(tt.significant);
+	stats_compute(base, 1, &b);
+	stats_ttest_mmtests(&b, &n, 1, 0.10, &tt);
+	assert_true(tt.significant);
+}
+
+static void test_v4(void **state)
+{
+	static const double x[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	struct stats s;
+	bool ok = false;
+	(void)state;
+	stats_compute(x, 8, &s);
+	AT(s.amean, 5, 6);
+	AT(s.hmean, 4.201751, 6);
+	AT(s.gmean, 4.603216, 6);
+	AT(s.stddev, 2.138090, 6);
+	AT(s.coeffvar, 42.761799, 6);
+	AT(stats_bmean(x, 8, 95, 1, &ok), 4.985868, 6);
+	assert_true(ok);
+	AT(stats_bmean(x, 8, 50, 1, NULL), 6.116505, 6);
+	AT(stats_bmean(x, 8, 95, -1, NULL), 4.428571, 6);
+	AT(stats_bmean(x, 8, 50, -1, NULL), 3.5, 6);
+}
+
+static void test_percent_rules(void **state)
+{
+	(void)state;
+	assert_true(stats_pdiff(5, 5) == 0);
+	assert_true(stats_pdiff(0, 0) == 0);
+	assert_true(stats_pdiff(5, 0) == 100);
+	assert_true(stats_pdiff(0, 5) == -100);
+	assert_true(stats_pndiff(5, 5) == 0);
+	assert_true(stats_pndiff(0, 0) == 0);
+	assert_true(stats_pndiff(5, 0) == -99);
+	assert_true(stats_pndiff(0, 5) == 100);
+	AT(stats_pdiff(110, 100), 10, 9);
+	AT(stats_pndiff(110, 100), -10, 9);
+}
+
+static void test_undefined_hmean(void **state)
+{
+	static const double x[] = { 3, 0, 5 }, y[] = { -1, 2 };
+	struct stats s;
+	bool ok = true;
+	(void)state;
+	stats_compute(x, 3, &s);
+	assert_false(s.hmean_ok);
+	assert_false(s.gmean_ok);
+	assert_true(stats_mean(&s, 1) == 0);
+	AT(stats_mean(&s, -1), 8.0 / 3, 9);
+	/* best 50% of {5,3,0} is {5}: defined */
+	AT(stats_bmean(x, 3, 50, 1, &ok), 5, 9);
+	assert_true(ok);
+	stats_bmean(x, 3, 99, 1, &ok);   /* k = 2: {5, 3} */
+	assert_true(ok);
+	stats_bmean(x, 3, 100, 1, &ok);  /* the 0 is in: undefined, 0 */
+	assert_false(ok);
+	stats_compute(y, 2, &s);
+	assert_false(s.hmean_ok);
+	stats_compute(NULL, 0, &s);
+	assert_true(s.n == 0);
+}
+
+static void test_incbeta(void **state)
+{
+	(void)state;
+	assert_true(stats_incbeta(2, 3, 0) == 0);
+	assert_true(stats_incbeta(2, 3, 1) == 1);
+	/* I_x(1,1) = x; I_x(a,1) = x^a; I_0.5(a,a) = 0.5 */
+	AT(stats_incbeta(1, 1, 0.3), 0.3, 12);
+	AT(stats_incbeta(3, 1, 0.7), 0.343, 12);
+	AT(stats_incbeta(7.5, 7.5, 0.5), 0.5, 12);
+	assert_true(isnan(stats_incbeta(-1, 1, 0.5)));
+}
+
+static void test_t_table(void **state)
+{
+	const char *src = getenv("LRUBENCH_SRC");
+	char path[4096], line[256];
+	FILE *f;
+	size_t rows = 0;
+	double worst = 0;
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tests/fixtures/compare/t_table.csv", src ? src : ".");
+	f = fopen(path, "r");
+	if (!f)
+		f = fopen("tests/fixtures/compare/t_table.csv", "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f)); /* header */
+	while (fgets(line, sizeof(line), f)) {
+		double df, t, p, got;
+		assert_int_equal(sscanf(line, "%lf,%lf,%lf", &df, &t, &p), 3);
+		got = stats_t_pvalue(t, df);
+		if (fabs(got - p) > worst)
+			worst = fabs(got - p);
+		if (fabs(got - p) > 1e-6)
+			fprintf(stderr, "df %g t %g: R %.17g, ours %.17g\n", df, t, p, got);
+		NEAR(got, p, 1e-6);
+		rows++;
+	}
+	fclose(f);
+	assert_true(rows >= 9000);
+	fprintf(stderr, "t table: %zu rows, worst |diff| %.3g\n", rows, worst);
+}
+
+static void test_t_quantile(void **state)
+{
+	(void)state;
+	/* qt(0.975, df) from R */
+	AT(stats_t_quantile(0.975, 1), 12.706204736174707, 9);
+	AT(stats_t_quantile(0.975, 4), 2.7764451051977934, 9);
+	AT(stats_t_quantile(0.975, 8), 2.3060041352041662, 9);
+	AT(stats_t_quantile(0.975, 200), 1.9718962236339079, 9);
+	AT(stats_t_quantile(0.025, 8), -2.3060041352041662, 9);
+	AT(stats_t_quantile(0.95, 2.5), 2.5582186141359453, 9);
+	assert_true(stats_t_quantile(0.5, 3) == 0);
+	assert_true(isnan(stats_t_quantile(1, 3)));
+	/* round trip through the CDF */
+	for (double df = 1; df <= 200; df *= 1.7)
+		for (double p = 0.6; p < 0.9999; p += 0.05) {
+			double t = stats_t_quantile(p, df);
+			NEAR(stats_t_pvalue(t, df) / 2, 1 - p, 1e-9);
+		}
+}
+
+static void test_welch(void **state)
+{
+	struct stats b, n;
+	struct ttest tt;
+	bool ok;
+	(void)state;
+	stats_compute(v1b, 5, &b);
+	stats_compute(v1n, 5, &n);
+	stats_ttest_welch(&b, &n, &tt);
+	/* R: t.test(new, base) */
+	NEAR(tt.t, -3.7084202772044264, 1e-9);
+	NEAR(tt.df, 5.0966271682876538, 1e-9);
+	NEAR(tt.p, 0.013407275331288713, 1e-9);
+	assert_true(tt.significant);
+	/* lower is better: the Amean standard error is s/sqrt(n) */
+	AT(stats_mean_se(v1b, 5, -1, &ok), 85.8487 / sqrt(5), 4);
+	assert_true(ok);
+	stats_mean_se(v1b, 1, 1, &ok);
+	assert_false(ok);
+	assert_true(stats_mean_se(v1b, 5, 1, &ok) > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_v1),
+		cmocka_unit_test(test_v2),
+		cmocka_unit_test(test_v3),
+		cmocka_unit_test(test_v4),
+		cmocka_unit_test(test_single_sample),
+		cmocka_unit_test(test_percent_rules),
+		cmocka_unit_test(test_undefined_hmean),
+		cmocka_unit_test(test_incbeta),
+		cmocka_unit_test(test_t_table),
+		cmocka_unit_test(test_t_quantile),
+		cmocka_unit_test(test_welch),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
