@@ -183,6 +183,54 @@ static void remove_staging(void *arg)
 	rmdir(s->path);
 }
 
+/* ---- input: our own read callbacks, because libarchive's retry on EINTR
+ * and so never notice SIGINT while blocked on a pipe or a FIFO ---- */
+
+struct input {
+	int fd;
+	char *buf;
+};
+
+static la_ssize_t input_read(struct archive *a, void *arg, const void **out)
+{
+	struct input *in = arg;
+
+	for (;;) {
+		ssize_t r = read(in->fd, in->buf, BLOCK);
+
+		if (r >= 0) {
+			*out = in->buf;
+			return r;
+		}
+		if (errno == EINTR && !lb_stop_requested())
+			continue;
+		archive_set_error(a, errno, "%s", errno == EINTR ? "interrupted" : strerror(errno));
+		return -1;
+	}
+}
+
+static int input_close(struct archive *a, void *arg)
+{
+	struct input *in = arg;
+
+	(void)a;
+	if (in->fd >= 0)
+		close(in->fd);
+	free(in->buf);
+	free(in);
+	return ARCHIVE_OK;
+}
+
+/* Open fd (taking ownership) as the input of a. */
+static int input_open(struct archive *a, int fd)
+{
+	struct input *in = xmalloc(sizeof(*in));
+
+	in->fd = fd;
+	in->buf = xmalloc(BLOCK);
+	return archive_read_open(a, in, NULL, input_read, input_close);
+}
+
 /* ---- the decompression thread ---- */
 
 struct feeder {
@@ -237,10 +285,16 @@ static struct archive *open_input(const char *path, struct feeder *f, bool *thre
 
 	*threaded = false;
 	if (!stat(path, &st) && S_ISREG(st.st_mode)) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0) {
+			error_errno("cannot open %s", path);
+			return NULL;
+		}
 		f->raw = archive_read_new();
 		archive_read_support_filter_all(f->raw);
 		archive_read_support_format_raw(f->raw);
-		if (archive_read_open_filename(f->raw, path, BLOCK) == ARCHIVE_OK &&
+		if (input_open(f->raw, fd) == ARCHIVE_OK &&
 		    archive_read_next_header(f->raw, &e) == ARCHIVE_OK &&
 		    archive_filter_count(f->raw) > 1 && pipe2(pfd, O_CLOEXEC) == 0) {
 			sigset_t all, old;
@@ -257,7 +311,7 @@ static struct archive *open_input(const char *path, struct feeder *f, bool *thre
 				a = archive_read_new();
 				archive_read_support_filter_all(a);
 				archive_read_support_format_tar(a);
-				if (archive_read_open_fd(a, pfd[0], BLOCK) != ARCHIVE_OK) {
+				if (input_open(a, dup(pfd[0])) != ARCHIVE_OK) {
 					error("cannot read %s: %s", path, archive_error_string(a));
 					archive_read_free(a);
 					return NULL;   /* caller stops the thread */
@@ -274,12 +328,20 @@ static struct archive *open_input(const char *path, struct feeder *f, bool *thre
 	a = archive_read_new();
 	archive_read_support_filter_all(a);
 	archive_read_support_format_tar(a);
-	if (archive_read_open_filename(a, path, BLOCK) != ARCHIVE_OK) {
+	{
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0) {
+			error_errno("cannot open %s", path);
+			archive_read_free(a);
+			return NULL;
+		}
+		if (input_open(a, fd) == ARCHIVE_OK)
+			return a;
 		error("cannot read %s: %s", path, archive_error_string(a));
 		archive_read_free(a);
 		return NULL;
 	}
-	return a;
 }
 
 static void stop_feeder(struct feeder *f, bool threaded)
@@ -468,6 +530,10 @@ int archive_extract_tree(const char *path, const char *dest)
 	ret = extract_all(in, path);
 	if (fchdir(old))
 		ret = error_errno("cannot return to the previous folder");
+	/* the tar reader holds a read end of the pipe: close it before
+	 * stopping the feeder, or a feeder blocked in write() never returns */
+	archive_read_free(in);
+	in = NULL;
 	if (threaded) {
 		stop_feeder(&f, threaded);
 		threaded = false;
@@ -487,9 +553,9 @@ int archive_extract_tree(const char *path, const char *dest)
 out:
 	if (old >= 0)
 		close(old);
-	stop_feeder(&f, threaded);
 	if (in)
 		archive_read_free(in);
+	stop_feeder(&f, threaded);
 	if (ret && lb_stop_requested())
 		ret = -2;
 	if (ret) {

@@ -149,7 +149,7 @@ test_extract_sigint_removes_partial_folder() {
   "$LRUBENCH" fetch "$T/fifo" --extract "$T/tree" >"$T/out" 2>"$T/err" &
   local pid=$!
   exec 3>"$T/fifo"
-  head -c 10240 "$T/k.tar" >&3
+  head -c 3072 "$T/k.tar" >&3   # of about 10 KiB
   wait_for '[ -d "$T/tree.extracting/fakelinux-1.0" ]' 20
   kill -INT $pid
   wait $pid; local rc=$?
