@@ -395,7 +395,7 @@ static int build_all(struct wl_ctx *ctx, unsigned long long jobs, int iter, doub
 
 			if (b->done)
 				continue;
-			r = child_wait(&b->c, st->ntrees > 1 ? 0.1 : -1, &b->code, &b->ru);
+			r = child_wait(&b->c, st->ntrees > 1 ? 0.02 : -1, &b->code, &b->ru);
 			if (r == 1)
 				continue;
 			if (r < 0) {
