@@ -492,16 +492,20 @@ int cg_attach(const struct cgroup *cg, pid_t pid)
 	return write_str_file(path, val);
 }
 
-/* Names to try, in order, for a key: v2 first, then the v1 spelling. */
+/*
+ * Names to try, in order, for a key. Since 5.9 both v2 and v1 split the
+ * refault counter into _anon and _file; the page-cache one is what the
+ * workloads mean. v1 calls the file and anon totals "cache" and "rss" (bytes,
+ * like v2). v1 has no pgscan/pgsteal/pgactivate at all: those return -1.
+ */
 static const char *const *stat_names(const char *key, bool v2)
 {
-	static const char *const refault_v2[] = { "workingset_refault_file", "workingset_refault", NULL };
-	static const char *const refault_v1[] = { "workingset_refault_file", "workingset_refault", NULL };
+	static const char *const refault[] = { "workingset_refault_file", "workingset_refault", NULL };
 	static const char *const file_v1[] = { "cache", NULL };
 	static const char *const anon_v1[] = { "rss", NULL };
 
 	if (!strcmp(key, "workingset_refault"))
-		return v2 ? refault_v2 : refault_v1;
+		return refault;
 	if (!v2 && !strcmp(key, "file"))
 		return file_v1;
 	if (!v2 && !strcmp(key, "anon"))

@@ -196,6 +196,8 @@ child_main(struct child *c, const char *prog, char **envp, int out_fd, int null_
 	if (c->fn) {
 		int r;
 
+		/* fn may call exit(): the atexit registry run must not touch the parent's things */
+		cleanup_forget_all();
 		close(err_fd);   /* EOF tells the parent the child started */
 		r = c->fn(c->fn_arg);
 		_exit(r & 0xff);
@@ -290,6 +292,16 @@ int child_start(struct child *c)
 	}
 	close(pipefd[1]);
 	pipefd[1] = -1;
+	if (c->cleanup_id < 0) {
+		/* untracked, it could outlive us: do not let it run */
+		kill(-pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		c->running = false;
+		c->cleanup_id = 0;
+		error("cannot run '%s': the cleanup registry is full", name);
+		goto out;
+	}
 
 	do
 		r = read(pipefd[0], &f, sizeof(f));
@@ -382,7 +394,7 @@ static int wait_common(struct child *c, double timeout, int *code, struct rusage
 
 	if (!c->running || c->pid <= 0)
 		return error("'%s' is not running", child_name(c));
-	pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
+	pidfd = -2;   /* opened only when we really have to sleep */
 	for (;;) {
 		int slice = 100;
 
@@ -406,6 +418,8 @@ static int wait_common(struct child *c, double timeout, int *code, struct rusage
 			if (left * 1000 < slice)
 				slice = (int)(left * 1000) + 1;
 		}
+		if (pidfd == -2)
+			pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
 		if (pidfd >= 0) {
 			struct pollfd p = { .fd = pidfd, .events = POLLIN };
 			poll(&p, 1, slice);

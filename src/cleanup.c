@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include "util.h"
 
-#define CLEANUP_MAX 4096
+#define CLEANUP_MAX (1 << 17)   /* 1000 memcgs x (64 readers + 1) fit */
 
 struct entry {
 	const char *what;
@@ -22,9 +22,14 @@ struct entry {
 	int id;   /* 0: free slot */
 };
 
+/*
+ * Entries never move: a popped one becomes a hole (id 0), and the top shrinks
+ * past holes. An id encodes its slot (id - 1) % CLEANUP_MAX, so a pop is
+ * O(1) whatever order children end in (thousands of readers end together).
+ */
 static struct entry entries[CLEANUP_MAX];
 static int nentries;        /* high-water mark of used slots */
-static int next_id = 1;
+static unsigned seq;
 static volatile sig_atomic_t running_all;
 volatile sig_atomic_t lb_interrupted;
 
@@ -53,7 +58,8 @@ int cleanup_push(const char *what, cleanup_fn fn, void *arg)
 		entries[nentries].what = what;
 		entries[nentries].fn = fn;
 		entries[nentries].arg = arg;
-		entries[nentries].id = id = next_id++;
+		id = nentries + 1 + (int)(seq++ % 4096) * CLEANUP_MAX;
+		entries[nentries].id = id;
 		nentries++;
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -71,12 +77,15 @@ void cleanup_pop(int id, bool run)
 		return;
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
-	for (int i = nentries - 1; i >= 0; i--) {
-		if (entries[i].id == id) {
+	{
+		int i = (id - 1) % CLEANUP_MAX;
+
+		if (i < nentries && entries[i].id == id) {
 			e = entries[i];
-			memmove(&entries[i], &entries[i + 1], (size_t)(nentries - i - 1) * sizeof(entries[0]));
-			nentries--;
-			break;
+			entries[i].id = 0;
+			entries[i].fn = NULL;
+			while (nentries > 0 && entries[nentries - 1].id == 0)
+				nentries--;
 		}
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -109,6 +118,14 @@ void cleanup_run_all(void)
 			e.fn(e.arg);
 	}
 	running_all = 0;
+}
+
+void cleanup_forget_all(void)
+{
+	/* only called in a fresh child, where nothing else runs concurrently */
+	for (int i = 0; i < nentries; i++)
+		entries[i].id = 0;
+	nentries = 0;
 }
 
 static void on_signal(int sig)

@@ -27,6 +27,9 @@ int cleanup_push(const char *what, cleanup_fn fn, void *arg);
 void cleanup_pop(int id, bool run);
 /* Run every pending action, newest first. Safe to call more than once. */
 void cleanup_run_all(void);
+/* In a forked child: drop every entry without running it (they are the
+ * parent's), so an exit() in the child cannot undo the parent's work. */
+void cleanup_forget_all(void);
 
 /* Install handlers for SIGINT, SIGTERM, SIGHUP (and SIGPIPE ignored); also
  * registers cleanup_run_all with atexit. */

@@ -7,6 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cleanup.h"
@@ -311,9 +315,53 @@ static enum outcome run_workload(struct run_state *rs, struct wl_ctx *ctx, struc
 
 /* ---- setup of the run and the whole sequence ---- */
 
+/*
+ * The run's mounts (tmpfs, the loop filesystem) live in a mount namespace of
+ * its own: invisible to the rest of the machine, and torn down by the kernel
+ * when the run's last process exits, even after SIGKILL, which no cleanup
+ * registry can catch. The loop device is autoclear, so it goes with its
+ * mount. Our mounts must not propagate back, hence the recursive slave.
+ */
+static int private_mounts(void)
+{
+	if (unshare(CLONE_NEWNS))
+		return error_errno("cannot create a private mount namespace");
+	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL))
+		return error_errno("cannot make the mount namespace private");
+	return 0;
+}
+
+/* Scratch folders run-<pid> of runs that were killed: nothing else removes them. */
+static void remove_stale_workdirs(const char *workdir)
+{
+	DIR *d = opendir(workdir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char *end;
+		long pid;
+
+		if (strncmp(de->d_name, "run-", 4))
+			continue;
+		pid = strtol(de->d_name + 4, &end, 10);
+		if (*end || pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		char *p = xasprintf("%s/%s", workdir, de->d_name);
+		if (remove_tree(p))
+			warning("cannot remove %s, left by an earlier run", p);
+		free(p);
+	}
+	closedir(d);
+}
+
 static int prepare_env(struct run_state *rs)
 {
 	struct global_opts *g = &rs->cfg->g;
+
+	if (private_mounts())
+		return -1;
 
 	if (rs->cg.mode != CG_NONE) {
 		if (cg_create_run_parent(&rs->cg, &rs->run_cg))
@@ -322,6 +370,7 @@ static int prepare_env(struct run_state *rs)
 	}
 	if (mkdir_p(g->workdir, 0755))
 		return -1;
+	remove_stale_workdirs(g->workdir);
 	rs->env.run_workdir = xasprintf("%s/run-%d", g->workdir, (int)getpid());
 	if (mkdir(rs->env.run_workdir, 0755) && errno != EEXIST)
 		return error_errno("cannot create %s", rs->env.run_workdir);

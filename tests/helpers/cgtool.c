@@ -8,8 +8,12 @@
  *                            that prints /proc/self/cgroup and numa_maps,
  *                            check it ran inside its memcg, destroy, check
  *                            nothing is left; prints the timings
- *   cgtool hold N            N memcgs with a sleeping child in each; prints
- *                            "ready <run parent>" and waits for a signal
+ *   cgtool hold N LIMIT      N memcgs with a sleeping child in each; prints
+ *                            the run parent, "ready", and waits for a signal
+ *   cgtool killtree v1|v2 N  N cgroups, each with a shell and two grandchildren;
+ *                            cg_destroy them while they run, check every
+ *                            process died (v2 without the memory controller
+ *                            uses the cgroup2 mount beside v1: cgroup.kill)
  *   cgtool stale             create and destroy a run parent (which removes
  *                            stale lrubench-<pid> cgroups of dead runs)
  *   cgtool sparse SPEC WORKDIR SIZE [hold]
@@ -24,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cgroup_setup.h"
 #include "child.h"
@@ -34,7 +39,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: cgtool cgroups N LIMIT | hold N | stale | sparse SPEC WORKDIR SIZE [hold]\n");
+	fprintf(stderr, "usage: cgtool cgroups N LIMIT | hold N LIMIT | killtree v1|v2 N | stale | sparse SPEC WORKDIR SIZE [hold]\n");
 	return 2;
 }
 
@@ -174,6 +179,126 @@ out:
 	return ret;
 }
 
+/* Dead, or a zombie waiting for its (new) parent to reap it. */
+static bool pid_dead(pid_t pid)
+{
+	char path[64], *st, *p;
+	bool dead;
+
+	if (kill(pid, 0))
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	st = read_file_str(path, NULL);
+	p = st ? strrchr(st, ')') : NULL;
+	dead = !st || (p && (p[2] == 'Z' || p[2] == 'X'));
+	free(st);
+	return dead;
+}
+
+static int cmd_killtree(const char *mode, int n)
+{
+	const char *argv[] = { "sh", "-c", "sleep 600 & sleep 600 & wait", NULL };
+	struct cg_env env;
+	struct cgroup run = { 0 }, *cgs = xcalloc((size_t)n, sizeof(*cgs));
+	struct child *kids = xcalloc((size_t)n, sizeof(*kids));
+	pid_t *pids = xcalloc((size_t)n * 3, sizeof(*pids));
+	char procs[4096];
+	int npids = 0, ret = 1;
+	bool manual_v2 = false;
+
+	if (discover(&env))
+		return 3;
+	if (!strcmp(mode, "v2") && env.mode != CG_V2) {
+		if (!env.v2_root)
+			return error("no cgroup2 mount"), 3;
+		/* cgroup2 without memory: plain folders, removed by cg_destroy */
+		manual_v2 = true;
+		run.path = xasprintf("%s/lrubench-%d", env.v2_root, (int)getpid());
+		run.mode = CG_V2;
+		if (mkdir(run.path, 0755)) {
+			error_errno("cannot create %s", run.path);
+			goto out;
+		}
+	} else if (strcmp(mode, cg_mode_name(env.mode))) {
+		printf("skip: memory controller is on %s\n", cg_mode_name(env.mode));
+		ret = 77;
+		goto out;
+	} else if (cg_create_run_parent(&env, &run)) {
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "m%d", i);
+		if (manual_v2) {
+			cgs[i].path = xasprintf("%s/%s", run.path, name);
+			cgs[i].mode = CG_V2;
+			if (mkdir(cgs[i].path, 0755)) {
+				error_errno("cannot create %s", cgs[i].path);
+				goto out;
+			}
+		} else if (cg_create(&env, &run, name, &cgs[i])) {
+			goto out;
+		}
+		kids[i].argv = argv;
+		kids[i].cgroup_procs = cg_procs_file(&cgs[i], procs, sizeof(procs));
+		if (child_start(&kids[i]))
+			goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		char *text, *save = NULL;
+		double end = now_monotonic() + 10;
+
+		while (cg_nr_procs(&cgs[i]) < 3 && now_monotonic() < end)
+			lb_sleep(0.01);
+		text = read_file_str(cg_procs_file(&cgs[i], procs, sizeof(procs)), NULL);
+		for (char *t = strtok_r(text, "\n", &save); t; t = strtok_r(NULL, "\n", &save))
+			pids[npids++] = atoi(t);
+		free(text);
+	}
+	if (npids != 3 * n) {
+		error("expected %d processes in the cgroups, found %d", 3 * n, npids);
+		goto out;
+	}
+	printf("mode %s parent %s processes %d\n", mode, run.path, npids);
+	for (int i = 0; i < n; i++)
+		if (cg_destroy(&cgs[i]))
+			goto out;
+	if (cg_destroy(&run))
+		goto out;
+	for (int i = 0; i < n; i++) {
+		int code = -1;
+
+		if (child_wait(&kids[i], 10, &code, NULL) || code != 128 + SIGKILL) {
+			error("shell %d: expected death by SIGKILL, code %d", (int)kids[i].pid, code);
+			goto out;
+		}
+	}
+	for (int i = 0; i < npids; i++) {
+		double end = now_monotonic() + 5;
+
+		while (!pid_dead(pids[i]) && now_monotonic() < end)
+			lb_sleep(0.01);
+		if (!pid_dead(pids[i])) {
+			error("pid %d survived cg_destroy", (int)pids[i]);
+			goto out;
+		}
+	}
+	printf("killed %d processes, removed %d cgroups\n", npids, n + 1);
+	ret = 0;
+out:
+	for (int i = 0; i < n; i++) {
+		child_stop(&kids[i], 0);
+		cg_destroy(&cgs[i]);
+	}
+	cg_destroy(&run);
+	cg_env_release(&env);
+	free(pids);
+	free(kids);
+	free(cgs);
+	return ret;
+}
+
 static int cmd_stale(void)
 {
 	struct cg_env env;
@@ -235,8 +360,14 @@ int main(int argc, char **argv)
 			return usage();
 		return cmd_cgroups(atoi(argv[2]), limit, false);
 	}
-	if (argc == 3 && !strcmp(argv[1], "hold"))
-		return cmd_cgroups(atoi(argv[2]), 0, true);
+	if (argc == 4 && !strcmp(argv[1], "hold")) {
+		uint64_t limit;
+		if (parse_size(argv[3], &limit))
+			return usage();
+		return cmd_cgroups(atoi(argv[2]), limit, true);
+	}
+	if (argc == 4 && !strcmp(argv[1], "killtree"))
+		return cmd_killtree(argv[2], atoi(argv[3]));
 	if (argc == 2 && !strcmp(argv[1], "stale"))
 		return cmd_stale();
 	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "sparse"))

@@ -35,15 +35,28 @@ assert_grep_err() { assert_grep "$1" "$T/err"; }
 json_get() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval("d"+sys.argv[2]))' "$1" "$2"; }
 
 # Nothing lrubench creates may survive a run: cgroups, mounts, loop devices,
-# processes (other than this test's own shell).
+# processes. Every such object carries its creator's pid (lrubench-<pid>,
+# run-<pid>), so objects of a run that is still alive -- another test suite
+# running on the same machine -- are not counted; objects of a dead pid are.
+leak_candidates() {
+  find /sys/fs/cgroup -maxdepth 3 -type d -name 'lrubench-*' 2>/dev/null | sed 's/^/cgroup /'
+  grep lrubench /proc/mounts | awk '{print "mount " $2}'
+  losetup -a 2>/dev/null | grep lrubench | sed 's/^/loop /'
+}
+owner_alive() {
+  local pid
+  pid=$(printf '%s\n' "$1" | grep -o -E '(lrubench|run)-[0-9]+' | head -1 | grep -o -E '[0-9]+$')
+  [ -n "$pid" ] && [ -d "/proc/$pid" ]
+}
 assert_no_leaks() {
-  local left
-  left=$(find /sys/fs/cgroup -maxdepth 3 -type d -name 'lrubench-*' 2>/dev/null)
-  [ -z "$left" ] || fail "cgroups left behind: $left"
-  left=$(grep lrubench /proc/mounts)
-  [ -z "$left" ] || fail "mounts left behind: $left"
-  left=$(losetup -a 2>/dev/null | grep lrubench)
-  [ -z "$left" ] || fail "loop devices left behind: $left"
-  left=$(pgrep -f "^$LRUBENCH " 2>/dev/null)
+  local left="" line
+  while IFS= read -r line; do
+    [ -n "$line" ] || continue
+    owner_alive "$line" && continue
+    left="$left
+  $line"
+  done < <(leak_candidates)
+  [ -z "$left" ] || fail "left behind:$left"
+  left=$(pgrep -f "^$LRUBENCH run .*$T" 2>/dev/null)
   [ -z "$left" ] || fail "lrubench processes left behind: $left"
 }

@@ -360,6 +360,27 @@ static void test_v2_create_limits_stat(void **state)
 	free(m);
 }
 
+/* Before 5.9 the refault counter had no _file/_anon split. */
+static void test_stat_old_kernel_names(void **state)
+{
+	char *dir = xasprintf("%s/old", tmp);
+	struct cgroup cg = { dir, CG_V2, 0 };
+	uint64_t v = 0;
+
+	(void)state;
+	put("/old/memory.stat", "file 4096\nworkingset_refault 42\nworkingset_activate 1\n");
+	assert_int_equal(cg_stat(&cg, "workingset_refault", &v), 0);
+	assert_int_equal(v, 42);
+	cg.mode = CG_V1;
+	assert_int_equal(cg_stat(&cg, "workingset_refault", &v), 0);
+	assert_int_equal(v, 42);
+	/* a missing memory.stat is "not present", not a crash */
+	free(dir);
+	cg.path = dir = xasprintf("%s/nonexistent", tmp);
+	assert_int_equal(cg_stat(&cg, "file", &v), -1);
+	free(dir);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -382,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_discover_none),
 		cmocka_unit_test(test_v1_create_limits_stat),
 		cmocka_unit_test(test_v2_create_limits_stat),
+		cmocka_unit_test(test_stat_old_kernel_names),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "child.h"
 #include "cleanup.h"
@@ -129,7 +130,6 @@ static void test_timeout_and_stop(void **state)
 	const char *argv[] = { "sleep", "30", NULL };
 	struct child c = { .argv = argv };
 	int code = -1;
-	double t0;
 
 	(void)state;
 	assert_int_equal(child_start(&c), 0);
@@ -137,12 +137,57 @@ static void test_timeout_and_stop(void **state)
 	assert_int_equal(getpgid(c.pid), c.pid);
 	assert_int_equal(child_wait(&c, 0.05, &code, NULL), 1);
 	assert_true(c.running);
-	t0 = now_monotonic();
 	child_stop(&c, 5);
 	assert_false(c.running);
-	assert_true(now_monotonic() - t0 < 5);   /* SIGTERM worked, no SIGKILL wait */
+	assert_int_equal(c.cleanup_id, 0);
 	assert_int_equal(kill(c.pid, 0), -1);
 	child_stop(&c, 5);   /* idempotent */
+}
+
+/* Dead, or a zombie waiting for init to reap it. */
+static bool pid_dead(pid_t pid)
+{
+	char path[64], *st, *p;
+	bool dead;
+
+	if (kill(pid, 0))
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	st = read_file_str(path, NULL);
+	p = st ? strrchr(st, ')') : NULL;
+	dead = !st || (p && (p[2] == 'Z' || p[2] == 'X'));
+	free(st);
+	return dead;
+}
+
+/* A child that ignores SIGTERM is killed after the grace period, and the
+ * whole process group goes with it. */
+static void test_stop_kills_group_after_grace(void **state)
+{
+	char out[512], *text = NULL;
+	const char *argv[] = { "sh", "-c", "trap '' TERM; sleep 30 & echo $!; sleep 30 & echo $!; wait", NULL };
+	struct child c = { .argv = argv, .out_path = out };
+	pid_t p1 = 0, p2 = 0;
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s/group.log", tmpdir);
+	assert_int_equal(child_start(&c), 0);
+	for (int i = 0; i < 1000; i++) {   /* until both pids are printed */
+		free(text);
+		text = read_file_str(out, NULL);
+		if (text && sscanf(text, "%d\n%d\n", &p1, &p2) == 2)
+			break;
+		lb_sleep(0.01);
+	}
+	free(text);
+	assert_true(p1 > 0 && p2 > 0);
+	assert_int_equal(getpgid(p1), c.pid);
+	child_stop(&c, 0.2);
+	assert_false(c.running);
+	for (int i = 0; i < 500 && !(pid_dead(p1) && pid_dead(p2)); i++)
+		lb_sleep(0.01);
+	assert_true(pid_dead(p1));
+	assert_true(pid_dead(p2));
 }
 
 static void test_interrupted_wait(void **state)
@@ -157,6 +202,32 @@ static void test_interrupted_wait(void **state)
 	assert_int_equal(child_wait(&c, -1, &code, NULL), -2);
 	lb_interrupted = 0;
 	assert_true(c.running);
+	child_stop(&c, 0);
+	assert_false(c.running);
+}
+
+/* A SIGINT that arrives while child_wait sleeps ends the wait (-2), long
+ * before the child would exit on its own. */
+static void test_sigint_during_wait(void **state)
+{
+	const char *argv[] = { "sleep", "30", NULL };
+	struct child c = { .argv = argv };
+	pid_t killer;
+	int code = -1;
+
+	(void)state;
+	signals_install();
+	assert_int_equal(child_start(&c), 0);
+	killer = fork();
+	if (killer == 0) {
+		usleep(100 * 1000);
+		kill(getppid(), SIGINT);
+		_exit(0);
+	}
+	assert_int_equal(child_wait(&c, 60, &code, NULL), -2);
+	assert_true(c.running);
+	waitpid(killer, NULL, 0);
+	lb_interrupted = 0;
 	child_stop(&c, 0);
 	assert_false(c.running);
 }
@@ -207,6 +278,113 @@ static void test_bad_cgroup_file(void **state)
 	free(msg);
 }
 
+static void unlink_marker(void *arg)
+{
+	unlink(arg);
+}
+
+static int fn_exit_via_exit(void *arg)
+{
+	(void)arg;
+	exit(5);   /* runs atexit handlers in the child */
+}
+
+/* A fork-only child that calls exit() must not run the parent's undo actions. */
+static void test_fn_exit_keeps_parent_cleanups(void **state)
+{
+	char marker[512];
+	struct child c = { .fn = fn_exit_via_exit };
+	int id, code = -1;
+
+	(void)state;
+	signals_install();   /* registers cleanup_run_all with atexit, as lrubench does */
+	snprintf(marker, sizeof(marker), "%s/marker", tmpdir);
+	assert_int_equal(write_file_atomic(marker, "x", 1), 0);
+	id = cleanup_push(marker, unlink_marker, marker);
+	assert_true(id > 0);
+	assert_int_equal(child_start(&c), 0);
+	assert_int_equal(child_wait(&c, 10, &code, NULL), 0);
+	assert_int_equal(code, 5);
+	assert_true(path_exists(marker));
+	cleanup_pop(id, false);
+}
+
+static void test_null_stdio_and_ids(void **state)
+{
+	char out[512], *text;
+	const char *argv[] = { "sh", "-c", "id -u; id -g; echo hidden >&2", NULL };
+	struct child c = { .argv = argv, .out_path = out };
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s/ids.log", tmpdir);
+	c.null_stdio = true;
+	assert_int_equal(child_run(&c, 10), 0);
+	assert_false(path_exists(out));   /* null_stdio wins over out_path */
+	if (getuid() != 0)
+		return;   /* changing ids needs root */
+	c.null_stdio = false;
+	c.set_ids = true;
+	c.uid = 65534;
+	c.gid = 65534;
+	assert_int_equal(child_run(&c, 10), 0);
+	text = read_file_str(out, NULL);
+	assert_non_null(text);
+	assert_string_equal(text, "65534\n65534\nhidden\n");
+	free(text);
+}
+
+/* The binding is in place when the program starts (set before exec). */
+static void test_numa_bound_child(void **state)
+{
+	char out[512], want[32], *text;
+	const char *argv[] = { "grep", "-m1", "-o", "bind:[0-9]*", "/proc/self/numa_maps", NULL };
+	struct strbuf err = STRBUF_INIT;
+	struct numa_bind b;
+	struct child c = { .argv = argv, .out_path = out, .bind = &b };
+
+	(void)state;
+	if (numa_resolve("", "auto", &b, &err) || access("/proc/self/numa_maps", R_OK)) {
+		strbuf_release(&err);
+		skip();
+	}
+	snprintf(out, sizeof(out), "%s/numa.log", tmpdir);
+	assert_int_equal(child_run(&c, 10), 0);
+	text = read_file_str(out, NULL);
+	snprintf(want, sizeof(want), "bind:%d\n", b.node);
+	assert_non_null(text);
+	assert_string_equal(text, want);
+	free(text);
+	strbuf_release(&err);
+}
+
+static void noop(void *arg)
+{
+	(void)arg;
+}
+
+/* A child that cannot be tracked for cleanup is not left running. */
+static void test_registry_full(void **state)
+{
+	const char *argv[] = { "sleep", "30", NULL };
+	struct child c = { .argv = argv };
+	int *ids = calloc(1 << 18, sizeof(*ids)), n = 0, id;
+	char *msg;
+
+	(void)state;
+	capture_start();
+	while (n < (1 << 18) && (id = cleanup_push("filler", noop, NULL)) > 0)
+		ids[n++] = id;
+	assert_int_equal(child_start(&c), -1);
+	msg = capture_end();
+	assert_non_null(strstr(msg, "cannot run 'sleep': the cleanup registry is full"));
+	assert_false(c.running);
+	assert_int_equal(kill(c.pid, 0), -1);
+	while (n > 0)
+		cleanup_pop(ids[--n], false);
+	free(ids);
+	free(msg);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -227,10 +405,16 @@ int main(void)
 		cmocka_unit_test(test_exit_codes),
 		cmocka_unit_test(test_fn_child),
 		cmocka_unit_test(test_timeout_and_stop),
+		cmocka_unit_test(test_stop_kills_group_after_grace),
 		cmocka_unit_test(test_interrupted_wait),
+		cmocka_unit_test(test_sigint_during_wait),
 		cmocka_unit_test(test_out_path_env_dir),
 		cmocka_unit_test(test_cleanup_registry_kills),
 		cmocka_unit_test(test_bad_cgroup_file),
+		cmocka_unit_test(test_fn_exit_keeps_parent_cleanups),
+		cmocka_unit_test(test_null_stdio_and_ids),
+		cmocka_unit_test(test_registry_full),
+		cmocka_unit_test(test_numa_bound_child),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -83,8 +83,10 @@ static void atomic_write(void **state)
 	size_t len;
 	(void)state;
 	assert_non_null(mkdtemp(dir));
+	path = xasprintf("%s/a/b", dir);
+	assert_int_equal(mkdir_p(path, 0755), 0);
+	free(path);
 	path = xasprintf("%s/a/b/c.json", dir);
-	assert_int_equal(mkdir_p(xasprintf("%s/a/b", dir), 0755), 0);
 	assert_int_equal(write_file_atomic(path, "{}\n", 3), 0);
 	back = read_file_str(path, &len);
 	assert_non_null(back);

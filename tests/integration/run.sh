@@ -1,0 +1,245 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# `lrubench run` of readtwice against the real kernel: real memcgs, a real
+# ext4 on a real loop device, real reader processes.
+
+QUICK=(--quick -w readtwice --set global.warmup=0 --set readtwice.runtime=1s --set readtwice.file_size=64M)
+
+# Poll (bounded) until a condition holds; this waits for an event, it does
+# not sleep a fixed time to make a test pass.
+wait_for() {
+  local what=$1; shift
+  for _ in $(seq 1 300); do
+    "$@" && return 0
+    sleep 0.1
+  done
+  fail "timed out waiting for $what"
+}
+
+run_status() { json_get "$1/run.json" '["status"]'; }
+
+# pids of the readers of run $1 (they sit in its memcgs)
+readers_of() { cat /sys/fs/cgroup/memory/lrubench-$1/readtwice-*/cgroup.procs \
+  /sys/fs/cgroup/lrubench-$1/readtwice-*/cgroup.procs 2>/dev/null; }
+has_readers() { [ -n "$(readers_of "$1")" ]; }
+no_readers() { [ -z "$(readers_of "$1")" ]; }
+
+test_quick_run_writes_results() {
+  need_root
+  expect_exit 0 "$LRUBENCH" run --quick -w readtwice -o "$T/r" --label t1 --set readtwice.memcgs=1,2,4
+  assert_file "$T/r/t1/run.json"
+  assert_eq "$(run_status "$T/r/t1")" complete "status"
+  assert_eq "$(json_get "$T/r/t1/run.json" '["system"]["kernel_release"]')" "$(uname -r)" "kernel_release"
+  assert_eq "$(json_get "$T/r/t1/run.json" '["system"]["nr_cpus"]')" "$(nproc)" "nr_cpus"
+  [ "$(json_get "$T/r/t1/run.json" '["system"]["mem_total_kb"]')" -gt 0 ] || fail "mem_total_kb"
+  assert_eq "$(json_get "$T/r/t1/run.json" '["config"]["readtwice"]["memcgs"]')" "1,2,4" "effective config"
+  python3 - "$T/r/t1/readtwice.json" <<'EOF' || fail "readtwice.json content"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == 1 and d["workload"] == "readtwice"
+titles = [t["title"] for t in d["tables"]]
+assert titles == ["readtwice MB/s aggregate", "readtwice MB/s per memcg"], titles
+for t in d["tables"]:
+    assert t["better"] == "higher" and t["unit"] == "MB/s"
+    ops = {o["op"]: o["samples"] for o in t["ops"]}
+    assert sorted(ops) == ["memcgs-1", "memcgs-2", "memcgs-4"], ops
+    for op, s in ops.items():
+        assert len(s) == 3 and all(x > 0 for x in s), (op, s)
+# per memcg = aggregate / N for every iteration
+agg = {o["op"]: o["samples"] for o in d["tables"][0]["ops"]}
+per = {o["op"]: o["samples"] for o in d["tables"][1]["ops"]}
+for n in (1, 2, 4):
+    for a, p in zip(agg["memcgs-%d" % n], per["memcgs-%d" % n]):
+        assert abs(a / n - p) < 1e-6 * a, (a, p)
+det = d["details"]
+assert len(det) == 9 and all(len(x["memcg_mbps"]) == int(x["step"].split("-")[1]) for x in det)
+EOF
+  assert_grep "readtwice MB/s aggregate" "$T/out"
+  assert_no_leaks
+}
+
+test_two_hundred_memcgs() {
+  need_root
+  expect_exit 0 "$LRUBENCH" run "${QUICK[@]}" -i 1 -o "$T/r" --label many \
+    --set readtwice.memcgs=200 --set readtwice.readers_per_memcg=1
+  python3 - "$T/r/many/readtwice.json" <<'EOF' || fail "200 memcgs results"
+import json, sys
+d = json.load(open(sys.argv[1]))
+det = d["details"][0]
+assert len(det["memcg_mbps"]) == 200 and all(x > 0 for x in det["memcg_mbps"]), det
+EOF
+  assert_no_leaks
+}
+
+test_sigint_then_resume() {
+  need_root
+  "$LRUBENCH" run "${QUICK[@]}" -i 3 -o "$T/r" --label s --set readtwice.memcgs=1,2 >"$T/out" 2>"$T/err" &
+  local pid=$!
+  # interrupt once the first iteration is saved, so resume has something to skip
+  wait_for "first saved iteration" test -f "$T/r/s/readtwice.json"
+  kill -INT $pid
+  wait $pid; local rc=$?
+  assert_eq "$rc" 130 "exit code after SIGINT"
+  assert_eq "$(run_status "$T/r/s")" interrupted "status"
+  assert_grep_err "interrupted"
+  assert_no_leaks
+  local before
+  before=$(python3 -c 'import json,sys; print(sum(len(o["samples"]) for o in json.load(open(sys.argv[1]))["tables"][0]["ops"]))' "$T/r/s/readtwice.json")
+  [ "$before" -lt 6 ] || fail "the interrupted run had already finished ($before samples)"
+  # a run without --resume refuses the unfinished folder
+  expect_exit 2 "$LRUBENCH" run "${QUICK[@]}" -i 3 -o "$T/r" --label s --set readtwice.memcgs=1,2
+  assert_grep_err "did not complete"
+  # --resume with a different config is refused
+  expect_exit 2 "$LRUBENCH" run "${QUICK[@]}" -i 3 -o "$T/r" --label s --set readtwice.memcgs=1,4 --resume
+  assert_grep_err "config differs"
+  expect_exit 0 "$LRUBENCH" run "${QUICK[@]}" -i 3 -o "$T/r" --label s --set readtwice.memcgs=1,2 --resume
+  assert_eq "$(run_status "$T/r/s")" complete "status after resume"
+  python3 - "$T/r/s/readtwice.json" "$before" <<'EOF' || fail "resumed samples"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for t in d["tables"]:
+    for o in t["ops"]:
+        assert len(o["samples"]) == 3, (o["op"], o["samples"])
+EOF
+  assert_no_leaks
+}
+
+test_sigterm_and_double_sigint_leave_nothing() {
+  need_root
+  "$LRUBENCH" run "${QUICK[@]}" -i 5 -o "$T/r" --label term --set readtwice.memcgs=4 >"$T/out" 2>&1 &
+  local pid=$!
+  wait_for "readers" has_readers $pid
+  kill -TERM $pid; wait $pid; assert_eq "$?" 130 "exit after SIGTERM"
+  assert_no_leaks
+  "$LRUBENCH" run "${QUICK[@]}" -i 5 -o "$T/r" --label dbl --set readtwice.memcgs=4 >"$T/out" 2>&1 &
+  pid=$!
+  wait_for "readers" has_readers $pid
+  kill -INT $pid; kill -INT $pid; wait $pid; assert_eq "$?" 130 "exit after two SIGINTs"
+  assert_no_leaks
+}
+
+test_killed_reader_fails_cleanly() {
+  need_root
+  "$LRUBENCH" run "${QUICK[@]}" -i 3 -o "$T/r" --label k --set readtwice.runtime=20s \
+    --set readtwice.memcgs=2 >"$T/out" 2>"$T/err" &
+  local pid=$! victim
+  wait_for "readers" has_readers $pid
+  victim=$(readers_of $pid | head -1)
+  kill -KILL "$victim"
+  wait $pid; local rc=$?
+  assert_eq "$rc" 1 "exit code when a reader dies"
+  assert_grep_err "readtwice reader .*pid $victim.*killed by signal 9"
+  assert_eq "$(run_status "$T/r/k")" failed "status"
+  assert_no_leaks
+}
+
+test_complete_label_is_not_overwritten() {
+  need_root
+  expect_exit 0 "$LRUBENCH" run "${QUICK[@]}" -i 1 -o "$T/r" --label done --set readtwice.memcgs=1
+  local before; before=$(md5sum < "$T/r/done/readtwice.json")
+  expect_exit 2 "$LRUBENCH" run "${QUICK[@]}" -i 1 -o "$T/r" --label done --set readtwice.memcgs=1
+  assert_grep_err "holds a complete run; use --force"
+  assert_eq "$(md5sum < "$T/r/done/readtwice.json")" "$before" "results untouched"
+  expect_exit 0 "$LRUBENCH" run "${QUICK[@]}" -i 1 -o "$T/r" --label done --set readtwice.memcgs=2 --force
+  assert_eq "$(json_get "$T/r/done/run.json" '["config"]["readtwice"]["memcgs"]')" 2 "forced run replaced it"
+  assert_no_leaks
+}
+
+# Every bad input: the documented exit code, a message naming the culprit, no
+# label folder, nothing left behind.
+bad_input() {
+  local code=$1 msg=$2; shift 2
+  expect_exit "$code" "$LRUBENCH" run "$@"
+  assert_grep_err "$msg"
+  [ ! -e "$T/r/bad" ] || fail "a label folder was left for a bad input: $*"
+  assert_no_leaks
+}
+
+test_bad_inputs() {
+  need_root
+  printf '[global]\niterations = 2\n[readtwice]\nnosuchkey = 1\n' > "$T/bad.conf"
+  bad_input 2 "bad.conf:4: unknown key 'nosuchkey' in \[readtwice\]" -c "$T/bad.conf" -o "$T/r" --label bad
+  bad_input 2 "readtwice.file_size: '12Q' is not a size" -o "$T/r" --label bad --set readtwice.file_size=12Q
+  bad_input 2 "readtwice.memcgs: 0 is out of range" -o "$T/r" --label bad --set readtwice.memcgs=0
+  bad_input 2 "readtwice.runtime: '-1' is not a time" -o "$T/r" --label bad --set readtwice.runtime=-1
+  bad_input 2 "cannot read config file $T/missing.conf" -c "$T/missing.conf" -o "$T/r" --label bad
+  bad_input 2 "expected SECTION.KEY=VALUE" -o "$T/r" --label bad --set memcgs=1
+  bad_input 3 "numa_node=7: no such node; nodes present: 0" -o "$T/r" --label bad --set global.numa_node=7
+  bad_input 2 "numa_node" -o "$T/r" --label bad --set global.numa_node=seven
+  bad_input 2 "unknown workload 'nosuch'" -o "$T/r" --label bad -w nosuch
+  bad_input 2 "unknown option '--bogus'" -o "$T/r" --label bad --bogus
+  bad_input 2 "label '..' cannot be a folder name" -o "$T/r" --label ..
+  bad_input 2 "sparse_root" -o "$T/r" --label bad --set global.sparse_root=nfs
+  bad_input 2 "nothing to resume" -o "$T/r" --label bad --resume
+}
+
+test_unwritable_results_folder() {
+  need_root
+  mkdir -p "$T/ro"
+  mount -t tmpfs -o ro,size=1m testro "$T/ro" || skip "cannot mount a read-only tmpfs"
+  expect_exit 2 "$LRUBENCH" run "${QUICK[@]}" -o "$T/ro/results" --label bad
+  umount "$T/ro"
+  assert_grep_err "results folder $T/ro/results is not writable"
+  assert_no_leaks
+}
+
+test_sparse_root_dir_refuses_tmpfs() {
+  need_root
+  expect_exit 1 "$LRUBENCH" run "${QUICK[@]}" -i 1 -o "$T/r" --label tmpfs --set readtwice.memcgs=1 \
+    --set global.sparse_root=dir:/dev/shm
+  assert_grep_err "/dev/shm.*tmpfs"
+  assert_no_leaks
+  mkdir -p "$T/plain"
+  expect_exit 0 "$LRUBENCH" run "${QUICK[@]}" -i 1 -o "$T/r" --label plain --set readtwice.memcgs=1 \
+    --set "global.sparse_root=dir:$T/plain"
+  assert_no_leaks
+}
+
+test_help_version_list_check() {
+  for c in run compare plot list check fetch; do
+    expect_exit 0 "$LRUBENCH" $c --help
+    assert_grep "usage: lrubench $c" "$T/out"
+    expect_exit 0 "$LRUBENCH" $c --version
+    assert_grep "lrubench [0-9]" "$T/out"
+  done
+  expect_exit 2 "$LRUBENCH" nosuchcommand
+  assert_grep_err "'nosuchcommand' is not a lrubench command"
+  expect_exit 0 "$LRUBENCH" list
+  assert_grep "readtwice.memcgs = " "$T/out"
+  assert_grep "table \"readtwice MB/s aggregate\"" "$T/out"
+  expect_exit 2 "$LRUBENCH" list nosuch
+  "$LRUBENCH" check >"$T/out" 2>"$T/err"; local rc=$?
+  [ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "check exited $rc"
+  assert_grep "memory cgroup" "$T/out"
+  assert_grep "readtwice" "$T/out"
+}
+
+# --quick and configs/quick.conf must describe the same run.
+test_quick_conf_matches_quick_flag() {
+  need_root
+  expect_exit 0 "$LRUBENCH" run --quick -w readtwice -i 1 -o "$T/r" --label a --set readtwice.memcgs=1 \
+    --set readtwice.runtime=1s --set global.warmup=0
+  expect_exit 0 "$LRUBENCH" run -c "$LRUBENCH_SRC/configs/quick.conf" -w readtwice -i 1 -o "$T/r" --label b \
+    --set readtwice.memcgs=1 --set readtwice.runtime=1s --set global.warmup=0
+  assert_eq "$(json_get "$T/r/a/run.json" '["config"]')" "$(json_get "$T/r/b/run.json" '["config"]')" "effective configs"
+}
+
+# SIGKILL cannot be caught: the run's mounts live in its own mount namespace
+# (gone with its last process), its loop device is autoclear, its readers die
+# with it (PDEATHSIG), and the next run removes the cgroup and scratch folder.
+test_sigkill_then_next_run_cleans_up() {
+  need_root
+  "$LRUBENCH" run "${QUICK[@]}" -i 5 -o "$T/r" --label kill --set readtwice.memcgs=2 \
+    --set "global.workdir=$T/work" >"$T/out" 2>&1 &
+  local pid=$!
+  wait_for "readers" has_readers $pid
+  kill -KILL $pid; wait $pid 2>/dev/null
+  wait_for "readers to die" no_readers $pid
+  grep -q "run-$pid" /proc/mounts && fail "mounts of the killed run are visible"
+  wait_for "the loop device to detach" sh -c "! losetup -a | grep -q 'lrubench-$pid'"
+  [ -d "$T/work/run-$pid" ] || fail "expected the killed run's scratch folder to be there"
+  expect_exit 0 "$LRUBENCH" run "${QUICK[@]}" -i 1 -o "$T/r" --label next --set readtwice.memcgs=1 \
+    --set "global.workdir=$T/work"
+  [ ! -d "/sys/fs/cgroup/memory/lrubench-$pid" ] || fail "stale cgroup lrubench-$pid not removed"
+  [ ! -d "$T/work/run-$pid" ] || fail "stale scratch folder run-$pid not removed"
+  assert_no_leaks
+}

@@ -1,0 +1,247 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# thpscale on the real kernel: huge faults with THP=madvise + MADV_HUGEPAGE,
+# none with THP=never, per-fault sample counts checked against the layout and
+# the details, THP sysfs settings restored after a normal end, a SIGINT and a
+# double SIGINT, and each bad input with its exit code.
+
+THP=/sys/kernel/mm/transparent_hugepage
+
+thp_need() {
+  need_root
+  [ -r $THP/enabled ] || skip "no THP on this kernel ($THP/enabled)"
+}
+thp_mode() { sed 's/.*\[\(.*\)\].*/\1/' "$THP/$1"; }
+# a mode other than the current one, to see that the run changed it
+other_enabled() { [ "$(thp_mode enabled)" = never ] && echo always || echo never; }
+other_defrag() { [ "$(thp_mode defrag)" = defer ] && echo never || echo defer; }
+
+# thp_run ARGS...: the acceptance command plus ARGS, results in $T/r/t; the
+# run's pid in $pid (its cgroups and mounts are named after it)
+thp_run() {
+  "$LRUBENCH" run -w thpscale --quick -o "$T/r" --label t \
+    --set thpscale.threads=1,2 --set thpscale.mapsize=512M "$@" &
+  pid=$!
+  wait "$pid"
+}
+
+# Other helpers' runs share this machine, so the global assert_no_leaks
+# (every lrubench-* cgroup) only applies when no other run is around; what
+# this run (pid $pid) created is always checked.
+thp_no_leaks() {
+  local left
+  if [ -n "${pid:-}" ]; then
+    left=$(find /sys/fs/cgroup -maxdepth 3 -type d -name "lrubench-$pid" 2>/dev/null)
+    [ -z "$left" ] || fail "cgroups left behind: $left"
+    left=$(grep "run-$pid/" /proc/mounts)
+    [ -z "$left" ] || fail "mounts left behind: $left"
+    left=$(losetup -a 2>/dev/null | grep "run-$pid/")
+    [ -z "$left" ] || fail "loop devices left behind: $left"
+  fi
+  if [ -z "$(pgrep -f 'lrubench run' 2>/dev/null)" ] &&
+     [ -z "$(find /sys/fs/cgroup -maxdepth 3 -type d -name 'lrubench-*' 2>/dev/null)" ]; then
+    thp_no_leaks
+  else
+    left=$(pgrep -f "^$LRUBENCH " 2>/dev/null)
+    [ -z "$left" ] || fail "lrubench processes left behind: $left"
+  fi
+}
+
+# thp_check_counts MAPSIZE_MB INSTANCES: every op's sample count matches the
+# faults the layout makes (mapsize / T per thread, half of it in 2 MB steps)
+# and the per-iteration details; latencies positive; prints "T pct..." lines
+thp_check_counts() {
+  python3 - "$T/r/t" "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1] + "/thpscale.json"))
+run = json.load(open(sys.argv[1] + "/run.json"))
+mapsize_mb, inst = int(sys.argv[2]), int(sys.argv[3])
+lat = next(t for t in d["tables"] if t["title"] == "thpscale Fault Latencies")
+pct = next(t for t in d["tables"] if t["title"] == "thpscale Percentage Faults Huge")
+ops = {o["op"]: o["samples"] for o in lat["ops"]}
+pops = {o["op"]: o["samples"] for o in pct["ops"]}
+iters = int(run["config"]["global"]["iterations"])
+def die(msg):
+    print("FAIL:", msg); sys.exit(1)
+for T in (1, 2):
+    per_thread = (mapsize_mb // T) // 2 * 2 // 4          # 2 MB steps per thread
+    want = iters * inst * T * per_thread
+    det = [x for x in d["details"] if x["step"] == "threads-%d" % T]
+    if len(det) != iters: die("threads-%d: %d details, want %d" % (T, len(det), iters))
+    faults = sum(x["faults"] for x in det)
+    huge = sum(x["faults_huge"] for x in det)
+    base = sum(x["faults_base"] for x in det)
+    both = ops.get("fault-both-%d" % T, [])
+    if len(both) != want or faults != want:
+        die("threads-%d: %d samples, %d in details, layout says %d" % (T, len(both), faults, want))
+    if len(ops.get("fault-huge-%d" % T, [])) != huge: die("fault-huge-%d count != faults_huge" % T)
+    if len(ops.get("fault-base-%d" % T, [])) != base: die("fault-base-%d count != faults_base" % T)
+    if huge == 0 and ("fault-huge-%d" % T) in ops: die("empty fault-huge-%d op exists" % T)
+    if base == 0 and ("fault-base-%d" % T) in ops: die("empty fault-base-%d op exists" % T)
+    if min(both) <= 0: die("non-positive latency")
+    if len(pops["huge-%d" % T]) != iters: die("huge-%d: one sample per iteration" % T)
+    for x in det:
+        for k in ("thp_fault_alloc", "thp_fault_fallback", "compact_stall", "pgmigrate_success"):
+            if k not in x["vmstat"]: die("vmstat %s missing in details" % k)
+        # the kernel's own count of THP faults covers ours (mincore's
+        # classification); other processes can only add to it
+        if x["vmstat"]["thp_fault_alloc"] < x["faults_huge"]:
+            die("thp_fault_alloc %d < huge faults %d" % (x["vmstat"]["thp_fault_alloc"], x["faults_huge"]))
+    print(T, min(pops["huge-%d" % T]), max(pops["huge-%d" % T]))
+PY
+}
+
+test_thpscale_madvise_gives_huge_faults() {
+  thp_need
+  local en df
+  en=$(thp_mode enabled); df=$(thp_mode defrag)
+  expect_exit 0 thp_run --set thpscale.thp_enabled=madvise --set thpscale.madvise=yes
+  thp_check_counts 512 1 >"$T/pct" || { cat "$T/pct"; fail "sample counts"; }
+  # huge-T > 0 in every iteration, for every T
+  while read -r t lo hi; do
+    python3 -c "import sys; sys.exit(0 if float('$lo') > 0 else 1)" || fail "huge-$t has an iteration with no huge fault"
+  done <"$T/pct"
+  assert_eq "$(json_get "$T/r/t/run.json" '["workload_facts"]["thpscale"]["thp_enabled"]')" madvise "recorded mode"
+  assert_grep "thp_fault_alloc=" "$T/out"
+  assert_eq "$(thp_mode enabled)" "$en" "THP enabled restored"
+  assert_eq "$(thp_mode defrag)" "$df" "THP defrag restored"
+  thp_no_leaks
+}
+
+test_thpscale_never_gives_base_faults() {
+  thp_need
+  local en df
+  en=$(thp_mode enabled); df=$(thp_mode defrag)
+  expect_exit 0 thp_run --set thpscale.thp_enabled=never --set thpscale.thp_defrag="$(other_defrag)"
+  thp_check_counts 512 1 >"$T/pct" || { cat "$T/pct"; fail "sample counts"; }
+  while read -r t lo hi; do
+    assert_eq "$hi" 0.0 "huge-$t with THP never"
+  done <"$T/pct"
+  python3 - "$T/r/t/thpscale.json" <<'PY' || fail "fault-huge op with THP never"
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(any(o["op"].startswith("fault-huge") for t in d["tables"] for o in t["ops"]))
+PY
+  assert_eq "$(json_get "$T/r/t/run.json" '["workload_facts"]["thpscale"]["thp_enabled"]')" never "recorded mode"
+  assert_eq "$(thp_mode enabled)" "$en" "THP enabled restored"
+  assert_eq "$(thp_mode defrag)" "$df" "THP defrag restored"
+  thp_no_leaks
+}
+
+test_thpscale_two_memcgs_with_limit() {
+  thp_need
+  [ -d /sys/fs/cgroup/memory ] || [ -f /sys/fs/cgroup/cgroup.controllers ] || skip "no memory cgroup"
+  expect_exit 0 thp_run --set thpscale.mapsize=256M --set thpscale.memcgs=2 \
+    --set thpscale.memcg_limit=512M
+  thp_check_counts 256 2 >"$T/pct" || { cat "$T/pct"; fail "sample counts"; }
+  assert_eq "$(json_get "$T/r/t/run.json" '["workload_facts"]["thpscale"]["instances"]')" 2 "instances"
+  thp_no_leaks
+}
+
+# Start a long run in the background; wait (bounded, on a condition, not a
+# time) until an instance process is inside its memcg, i.e. mid-step.
+thp_start_long_run() {
+  "$LRUBENCH" run -w thpscale -o "$T/r" --label t -i 1000 --set global.warmup=0 \
+    --set thpscale.threads=2 --set thpscale.mapsize=512M \
+    --set thpscale.thp_enabled="$(other_enabled)" --set thpscale.thp_defrag="$(other_defrag)" \
+    >"$T/out" 2>"$T/err" &
+  pid=$!
+  local i procs
+  for i in $(seq 1 3000); do
+    procs=$(cat /sys/fs/cgroup/memory/lrubench-$pid/thpscale-1/cgroup.procs \
+                /sys/fs/cgroup/lrubench-$pid/thpscale-1/cgroup.procs 2>/dev/null)
+    [ -n "$procs" ] && return 0
+    kill -0 "$pid" 2>/dev/null || { cat "$T/err"; fail "run ended before it was interrupted"; }
+    sleep 0.01
+  done
+  kill -9 "$pid"; fail "no instance appeared in its memcg"
+}
+
+test_thpscale_sigint_restores_thp() {
+  thp_need
+  local en df rc
+  en=$(thp_mode enabled); df=$(thp_mode defrag)
+  thp_start_long_run
+  [ "$(thp_mode enabled)" != "$en" ] || fail "the run did not change THP enabled"
+  kill -INT "$pid"
+  wait "$pid"; rc=$?
+  assert_eq "$rc" 130 "exit code after SIGINT"
+  assert_eq "$(thp_mode enabled)" "$en" "THP enabled restored after SIGINT"
+  assert_eq "$(thp_mode defrag)" "$df" "THP defrag restored after SIGINT"
+  assert_eq "$(json_get "$T/r/t/run.json" '["status"]')" interrupted "status"
+  thp_no_leaks
+}
+
+test_thpscale_double_sigint_restores_thp() {
+  thp_need
+  local en df rc
+  en=$(thp_mode enabled); df=$(thp_mode defrag)
+  thp_start_long_run
+  kill -INT "$pid"; kill -INT "$pid"
+  wait "$pid"; rc=$?
+  assert_eq "$rc" 130 "exit code after two SIGINTs"
+  assert_eq "$(thp_mode enabled)" "$en" "THP enabled restored after a second SIGINT"
+  assert_eq "$(thp_mode defrag)" "$df" "THP defrag restored after a second SIGINT"
+  thp_no_leaks
+}
+
+test_thpscale_threads_zero() {
+  need_root
+  expect_exit 2 thp_run --set thpscale.threads=0
+  assert_grep_err "threads"
+  thp_no_leaks
+}
+
+test_thpscale_unknown_thp_mode() {
+  thp_need
+  local en
+  en=$(thp_mode enabled)
+  expect_exit 2 thp_run --set thpscale.thp_enabled=sometimes
+  assert_grep_err "thp_enabled"
+  assert_grep_err "sometimes"
+  expect_exit 2 thp_run --set thpscale.thp_defrag=often
+  assert_grep_err "thp_defrag"
+  assert_eq "$(thp_mode enabled)" "$en" "THP untouched"
+  thp_no_leaks
+}
+
+test_thpscale_mapsize_beyond_node_memory() {
+  thp_need
+  expect_exit 3 thp_run --set thpscale.mapsize=64T
+  assert_grep_err "thpscale.mapsize"
+  assert_grep_err "node"
+  thp_no_leaks
+}
+
+test_thpscale_mapsize_beyond_memcg_limit() {
+  thp_need
+  expect_exit 2 thp_run --set thpscale.mapsize=512M --set thpscale.memcg_limit=256M
+  assert_grep_err "memcg_limit"
+  thp_no_leaks
+}
+
+test_thpscale_mapsize_not_a_size() {
+  thp_need
+  expect_exit 2 thp_run --set thpscale.mapsize=lots
+  assert_grep_err "thpscale.mapsize"
+  assert_grep_err "lots"
+  expect_exit 2 thp_run --set thpscale.mapsize=4M --set thpscale.threads=1,2
+  assert_grep_err "too small"
+}
+
+# THP not compiled in cannot be arranged on this kernel: the test hook
+# LRUBENCH_SYSFS_ROOT points the THP knobs at an empty fake /sys.
+test_thpscale_probe_without_thp() {
+  need_root
+  mkdir -p "$T/fakesys"
+  LRUBENCH_SYSFS_ROOT="$T/fakesys" expect_exit 3 thp_run
+  assert_grep_err "CONFIG_TRANSPARENT_HUGEPAGE"
+  thp_no_leaks
+}
+
+test_thpscale_data_file_beyond_sparse_image() {
+  thp_need
+  expect_exit 2 thp_run --set thpscale.mapsize=1G --set thpscale.memcgs=4 \
+    --set thpscale.threads=1 --set global.sparse_root=loop-ext4 --set global.sparse_size=1G
+  assert_grep_err "global.sparse_size"
+  thp_no_leaks
+}

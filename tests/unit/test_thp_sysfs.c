@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * THP sysfs knobs against a fake tree (LRUBENCH_SYSFS_ROOT, the test hook):
+ * probe without THP, reading the selected mode, set + restore, restore from
+ * the cleanup registry (the exit and signal path).
+ */
+#include "unit.h"
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cleanup.h"
+#include "thp_sysfs.h"
+#include "util.h"
+
+static char root[64];
+
+static void put(const char *name, const char *text)
+{
+	char *p = xasprintf("%s/kernel/mm/transparent_hugepage/%s", root, name);
+	FILE *f = fopen(p, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	free(p);
+}
+
+static char *get(const char *name)
+{
+	char *p = xasprintf("%s/kernel/mm/transparent_hugepage/%s", root, name);
+	char *t = read_file_str(p, NULL);
+
+	free(p);
+	assert_non_null(t);
+	return t;
+}
+
+static int setup(void **state)
+{
+	char *d;
+
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/lrubench-thpsysfs.XXXXXX");
+	assert_non_null(mkdtemp(root));
+	setenv("LRUBENCH_SYSFS_ROOT", root, 1);
+	d = xasprintf("%s/kernel/mm/transparent_hugepage", root);
+	assert_int_equal(mkdir_p(d, 0755), 0);
+	free(d);
+	put("enabled", "always [madvise] never\n");
+	put("defrag", "always defer defer+madvise [madvise] never\n");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	cleanup_run_all();
+	remove_tree(root);
+	unsetenv("LRUBENCH_SYSFS_ROOT");
+	return 0;
+}
+
+static void test_probe_without_thp(void **state)
+{
+	struct strbuf why = STRBUF_INIT;
+	char *p = xasprintf("%s/kernel/mm/transparent_hugepage/enabled", root);
+
+	(void)state;
+	assert_int_equal(thp_probe(&why), 0);
+	unlink(p);
+	assert_int_equal(thp_probe(&why), 1);
+	assert_non_null(strstr(strbuf_str(&why), "CONFIG_TRANSPARENT_HUGEPAGE"));
+	assert_non_null(strstr(strbuf_str(&why), p));
+	free(p);
+	strbuf_release(&why);
+}
+
+static void test_read_and_offers(void **state)
+{
+	char m[64];
+
+	(void)state;
+	assert_int_equal(thp_knob_read(THP_ENABLED, m, sizeof(m)), 0);
+	assert_string_equal(m, "madvise");
+	assert_int_equal(thp_knob_read(THP_DEFRAG, m, sizeof(m)), 0);
+	assert_string_equal(m, "madvise");
+	assert_int_equal(thp_knob_offers(THP_ENABLED, "never"), 1);
+	assert_int_equal(thp_knob_offers(THP_ENABLED, "madvise"), 1);   /* the bracketed one */
+	assert_int_equal(thp_knob_offers(THP_ENABLED, "defer"), 0);
+	assert_int_equal(thp_knob_offers(THP_DEFRAG, "defer+madvise"), 1);
+	/* an old kernel without defer+madvise */
+	put("defrag", "[always] madvise never\n");
+	assert_int_equal(thp_knob_offers(THP_DEFRAG, "defer+madvise"), 0);
+}
+
+static void test_set_and_restore(void **state)
+{
+	char *t, m[64];
+
+	(void)state;
+	assert_int_equal(thp_knob_set(THP_ENABLED, "never"), 0);
+	t = get("enabled");
+	assert_string_equal(t, "never");
+	free(t);
+	/* the fake file now has no brackets: the whole value is the mode */
+	assert_int_equal(thp_knob_read(THP_ENABLED, m, sizeof(m)), 0);
+	assert_string_equal(m, "never");
+	thp_knob_restore(THP_ENABLED);
+	t = get("enabled");
+	assert_string_equal(t, "madvise");
+	free(t);
+	thp_knob_restore(THP_ENABLED);   /* idempotent */
+}
+
+static void test_same_mode_changes_nothing(void **state)
+{
+	char *t;
+
+	(void)state;
+	assert_int_equal(thp_knob_set(THP_ENABLED, "madvise"), 0);
+	t = get("enabled");
+	assert_string_equal(t, "always [madvise] never\n");
+	free(t);
+}
+
+static void test_restored_by_cleanup_registry(void **state)
+{
+	char *t;
+
+	(void)state;
+	assert_int_equal(thp_knob_set(THP_ENABLED, "always"), 0);
+	assert_int_equal(thp_knob_set(THP_DEFRAG, "defer"), 0);
+	/* what exit(), an error path or a second SIGINT runs */
+	cleanup_run_all();
+	t = get("enabled");
+	assert_string_equal(t, "madvise");
+	free(t);
+	t = get("defrag");
+	assert_string_equal(t, "madvise");
+	free(t);
+	/* already undone: restore is a no-op now */
+	thp_knob_restore(THP_ENABLED);
+}
+
+static void test_set_fails_on_missing_file(void **state)
+{
+	char *p = xasprintf("%s/kernel/mm/transparent_hugepage/defrag", root);
+
+	(void)state;
+	unlink(p);
+	free(p);
+	assert_int_equal(thp_knob_set(THP_DEFRAG, "never"), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_probe_without_thp, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_and_offers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_set_and_restore, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_same_mode_changes_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restored_by_cleanup_registry, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_set_fails_on_missing_file, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
