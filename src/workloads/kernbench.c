@@ -138,8 +138,8 @@ static const struct option_def kernbench_options[] = {
 	  "download cache folder (see 'lrubench fetch')" },
 	{ "config_target", OPT_STR, KOFF(config_target), "defconfig", NULL, "tinyconfig", 0, 0,
 	  NULL, 0, "defconfig, tinyconfig, allnoconfig, or a path to a .config (+ olddefconfig)" },
-	{ "build_target", OPT_STR, KOFF(build_target), "vmlinux", NULL, NULL, 0, 0, NULL, 0,
-	  "the make target that is timed" },
+	{ "build_target", OPT_STR, KOFF(build_target), "vmlinux", NULL, "init/", 0, 0, NULL, 0,
+	  "the make target that is timed (--quick: init/, a few files: a smoke test)" },
 	{ "jobs", OPT_LIST, KOFF(jobs), NULL, jobs_default, "2", 1, 1024, NULL, 0,
 	  "make -j values, one step each (default: powers of two up to 2 x CPUs of the node, "
 	  "then that maximum)" },
