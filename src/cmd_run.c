@@ -29,7 +29,7 @@ struct run_args {
 	const char *outdir;
 	const char *label;
 	const char *iterations;
-	bool quick, force, resume;
+	bool quick, force, resume, dry_run;
 };
 
 static void add_arg(char ***v, size_t *n, const char *s)
@@ -40,7 +40,7 @@ static void add_arg(char ***v, size_t *n, const char *s)
 
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
-	enum { O_LABEL = 256, O_QUICK, O_SET, O_FORCE, O_RESUME };
+	enum { O_LABEL = 256, O_QUICK, O_SET, O_FORCE, O_RESUME, O_DRY_RUN };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "workloads", required_argument, NULL, 'w' },
@@ -51,6 +51,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		{ "set", required_argument, NULL, O_SET },
 		{ "force", no_argument, NULL, O_FORCE },
 		{ "resume", no_argument, NULL, O_RESUME },
+		{ "dry-run", no_argument, NULL, O_DRY_RUN },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -72,6 +73,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		case O_SET: add_arg(&a->sets, &a->nsets, optarg); break;
 		case O_FORCE: a->force = true; break;
 		case O_RESUME: a->resume = true; break;
+		case O_DRY_RUN: a->dry_run = true; break;
 		case ':':
 			return error("option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -215,7 +217,14 @@ int cmd_run(int argc, char **argv)
 		ret = LB_EXIT_USAGE;
 	if (!ret && check_label(a.label ? a.label : si.kernel_release))
 		ret = LB_EXIT_USAGE;
-	if (!ret) {
+	if (!ret && a.dry_run) {
+		/* the effective config, as run.json would record it; nothing is run */
+		json_object *o = config_to_json(&cfg);
+		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+							     JSON_C_TO_STRING_SPACED |
+							     JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(o);
+	} else if (!ret) {
 		rs.cfg = &cfg;
 		rs.sys = &si;
 		rs.outdir = a.outdir;

@@ -5,6 +5,7 @@
  * JSON path of whatever is wrong; writes are atomic.
  */
 #include "results.h"
+#include "strmap.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -123,6 +124,7 @@ static json_object *get_typed(json_object *o, const char *key, json_type type, c
 int wl_result_from_json(json_object *o, const char *path, struct wl_result *out, struct strbuf *err)
 {
 	json_object *v, *tables;
+	struct strmap seen = STRMAP_INIT;   /* op names of the current table */
 	int schema;
 
 	memset(out, 0, sizeof(*out));
@@ -174,6 +176,7 @@ int wl_result_from_json(json_object *o, const char *path, struct wl_result *out,
 			goto fail;
 		}
 		t = wl_result_table(out, json_object_get_string(title), json_object_get_string(unit), b);
+		strmap_release(&seen);
 		for (size_t j = 0; j < json_object_array_length(ops); j++) {
 			json_object *jo = json_object_array_get_idx(ops, j), *op, *samples;
 			char w2[96];
@@ -187,12 +190,18 @@ int wl_result_from_json(json_object *o, const char *path, struct wl_result *out,
 			if (!(op = get_typed(jo, "op", json_type_string, path, w2, err)) ||
 			    !(samples = get_typed(jo, "samples", json_type_array, path, w2, err)))
 				goto fail;
-			if (result_table_find_op(t, json_object_get_string(op))) {
+			/* a hash, not result_table_find_op(): with 20,000 ops a linear
+			 * lookup per op made loading quadratic (bench/compare-scale) */
+			if (strmap_get(&seen, json_object_get_string(op), NULL)) {
 				strbuf_addf(err, "%s: %s: op \"%s\" appears twice in \"%s\"", path, w2,
 					    json_object_get_string(op), t->title);
 				goto fail;
 			}
-			os = result_table_op(t, json_object_get_string(op));
+			ALLOC_GROW(t->ops, t->nops + 1, t->cap);
+			os = &t->ops[t->nops++];
+			memset(os, 0, sizeof(*os));
+			os->op = xstrdup(json_object_get_string(op));
+			strmap_put(&seen, os->op, t->nops - 1);
 			for (size_t k = 0; k < json_object_array_length(samples); k++) {
 				json_object *s = json_object_array_get_idx(samples, k);
 				double d;
@@ -212,12 +221,14 @@ int wl_result_from_json(json_object *o, const char *path, struct wl_result *out,
 			}
 		}
 	}
+	strmap_release(&seen);
 	if (json_object_object_get_ex(o, "details", &v) && json_object_is_type(v, json_type_array))
 		out->details = json_object_get(v);
 	if (json_object_object_get_ex(o, "progress", &v) && json_object_is_type(v, json_type_array))
 		out->progress = json_object_get(v);
 	return 0;
 fail:
+	strmap_release(&seen);
 	wl_result_release(out);
 	return -1;
 }

@@ -70,9 +70,9 @@ static int cmp_asc(const void *a, const void *b)
 	return -cmp_desc(a, b);
 }
 
-double stats_bmean(const double *x, size_t n, int pct, int better, bool *ok)
+double stats_bmean_sorted(const double *s, size_t n, int pct, int better, bool *ok)
 {
-	double *s, r = 0, sum = 0;
+	double sum = 0;
 	size_t k;
 	bool good = true;
 
@@ -81,13 +81,12 @@ double stats_bmean(const double *x, size_t n, int pct, int better, bool *ok)
 			*ok = false;
 		return 0;
 	}
-	s = xmalloc(n * sizeof(*s));
-	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), better > 0 ? cmp_desc : cmp_asc);
 	/* integer arithmetic: 5 samples at 95% keep 4, never 4.75 rounded */
 	k = n * (size_t)(pct > 0 ? pct : 0) / 100;
 	if (k < 1)
 		k = 1;
+	if (k > n)
+		k = n;
 	for (size_t i = 0; i < k; i++) {
 		if (better > 0) {
 			if (s[i] <= 0)
@@ -98,13 +97,43 @@ double stats_bmean(const double *x, size_t n, int pct, int better, bool *ok)
 			sum += s[i];
 		}
 	}
-	if (better > 0)
-		r = good ? (double)k / sum : 0;
-	else
-		r = sum / (double)k;
-	free(s);
 	if (ok)
 		*ok = good;
+	if (better > 0)
+		return good ? (double)k / sum : 0;
+	return sum / (double)k;
+}
+
+void stats_sort_best_first(double *x, size_t n, int better)
+{
+	if (n > 48) {
+		qsort(x, n, sizeof(*x), better > 0 ? cmp_desc : cmp_asc);
+		return;
+	}
+	/* typical ops have 5-30 samples: insertion sort beats qsort's calls */
+	for (size_t i = 1; i < n; i++) {
+		double v = x[i];
+		size_t j = i;
+
+		while (j > 0 && (better > 0 ? x[j - 1] < v : x[j - 1] > v)) {
+			x[j] = x[j - 1];
+			j--;
+		}
+		x[j] = v;
+	}
+}
+
+double stats_bmean(const double *x, size_t n, int pct, int better, bool *ok)
+{
+	double *s, r;
+
+	if (!n)
+		return stats_bmean_sorted(x, 0, pct, better, ok);
+	s = xmalloc(n * sizeof(*s));
+	memcpy(s, x, n * sizeof(*s));
+	stats_sort_best_first(s, n, better);
+	r = stats_bmean_sorted(s, n, pct, better, ok);
+	free(s);
 	return r;
 }
 
@@ -130,6 +159,14 @@ double stats_pndiff(double new_v, double base)
 	if (new_v == 0)
 		return 100;
 	return 100 - new_v * 100 / base;
+}
+
+/* lgamma() writes the global signgam: lgamma_r() is safe on several threads */
+static double lgam(double x)
+{
+	int sign;
+
+	return lgamma_r(x, &sign);
 }
 
 /*
@@ -185,7 +222,7 @@ double stats_incbeta(double a, double b, double x)
 		return 0;
 	if (x >= 1)
 		return 1;
-	lfront = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+	lfront = lgam(a + b) - lgam(a) - lgam(b) + a * log(x) + b * log1p(-x);
 	if (x < (a + 1) / (a + b + 2))
 		return exp(lfront) * incbeta_cf(a, b, x) / a;
 	/* symmetry I_x(a,b) = 1 - I_{1-x}(b,a) keeps the fraction convergent */
@@ -215,9 +252,40 @@ static double t_cdf(double t, double df)
 	return t >= 0 ? 1 - p : p;
 }
 
+/*
+ * Standard normal quantile, for the first guess of the t quantile: Acklam's
+ * rational approximations (relative error ~1e-9), refined below anyway.
+ */
+static double norm_quantile(double p)
+{
+	static const double a[] = { -3.969683028665376e+01, 2.209460984245205e+02,
+		-2.759285104469687e+02, 1.383577518672690e+02, -3.066479806614716e+01,
+		2.506628277459239e+00 };
+	static const double b[] = { -5.447609879822406e+01, 1.615858368580409e+02,
+		-1.556989798598866e+02, 6.680131188771972e+01, -1.328068155288572e+01 };
+	static const double c[] = { -7.784894002430293e-03, -3.223964580411365e-01,
+		-2.400758277161838e+00, -2.549732539343734e+00, 4.374664141464968e+00,
+		2.938163982698783e+00 };
+	static const double d[] = { 7.784695709041462e-03, 3.224671290700398e-01,
+		2.445134137142996e+00, 3.754408661907416e+00 };
+	double q, r;
+
+	if (p < 0.02425) {
+		q = sqrt(-2 * log(p));
+		return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+		       ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+	}
+	if (p > 1 - 0.02425)
+		return -norm_quantile(1 - p);
+	q = p - 0.5;
+	r = q * q;
+	return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+	       (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
+
 double stats_t_quantile(double p, double df)
 {
-	double lo = 0, hi = 1, target;
+	double lo = 0, hi = INFINITY, target, t, z, lc;
 	bool upper;
 
 	if (isnan(p) || isnan(df) || df <= 0 || p <= 0 || p >= 1)
@@ -226,17 +294,37 @@ double stats_t_quantile(double p, double df)
 		return 0;
 	upper = p > 0.5;
 	target = upper ? p : 1 - p;
-	/* bracket, then bisect on the monotone CDF: slow but certain */
-	while (t_cdf(hi, df) < target && hi < 1e300)
-		hi *= 2;
-	for (int i = 0; i < 2000 && hi - lo > 1e-15 * (1 + hi); i++) {
-		double mid = lo + (hi - lo) / 2;
-		if (t_cdf(mid, df) < target)
-			lo = mid;
+	/* start from the Cornish-Fisher expansion around the normal quantile ... */
+	z = norm_quantile(target);
+	t = z + (z * z * z + z) / (4 * df) +
+	    (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * df * df);
+	if (!(t > 0) || !isfinite(t))
+		t = 1;
+	/* ... then Newton steps on the density inside a shrinking bracket
+	 * [lo, hi] of the monotone CDF; a step that leaves it bisects, or
+	 * doubles while no upper bound is known */
+	lc = lgam((df + 1) / 2) - lgam(df / 2) - 0.5 * log(df * M_PI);
+	for (int i = 0; i < 400; i++) {
+		double f = t_cdf(t, df) - target, tn;
+		double dens = exp(lc - (df + 1) / 2 * log1p(t * t / df));
+
+		if (f == 0)
+			break;
+		if (f < 0)
+			lo = t;
 		else
-			hi = mid;
+			hi = t;
+		tn = dens > 0 ? t - f / dens : lo + (hi - lo) / 2;
+		if (!(tn > lo && tn < hi))
+			tn = isinf(hi) ? 2 * t : lo + (hi - lo) / 2;
+		if (fabs(tn - t) <= 1e-14 * (1 + fabs(t)) ||
+		    (isfinite(hi) && hi - lo <= 1e-15 * (1 + hi))) {
+			t = tn;
+			break;
+		}
+		t = tn;
 	}
-	return upper ? (lo + hi) / 2 : -(lo + hi) / 2;
+	return upper ? t : -t;
 }
 
 void stats_ttest_mmtests(const struct stats *base, const struct stats *cand,

@@ -55,5 +55,9 @@ void stats_welch_se(double mb, double seb, size_t nb, double mn, double sen, siz
 /* Standard error of the mean row (Amean; Hmean by the delta method).
  * ok is false (and 0 returned) when n < 2 or Hmean is undefined. */
 double stats_mean_se(const double *x, size_t n, int better, bool *ok);
+/* stats_bmean() in two steps, so that one sort serves the three B?mean rows:
+ * sort best first (descending when higher is better), then take the best pct%. */
+void stats_sort_best_first(double *x, size_t n, int better);
+double stats_bmean_sorted(const double *best_first, size_t n, int pct, int better, bool *ok);
 
 #endif

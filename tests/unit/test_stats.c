@@ -253,7 +253,7 @@ static void test_t_quantile(void **state)
 	assert_true(stats_t_quantile(0.5, 3) == 0);
 	assert_true(isnan(stats_t_quantile(1, 3)));
 	/* round trip through the CDF */
-	for (double df = 1; df <= 200; df *= 1.7)
+	for (double df = 0.3; df <= 1e5; df *= 1.7)
 		for (double p = 0.6; p < 0.9999; p += 0.05) {
 			double t = stats_t_quantile(p, df);
 			NEAR(stats_t_pvalue(t, df) / 2, 1 - p, 1e-9);

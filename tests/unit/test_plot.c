@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* plot.c: sweep detection, file-name slugs, and the figures a table gives. */
+#include "unit.h"
+#include <unistd.h>
+#include "plot.h"
+#include "report.h"
+#include "results.h"
+
+static void test_op_number(void **state)
+{
+	char *prefix = NULL;
+	unsigned long long n = 0;
+
+	(void)state;
+	assert_true(plot_op_number("memcgs-16", &prefix, &n));
+	assert_string_equal(prefix, "memcgs-");
+	assert_int_equal(n, 16);
+	free(prefix);
+	assert_true(plot_op_number("4", &prefix, &n));
+	assert_string_equal(prefix, "");
+	assert_int_equal(n, 4);
+	free(prefix);
+	assert_true(plot_op_number("fault-huge-128", NULL, &n));
+	assert_int_equal(n, 128);
+	assert_false(plot_op_number("git-checkout", NULL, &n));
+	assert_false(plot_op_number("4k-read", NULL, &n));
+	assert_false(plot_op_number("0.5", NULL, &n));
+	assert_false(plot_op_number("", NULL, &n));
+	assert_false(plot_op_number("x12345678901234567890", NULL, &n));   /* would overflow */
+}
+
+static void test_sweep_doubles(void **state)
+{
+	static const unsigned long long dbl[] = { 1, 2, 4, 8, 16 };
+	static const unsigned long long quad[] = { 1, 4, 16 };
+	static const unsigned long long lin[] = { 1, 2, 3, 4 };
+	static const unsigned long long zero[] = { 0, 1, 2 };
+	static const unsigned long long two[] = { 2, 4 };
+
+	(void)state;
+	assert_true(plot_sweep_doubles(dbl, 5));
+	assert_true(plot_sweep_doubles(quad, 3));
+	assert_true(plot_sweep_doubles(two, 2));
+	assert_false(plot_sweep_doubles(lin, 4));
+	assert_false(plot_sweep_doubles(zero, 3));
+	assert_false(plot_sweep_doubles(dbl, 1));
+}
+
+static void test_slug(void **state)
+{
+	static const char *cases[][2] = {
+		{ "MB/s aggregate", "mb-s-aggregate" },
+		{ "Fault Latencies", "fault-latencies" },
+		{ "  ../etc/passwd ", "etc-passwd" },
+		{ "a__b.c", "a__b.c" },
+		{ "µs", "s" },
+		{ "///", "x" },
+		{ "..", "x" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *s = plot_slug(cases[i][0]);
+
+		assert_string_equal(s, cases[i][1]);
+		free(s);
+	}
+}
+
+static void test_format(void **state)
+{
+	enum plot_format f;
+
+	(void)state;
+	assert_int_equal(plot_parse_format("png", &f), 0);
+	assert_int_equal(f, PLOT_PNG);
+	assert_int_equal(plot_parse_format("svg", &f), 0);
+	assert_int_equal(f, PLOT_SVG);
+	assert_string_equal(plot_format_ext(f), "svg");
+	assert_int_equal(plot_parse_format("bogus", &f), -1);
+	assert_int_equal(plot_parse_format("PNG", &f), -1);
+}
+
+static bool has_fig(const struct plot_set *s, const char *base)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->figs[i].base, base))
+			return true;
+	return false;
+}
+
+/* One label, built in memory: which figures does each kind of table give? */
+static void test_figures_per_table(void **state)
+{
+	char dir[] = "/tmp/lrubench-unit-plot.XXXXXX";
+	struct label_result l = { 0 };
+	struct wl_result w = { 0 };
+	struct result_table *t;
+	struct plot_set set;
+	struct comparison cmp;
+	struct strbuf err = STRBUF_INIT;
+	char *path;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	w.workload = strdup("kb");
+	/* one sweep and a leftover op: scaling-elsp + bars + candles */
+	t = wl_result_table(&w, "kb Elapsed", "s", BETTER_LOWER);
+	result_table_add(t, "elsp-1", 10);
+	result_table_add(t, "elsp-2", 6);
+	result_table_add(t, "elsp-4", 4);
+	result_table_add(t, "warmup", 30);
+	/* a lone count is no sweep: bars + candles */
+	t = wl_result_table(&w, "kb Single", "s", BETTER_LOWER);
+	result_table_add(t, "elsp-8", 3);
+	/* same slug as "kb Single": the second gets a number, no overwrite */
+	t = wl_result_table(&w, "kb single!", "s", BETTER_LOWER);
+	result_table_add(t, "a", 1);
+	l.label = strdup("L");
+	l.dir = strdup(dir);
+	l.wls = &w;
+	l.nwls = 1;
+
+	assert_int_equal(comparison_build(&l, 1, 0.10, &cmp, &err), 0);
+	assert_int_equal(plot_write_figures(&cmp, dir, PLOT_PNG, &set), 0);
+	assert_true(has_fig(&set, "kb-elapsed-scaling-elsp"));
+	assert_true(has_fig(&set, "kb-elapsed-bars"));
+	assert_true(has_fig(&set, "kb-elapsed-candles"));
+	assert_true(has_fig(&set, "kb-single-bars"));
+	assert_true(has_fig(&set, "kb-single-candles"));
+	assert_true(has_fig(&set, "kb-single-2-bars"));
+	assert_true(has_fig(&set, "kb-single-2-candles"));
+	assert_int_equal(set.n, 7);
+	path = xasprintf("%s/kb-elapsed-scaling-elsp.dat", dir);
+	assert_true(path_exists(path));
+	free(path);
+	assert_int_equal(plot_write_index(&cmp, &set, NULL, dir), 0);
+	path = xasprintf("%s/index.md", dir);
+	assert_true(path_exists(path));
+	free(path);
+	plot_set_release(&set);
+	comparison_release(&cmp);
+	strbuf_release(&err);
+	assert_int_equal(remove_tree(dir), 0);
+	wl_result_release(&w);
+	free(l.label);
+	free(l.dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_op_number),
+		cmocka_unit_test(test_sweep_doubles),
+		cmocka_unit_test(test_slug),
+		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_figures_per_table),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
