@@ -223,3 +223,16 @@ test_kernbench_long_linux_source() {
   assert_grep "vmlinux" "$T/res/long/logs/kernbench-build-j2-i0-m1.log"
   assert_no_procs_in_T
 }
+
+test_kernbench_probe_names_missing_packages() {
+  # A PATH with every build tool but flex and bc: the run must exit 3 naming
+  # them and their Debian packages (the tools really are absent from this PATH).
+  need_root
+  mkdir -p "$T/bin"
+  local c
+  for c in make gcc bison cp cat sh; do ln -s "$(command -v $c)" "$T/bin/$c"; done
+  make_fake_kernel "$T/k.tar"
+  PATH="$T/bin" expect_exit 3 "$LRUBENCH" run -w kernbench -o "$T/res" --label a \
+    --set global.workdir="$T/work" --set kernbench.source="$T/k.tar"
+  assert_grep_err "flex, bc missing for kernel builds (apt-get install flex bc)"
+}
