@@ -11,7 +11,7 @@ MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share/lrubench
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := json-c inih numa libcurl libarchive
+PKGS := json-c inih numa libcurl libarchive libcrypto
 
 CFLAGS ?= -O2 -g
 XCFLAGS := -std=gnu11 -Wall -Wextra -Wformat=2 -Wshadow -Wno-missing-field-initializers \

@@ -30,7 +30,8 @@ static const struct command commands[] = {
 	{ "plot", cmd_plot, 0, "plot [-o DIR] [--format png|svg] [--names A,B] DIR..." },
 	{ "list", cmd_list, 0, "list [WORKLOAD...]" },
 	{ "check", cmd_check, 0, "check" },
-	{ "fetch", cmd_fetch, 0, "fetch URL [--sha256 HEX] [--cache DIR]" },
+	{ "fetch", cmd_fetch, 0,
+	  "fetch URL [--sha256 HEX] [--cache DIR] [--retries N] [--extract DIR] [-q]" },
 };
 
 void usage_of(const char *name, FILE *out)
