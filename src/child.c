@@ -192,6 +192,11 @@ child_main(struct child *c, const char *prog, char **envp, int out_fd, int null_
 	if (c->set_ids) {
 		if (setgroups(0, NULL) || setgid(c->gid) || setuid(c->uid))
 			child_fail(err_fd, STEP_IDS);
+		/* changing credentials clears the parent-death signal: set it again,
+		 * or a postmaster would outlive a SIGKILLed lrubench */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
 	}
 	if (c->fn) {
 		int r;

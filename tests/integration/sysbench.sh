@@ -37,6 +37,7 @@ sb_no_leaks() {
   done
   left=$(pgrep -f "^$LRUBENCH " 2>/dev/null)
   [ -z "$left" ] || fail "lrubench processes left behind: $left"
+  assert_no_leaks
 }
 
 # The cluster folder of a run, from the fact it records in run.json.
