@@ -18,6 +18,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include "cleanup.h"
+#include "fs_sigsafe.h"
 #include "util.h"
 
 #define BLOCK (1024 * 1024)
@@ -125,47 +126,6 @@ static const char *check_hardlink(const char *target)
 
 /* ---- removal of the staging folder from a signal handler ---- */
 
-struct linux_dirent64 {
-	unsigned long long d_ino;
-	long long d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
-/* Remove the contents of dirfd, then nothing else; only system calls, no
- * malloc: this runs from the second-SIGINT path of the cleanup registry. */
-static void rm_contents_sigsafe(int dfd, int level)
-{
-	char buf[4096] __attribute__((aligned(8)));
-	long n;
-
-	if (level > 128)
-		return;
-	while ((n = syscall(SYS_getdents64, dfd, buf, sizeof(buf))) > 0) {
-		for (long off = 0; off < n;) {
-			struct linux_dirent64 *de = (void *)(buf + off);
-			const char *nm = de->d_name;
-
-			off += de->d_reclen;
-			if (nm[0] == '.' && (!nm[1] || (nm[1] == '.' && !nm[2])))
-				continue;
-			if (!unlinkat(dfd, nm, 0))
-				continue;
-			if (errno == EISDIR || errno == EPERM) {
-				int sub = openat(dfd, nm, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-				if (sub >= 0) {
-					rm_contents_sigsafe(sub, level + 1);
-					close(sub);
-				}
-				unlinkat(dfd, nm, AT_REMOVEDIR);
-			}
-		}
-		lseek(dfd, 0, SEEK_SET);   /* entries moved under us: rescan */
-	}
-}
-
 struct staging {
 	char path[4096];
 	int cleanup_id;
@@ -174,13 +134,8 @@ struct staging {
 static void remove_staging(void *arg)
 {
 	struct staging *s = arg;
-	int fd = open(s->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
-	if (fd >= 0) {
-		rm_contents_sigsafe(fd, 0);
-		close(fd);
-	}
-	rmdir(s->path);
+	remove_tree_sigsafe(s->path);
 }
 
 /* ---- input: our own read callbacks, because libarchive's retry on EINTR

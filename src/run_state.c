@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cleanup.h"
+#include "fs_sigsafe.h"
 #include "progress.h"
 #include "run_summary.h"
 #include "sparse_root.h"
@@ -185,9 +186,7 @@ static int check_resume_config(struct run_state *rs, json_object *old_run)
 
 static void remove_workdir(void *arg)
 {
-	/* not async-signal-safe (opendir allocates); on a second SIGINT the run
-	 * folder may stay, and the next run's workdir is a fresh run-<pid> */
-	remove_tree(arg);
+	remove_tree_sigsafe(arg);
 }
 
 /* ---- the iteration loop ---- */

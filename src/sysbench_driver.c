@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cleanup.h"
+#include "fs_sigsafe.h"
 #include "sysbench_driver.h"
 
 /* ------------------------------------------------------------------ pure */
@@ -362,70 +363,9 @@ int pg_user(char *name, size_t len, uid_t *uid, gid_t *gid, bool *created)
 
 /* -------------------------------------------- async-signal-safe undoers */
 
-struct lb_dirent64 {
-	unsigned long long d_ino;
-	long long d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
-/* Empty the directory open at fd, without following symlinks; only system
- * calls and stack buffers, so it can run from the signal handler. */
-static void empty_dir_fd(int fd, int depth)
-{
-	char buf[2048] __attribute__((aligned(8)));
-
-	if (depth > 24)
-		return;
-	for (;;) {
-		int removed = 0;
-		long n;
-
-		lseek(fd, 0, SEEK_SET);
-		n = syscall(SYS_getdents64, fd, buf, sizeof(buf));
-		if (n <= 0)
-			return;
-		for (long off = 0; off < n;) {
-			struct lb_dirent64 *d = (struct lb_dirent64 *)(buf + off);
-			const char *nm = d->d_name;
-
-			off += d->d_reclen;
-			if (nm[0] == '.' && (!nm[1] || (nm[1] == '.' && !nm[2])))
-				continue;
-			if (!unlinkat(fd, nm, 0)) {
-				removed++;
-				continue;
-			}
-			if (errno == EISDIR || errno == EPERM) {
-				int sub = openat(fd, nm, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-				if (sub >= 0) {
-					empty_dir_fd(sub, depth + 1);
-					close(sub);
-				}
-				if (!unlinkat(fd, nm, AT_REMOVEDIR))
-					removed++;
-			}
-		}
-		if (!removed)
-			return;
-	}
-}
-
-static void remove_tree_signal_safe(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-	if (fd < 0)
-		return;
-	empty_dir_fd(fd, 0);
-	close(fd);
-	rmdir(path);
-}
-
 static void undo_remove_cluster(void *arg)
 {
-	remove_tree_signal_safe(arg);
+	remove_tree_sigsafe(arg);
 }
 
 /* Has pid exited (a zombie now)? Leaves it for child.c to reap. */
@@ -686,7 +626,7 @@ void pg_server_destroy(struct pg_server *s)
 		cleanup_pop(s->stop_cleanup, false);
 	s->stop_cleanup = 0;
 	if (s->made_top) {
-		remove_tree_signal_safe(s->top);
+		remove_tree_sigsafe(s->top);
 		if (path_exists(s->top))
 			error("cannot remove the PostgreSQL cluster %s", s->top);
 		s->made_top = false;

@@ -12,63 +12,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cleanup.h"
+#include "fs_sigsafe.h"
 #include "util.h"
-
-struct lx_dirent {
-	unsigned long long d_ino;
-	long long d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
-static int rm_at(int dirfd, const char *name, int depth)
-{
-	char buf[4096];
-	int fd;
-	long n;
-
-	if (depth > 32)
-		return -1;
-	if (!unlinkat(dirfd, name, 0))
-		return 0;
-	if (errno != EISDIR && errno != EPERM)
-		return errno == ENOENT ? 0 : -1;
-	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	/* deleting while reading: read again from the start until the folder is empty */
-	for (;;) {
-		int removed = 0;
-		lseek(fd, 0, SEEK_SET);
-		n = syscall(SYS_getdents64, fd, buf, sizeof(buf));
-		if (n <= 0)
-			break;
-		for (long off = 0; off < n;) {
-			struct lx_dirent *d = (struct lx_dirent *)(buf + off);
-			off += d->d_reclen;
-			if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
-				continue;
-			if (!rm_at(fd, d->d_name, depth + 1))
-				removed++;
-		}
-		if (!removed)
-			break;
-	}
-	close(fd);
-	return unlinkat(dirfd, name, AT_REMOVEDIR);
-}
-
-int rmtree_async_safe(const char *path)
-{
-	return rm_at(AT_FDCWD, path, 0);
-}
 
 static void undo_tmpdir(void *arg)
 {
 	struct vm_tmpdir *t = arg;
 
-	if (t->path[0] && rmtree_async_safe(t->path) && errno != ENOENT)
+	if (t->path[0] && remove_tree_sigsafe(t->path) && errno != ENOENT)
 		cleanup_msg("cannot remove ", t->path);
 	t->path[0] = '\0';
 }

@@ -21,7 +21,5 @@ int vm_tmpdir_create(struct vm_tmpdir *t, const char *parent, const char *prefix
 void vm_tmpdir_adopt(struct vm_tmpdir *t, const char *path);
 /* Remove now and unregister. Idempotent. */
 void vm_tmpdir_remove(struct vm_tmpdir *t);
-/* Remove a tree with system calls only; does not follow symlinks. */
-int rmtree_async_safe(const char *path);
 
 #endif
