@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "child.h"
 #include "cleanup.h"
@@ -100,6 +101,15 @@ static int reader_main(void *p)
 	}
 	a->slot->bytes = bytes;
 	a->slot->elapsed = now - start;
+	{
+		unsigned cpu = 0, node = 0;
+		if (syscall(SYS_getcpu, &cpu, &node, NULL) == 0) {
+			a->slot->cpu = (int)cpu;
+			a->slot->node = (int)node;
+		} else {
+			a->slot->cpu = a->slot->node = -1;
+		}
+	}
 	close(fd);
 	return 0;
 }

@@ -22,6 +22,7 @@ struct rt_reader {
 	uint64_t bytes;
 	double elapsed;   /* seconds between its start and its stop */
 	int err;          /* errno of a failed open/read, 0 when fine */
+	int cpu, node;    /* where it ran when it stopped (getcpu), to check the binding */
 };
 
 struct rt_spec {

@@ -181,6 +181,16 @@ static int readtwice_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples
 		for (size_t m = 0; m < n; m++)
 			json_object_array_add(per, json_object_new_double(mbps[m]));
 		json_object_object_add(d, "memcg_mbps", per);
+		{
+			/* where the readers ran: evidence that the NUMA binding held */
+			json_object *cpus = json_object_new_array(), *nodes = json_object_new_array();
+			for (size_t k = 0; k < n * r; k++) {
+				json_object_array_add(cpus, json_object_new_int(res[k].cpu));
+				json_object_array_add(nodes, json_object_new_int(res[k].node));
+			}
+			json_object_object_add(d, "reader_cpus", cpus);
+			json_object_object_add(d, "reader_nodes", nodes);
+		}
 		json_object_object_add(d, "memcg_mbps_min", json_object_new_double(sum.per_memcg_min));
 		json_object_object_add(d, "memcg_mbps_max", json_object_new_double(sum.per_memcg_max));
 		json_object_object_add(d, "fairness_min_over_max",

@@ -52,6 +52,13 @@ for n in (1, 2, 4):
         assert abs(a / n - p) < 1e-6 * a, (a, p)
 det = d["details"]
 assert len(det) == 9 and all(len(x["memcg_mbps"]) == int(x["step"].split("-")[1]) for x in det)
+# every reader ran on a CPU and node of the binding
+run = json.load(open(sys.argv[1].replace("readtwice.json", "run.json")))
+b = run["numa_binding"]
+for x in det:
+    assert len(x["reader_cpus"]) == 2 * len(x["memcg_mbps"]), x
+    assert all(c in b["cpus"] for c in x["reader_cpus"]), (x["reader_cpus"], b)
+    assert all(n == b["node"] for n in x["reader_nodes"]), (x["reader_nodes"], b)
 EOF
   assert_grep "readtwice MB/s aggregate" "$T/out"
   assert_no_leaks

@@ -214,6 +214,12 @@ test_vm_numa_two_nodes_and_rounds() {
   # two rounds of 2 iterations each, pooled per op
   assert_eq "$(json_get "$T/results/$RA/readtwice.json" "['tables'][0]['ops'][0]['samples'].__len__()")" 4 "pooled samples"
   vm_positive_samples "$T/results/$RA/readtwice.json"
+  # the readers themselves ran on node 1's CPU
+  python3 - "$T/results/$RA/readtwice.json" <<'EOF' || fail "readers not placed on node 1"
+import json, sys
+det = json.load(open(sys.argv[1]))["details"]
+assert det and all(set(x["reader_nodes"]) == {1} and set(x["reader_cpus"]) == {1} for x in det), det
+EOF
   assert_file "$T/results/$RA/logs/round-2/vm-console.log"
   vm_no_leftovers
 }
