@@ -176,29 +176,6 @@ void pg_pidfile_status(const char *text, char *out, size_t len)
 	out[n] = '\0';
 }
 
-void file_tail(const char *path, int lines, struct strbuf *out)
-{
-	size_t len;
-	char *buf = read_file_str(path, &len);
-	size_t i;
-	int seen = 0;
-
-	if (!buf)
-		return;
-	i = len;
-	if (i && buf[i - 1] == '\n')
-		i--;
-	while (i > 0) {
-		if (buf[i - 1] == '\n' && ++seen == lines)
-			break;
-		i--;
-	}
-	strbuf_add(out, buf + i, len - i);
-	if (out->len && out->buf[out->len - 1] == '\n')
-		out->buf[--out->len] = '\0';
-	free(buf);
-}
-
 char **sb_argv(const struct sb_cmd *c)
 {
 	char **v = xcalloc(20, sizeof(char *));

@@ -60,8 +60,6 @@ int pg_check_bindir(const char *dir, struct strbuf *why);
 /* The state word of postmaster.pid (line 8: "starting", "ready", ...), or
  * "" when the file is not there or not yet complete. */
 void pg_pidfile_status(const char *pidfile_text, char *out, size_t len);
-/* The last `lines` lines of a file, for error messages ("" if unreadable). */
-void file_tail(const char *path, int lines, struct strbuf *out);
 
 /* ---- machine ---- */
 

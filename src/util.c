@@ -483,6 +483,29 @@ fail:
 	return -1;
 }
 
+void file_tail(const char *path, int lines, struct strbuf *out)
+{
+	size_t len;
+	char *buf = read_file_str(path, &len);
+	size_t i;
+	int seen = 0;
+
+	if (!buf)
+		return;
+	i = len;
+	if (i && buf[i - 1] == '\n')
+		i--;
+	while (i > 0) {
+		if (buf[i - 1] == '\n' && ++seen == lines)
+			break;
+		i--;
+	}
+	strbuf_add(out, buf + i, len - i);
+	if (out->len && out->buf[out->len - 1] == '\n')
+		out->buf[--out->len] = '\0';
+	free(buf);
+}
+
 int mkdir_p(const char *path, mode_t mode)
 {
 	char *p = xstrdup(path);

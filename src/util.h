@@ -90,6 +90,9 @@ char *read_file_str(const char *path, size_t *len);
 int write_str_file(const char *path, const char *s);
 /* Write data to path atomically: temp file in the same folder, fsync, rename. */
 int write_file_atomic(const char *path, const void *data, size_t len);
+/* The last `lines` lines of a file (a child's log) appended to out, for
+ * error messages; nothing when the file cannot be read. */
+void file_tail(const char *path, int lines, struct strbuf *out);
 int mkdir_p(const char *path, mode_t mode);
 /* Remove a tree without following symlinks; stays on one filesystem. */
 int remove_tree(const char *path);

@@ -103,20 +103,6 @@ int kernbench_config_kind(const char *t)
 	return -1;
 }
 
-const char *kernbench_tail_lines(const char *text, size_t len, int lines)
-{
-	size_t i = len;
-
-	if (i && text[i - 1] == '\n')
-		i--;
-	while (i > 0) {
-		if (text[i - 1] == '\n' && --lines <= 0)
-			break;
-		i--;
-	}
-	return text + i;
-}
-
 static void jobs_default(const struct sizing *sz, char *buf, size_t len)
 {
 	unsigned long long v[LB_LIST_MAX];
@@ -290,16 +276,16 @@ static const char *const make_env[] = {
 static int fail_with_log(const char *what, const char *dir, int code, const char *log)
 {
 	char desc[128];
-	size_t len = 0;
-	char *text = log ? read_file_str(log, &len) : NULL;
+	struct strbuf tail = STRBUF_INIT;
 
 	child_describe_code(code, desc, sizeof(desc));
-	if (text)
-		error("%s in %s %s; last lines of %s:\n%s", what, dir, desc, log,
-		      kernbench_tail_lines(text, len, KB_LOG_TAIL));
+	if (log)
+		file_tail(log, KB_LOG_TAIL, &tail);
+	if (tail.len)
+		error("%s in %s %s; last lines of %s:\n%s", what, dir, desc, log, strbuf_str(&tail));
 	else
 		error("%s in %s %s (log %s)", what, dir, desc, log ? log : "none");
-	free(text);
+	strbuf_release(&tail);
 	return -1;
 }
 

@@ -13,7 +13,5 @@ size_t kernbench_default_jobs(int cpus, unsigned long long *v, size_t max);
  * 1 for a path to a .config (anything with a '/'), -1 for anything else. */
 int kernbench_config_kind(const char *target);
 
-/* The last `lines` lines of text, as a pointer into it. */
-const char *kernbench_tail_lines(const char *text, size_t len, int lines);
 
 #endif

@@ -18,18 +18,9 @@
 #include "cleanup.h"
 #include "util.h"
 
-static char tmp[] = "/tmp/lrubench-unit-cgroup.XXXXXX";
-
 static void put(const char *rel, const char *text)
 {
-	char *p = xasprintf("%s%s", tmp, rel);
-	char *dir = xstrdup(p);
-
-	*strrchr(dir, '/') = '\0';
-	assert_int_equal(mkdir_p(dir, 0755), 0);
-	assert_int_equal(write_file_atomic(p, text, strlen(text)), 0);
-	free(dir);
-	free(p);
+	free(unit_put(rel, text));
 }
 
 static char *get(const char *path)
@@ -50,12 +41,7 @@ static void rm(const char *dir, const char *file)
 
 static char *mounts(const char *name, const char *text)
 {
-	char *rel = xasprintf("/%s", name);
-	char *p = xasprintf("%s/%s", tmp, name);
-
-	put(rel, text);
-	free(rel);
-	return p;
+	return unit_put(name, text);
 }
 
 static void test_path_join(void **state)
@@ -81,10 +67,10 @@ static void test_discover_v1(void **state)
 		"sysfs /sys sysfs rw 0 0\n"
 		"cgroup /sys/fs/cgroup/cpu cgroup rw,relatime,cpu 0 0\n"
 		"cgroup /sys/fs/cgroup/mem\\040ory cgroup rw,relatime,memory 0 0\n");
-	char *want = xasprintf("%s/sys/fs/cgroup/mem ory", tmp);
+	char *want = xasprintf("%s/sys/fs/cgroup/mem ory", unit_tmp);
 
 	(void)state;
-	assert_int_equal(cg_discover(&env, m, tmp, &err), 0);
+	assert_int_equal(cg_discover(&env, m, unit_tmp, &err), 0);
 	assert_int_equal(env.mode, CG_V1);
 	assert_string_equal(env.root, want);
 	assert_null(env.v2_root);
@@ -100,11 +86,11 @@ static void test_discover_v2(void **state)
 	struct strbuf err = STRBUF_INIT;
 	struct cg_env env;
 	char *m = mounts("m-v2", "cgroup2 /v2/sys/fs/cgroup cgroup2 rw,nosuid 0 0\n");
-	char *want = xasprintf("%s/v2/sys/fs/cgroup", tmp);
+	char *want = xasprintf("%s/v2/sys/fs/cgroup", unit_tmp);
 
 	(void)state;
 	put("/v2/sys/fs/cgroup/cgroup.controllers", "cpuset cpu io memory hugetlb pids\n");
-	assert_int_equal(cg_discover(&env, m, tmp, &err), 0);
+	assert_int_equal(cg_discover(&env, m, unit_tmp, &err), 0);
 	assert_int_equal(env.mode, CG_V2);
 	assert_string_equal(env.root, want);
 	assert_string_equal(env.v2_root, want);
@@ -124,11 +110,11 @@ static void test_discover_hybrid(void **state)
 		"tmpfs /hy/sys/fs/cgroup tmpfs rw 0 0\n"
 		"cgroup /hy/sys/fs/cgroup/memory cgroup rw,relatime,memory 0 0\n"
 		"cgroup2 /hy/sys/fs/cgroup/unified cgroup2 rw,relatime 0 0\n");
-	char *want = xasprintf("%s/hy/sys/fs/cgroup/memory", tmp);
+	char *want = xasprintf("%s/hy/sys/fs/cgroup/memory", unit_tmp);
 
 	(void)state;
 	put("/hy/sys/fs/cgroup/unified/cgroup.controllers", "\n");
-	assert_int_equal(cg_discover(&env, m, tmp, &err), 0);
+	assert_int_equal(cg_discover(&env, m, unit_tmp, &err), 0);
 	assert_int_equal(env.mode, CG_V1);
 	assert_string_equal(env.root, want);
 	assert_non_null(env.v2_root);
@@ -150,7 +136,7 @@ static void test_discover_none(void **state)
 
 	(void)state;
 	put("/no/unified/cgroup.controllers", "cpu io memoryx pids\n");
-	assert_int_equal(cg_discover(&env, m, tmp, &err), -1);
+	assert_int_equal(cg_discover(&env, m, unit_tmp, &err), -1);
 	assert_int_equal(env.mode, CG_NONE);
 	assert_non_null(strstr(strbuf_str(&err), "no memory cgroup controller"));
 	assert_non_null(strstr(strbuf_str(&err), "cgroup.controllers lacks memory"));
@@ -181,27 +167,27 @@ static void test_v1_create_limits_stat(void **state)
 	char *m = mounts("m-v1b", "cgroup /v1b/memory cgroup rw,memory 0 0\n");
 	char *stale = xasprintf("/v1b/memory/lrubench-%d/m0/keep", (int)dead_pid());
 	char *alive = xasprintf("/v1b/memory/lrubench-%d/x", (int)getppid());
-	char *want = xasprintf("%s/v1b/memory/lrubench-%d", tmp, (int)getpid());
+	char *want = xasprintf("%s/v1b/memory/lrubench-%d", unit_tmp, (int)getpid());
 	char buf[4096], *s;
 	uint64_t v = 0;
 
 	(void)state;
 	/* a stale run parent (dead pid) with a sub-cgroup; a live one */
 	put(stale, "");
-	s = xasprintf("%s%s", tmp, stale);
+	s = xasprintf("%s%s", unit_tmp, stale);
 	unlink(s);   /* leave only folders, like a real cgroup tree */
 	free(s);
 	put(alive, "");
-	assert_int_equal(cg_discover(&env, m, tmp, &err), 0);
+	assert_int_equal(cg_discover(&env, m, unit_tmp, &err), 0);
 	assert_int_equal(cg_create_run_parent(&env, &run), 0);
 	assert_string_equal(run.path, want);
 	assert_int_equal(run.mode, CG_V1);
 	assert_true(run.cleanup_id > 0);
 	*strstr(stale, "/m0") = '\0';
-	s = xasprintf("%s%s", tmp, stale);
+	s = xasprintf("%s%s", unit_tmp, stale);
 	assert_false(path_exists(s));   /* the dead run's folder is gone */
 	free(s);
-	s = xasprintf("%s%s", tmp, alive);
+	s = xasprintf("%s%s", unit_tmp, alive);
 	assert_true(path_exists(s));    /* the live run's folder is kept */
 	unlink(s);
 	*strrchr(s, '/') = '\0';
@@ -216,13 +202,13 @@ static void test_v1_create_limits_stat(void **state)
 	assert_int_equal(cg_create(&env, &run, "m0", &child), 0);
 	assert_string_equal(cg_procs_file(&child, buf, sizeof(buf)) + strlen(want), "/m0/cgroup.procs");
 	s = xasprintf("%s/memory.limit_in_bytes", child.path);
-	put(s + strlen(tmp), "");
+	put(s + strlen(unit_tmp), "");
 	assert_int_equal(cg_set_limit(&child, 256ULL << 20), 0);
 	free(s);
 	s = get(strcat(strcpy(buf, child.path), "/memory.limit_in_bytes"));
 	assert_string_equal(s, "268435456");
 	free(s);
-	put(buf + strlen(tmp), "");   /* cgroupfs files need no truncation, plain files do */
+	put(buf + strlen(unit_tmp), "");   /* cgroupfs files need no truncation, plain files do */
 	assert_int_equal(cg_set_limit(&child, 0), 0);
 	s = get(buf);
 	assert_string_equal(s, "-1");
@@ -230,7 +216,7 @@ static void test_v1_create_limits_stat(void **state)
 
 	/* memory.stat: v1 names mapped, v2-only counters absent */
 	s = xasprintf("%s/memory.stat", child.path);
-	put(s + strlen(tmp), "cache 40960\nrss 8192\nworkingset_refault_anon 1\n"
+	put(s + strlen(unit_tmp), "cache 40960\nrss 8192\nworkingset_refault_anon 1\n"
 	    "workingset_refault_file 77\ninactive_file 4096\nactive_file 36864\n"
 	    "total_cache 40960\n");
 	free(s);
@@ -247,12 +233,12 @@ static void test_v1_create_limits_stat(void **state)
 	assert_int_equal(cg_stat(&child, "cach", &v), -1);
 
 	s = xasprintf("%s/memory.usage_in_bytes", child.path);
-	put(s + strlen(tmp), "12288\n");
+	put(s + strlen(unit_tmp), "12288\n");
 	free(s);
 	assert_int_equal(cg_usage(&child, &v), 0);
 	assert_int_equal(v, 12288);
 	s = xasprintf("%s/cgroup.procs", child.path);
-	put(s + strlen(tmp), "");
+	put(s + strlen(unit_tmp), "");
 	free(s);
 	assert_int_equal(cg_nr_procs(&child), 0);
 
@@ -280,14 +266,14 @@ static void test_v2_create_limits_stat(void **state)
 	struct cg_env env;
 	struct cgroup run, child;
 	char *m = mounts("m-v2b", "cgroup2 /v2b cgroup2 rw 0 0\n");
-	char *subtree = xasprintf("%s/v2b/cgroup.subtree_control", tmp);
+	char *subtree = xasprintf("%s/v2b/cgroup.subtree_control", unit_tmp);
 	char buf[4096], *s;
 	uint64_t v = 0;
 
 	(void)state;
 	put("/v2b/cgroup.controllers", "cpu memory pids\n");
 	put("/v2b/cgroup.subtree_control", "");
-	assert_int_equal(cg_discover(&env, m, tmp, &err), 0);
+	assert_int_equal(cg_discover(&env, m, unit_tmp, &err), 0);
 	assert_int_equal(env.mode, CG_V2);
 	/* a plain folder has no cgroup.subtree_control after mkdir: a real error, named */
 	assert_int_equal(cg_create_run_parent(&env, &run), -1);
@@ -300,26 +286,26 @@ static void test_v2_create_limits_stat(void **state)
 
 	/* a parent that already delegates memory: no write needed */
 	put("/v2b/p/cgroup.subtree_control", "memory\n");
-	run.path = xasprintf("%s/v2b/p", tmp);
+	run.path = xasprintf("%s/v2b/p", unit_tmp);
 	run.mode = CG_V2;
 	run.cleanup_id = 0;
 	assert_int_equal(cg_create(&env, &run, "m1", &child), 0);
 	assert_int_equal(child.mode, CG_V2);
 	s = xasprintf("%s/memory.max", child.path);
-	put(s + strlen(tmp), "");
+	put(s + strlen(unit_tmp), "");
 	free(s);
 	assert_int_equal(cg_set_limit(&child, 64ULL << 20), 0);
 	s = get(strcat(strcpy(buf, child.path), "/memory.max"));
 	assert_string_equal(s, "67108864");
 	free(s);
-	put(buf + strlen(tmp), "");
+	put(buf + strlen(unit_tmp), "");
 	assert_int_equal(cg_set_limit(&child, 0), 0);
 	s = get(buf);
 	assert_string_equal(s, "max");
 	free(s);
 
 	s = xasprintf("%s/memory.stat", child.path);
-	put(s + strlen(tmp), "anon 4096\nfile 81920\nactive_file 8192\ninactive_file 73728\n"
+	put(s + strlen(unit_tmp), "anon 4096\nfile 81920\nactive_file 8192\ninactive_file 73728\n"
 	    "workingset_refault_anon 3\nworkingset_refault_file 11\npgscan 500\npgsteal 450\n"
 	    "pgactivate 9\npgscan_kswapd 400\n");
 	free(s);
@@ -339,7 +325,7 @@ static void test_v2_create_limits_stat(void **state)
 	assert_int_equal(v, 73728);
 	assert_int_equal(cg_stat(&child, "cache", &v), -1);
 	s = xasprintf("%s/memory.current", child.path);
-	put(s + strlen(tmp), "999\n");
+	put(s + strlen(unit_tmp), "999\n");
 	free(s);
 	assert_int_equal(cg_usage(&child, &v), 0);
 	assert_int_equal(v, 999);
@@ -363,7 +349,7 @@ static void test_v2_create_limits_stat(void **state)
 /* Before 5.9 the refault counter had no _file/_anon split. */
 static void test_stat_old_kernel_names(void **state)
 {
-	char *dir = xasprintf("%s/old", tmp);
+	char *dir = xasprintf("%s/old", unit_tmp);
 	struct cgroup cg = { dir, CG_V2, 0 };
 	uint64_t v = 0;
 
@@ -376,21 +362,9 @@ static void test_stat_old_kernel_names(void **state)
 	assert_int_equal(v, 42);
 	/* a missing memory.stat is "not present", not a crash */
 	free(dir);
-	cg.path = dir = xasprintf("%s/nonexistent", tmp);
+	cg.path = dir = xasprintf("%s/nonexistent", unit_tmp);
 	assert_int_equal(cg_stat(&cg, "file", &v), -1);
 	free(dir);
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(tmp) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return remove_tree(tmp);
 }
 
 int main(void)
@@ -405,5 +379,5 @@ int main(void)
 		cmocka_unit_test(test_v2_create_limits_stat),
 		cmocka_unit_test(test_stat_old_kernel_names),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
 }

@@ -11,7 +11,6 @@
 #include "cleanup.h"
 #include "util.h"
 
-static char tmpdir[] = "/tmp/lrubench-unit-child.XXXXXX";
 
 /* Capture stderr around fn-calls so error() messages can be checked. */
 static int saved_err = -1;
@@ -21,7 +20,7 @@ static void capture_start(void)
 {
 	int fd;
 
-	snprintf(errpath, sizeof(errpath), "%s/stderr", tmpdir);
+	snprintf(errpath, sizeof(errpath), "%s/stderr", unit_tmp);
 	fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	assert_true(fd >= 0);
 	fflush(stderr);
@@ -64,7 +63,7 @@ static void test_exec_failure_through_pipe(void **state)
 	int fd, r;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/not-executable", tmpdir);
+	snprintf(path, sizeof(path), "%s/not-executable", unit_tmp);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	assert_true(fd >= 0);
 	close(fd);
@@ -78,7 +77,7 @@ static void test_exec_failure_through_pipe(void **state)
 	assert_non_null(strstr(msg, "Permission denied"));
 	free(msg);
 
-	snprintf(path, sizeof(path), "%s/missing/prog", tmpdir);
+	snprintf(path, sizeof(path), "%s/missing/prog", unit_tmp);
 	capture_start();
 	r = child_start(&c);
 	msg = capture_end();
@@ -170,7 +169,7 @@ static void test_stop_kills_group_after_grace(void **state)
 	pid_t p1 = 0, p2 = 0;
 
 	(void)state;
-	snprintf(out, sizeof(out), "%s/group.log", tmpdir);
+	snprintf(out, sizeof(out), "%s/group.log", unit_tmp);
 	assert_int_equal(child_start(&c), 0);
 	for (int i = 0; i < 1000; i++) {   /* until both pids are printed */
 		free(text);
@@ -240,7 +239,7 @@ static void test_out_path_env_dir(void **state)
 	struct child c = { .argv = argv, .out_path = out, .env_add = env, .dir = "/" };
 
 	(void)state;
-	snprintf(out, sizeof(out), "%s/out.log", tmpdir);
+	snprintf(out, sizeof(out), "%s/out.log", unit_tmp);
 	assert_int_equal(child_run(&c, 10), 0);
 	assert_int_equal(child_run(&c, 10), 0);   /* appends */
 	text = read_file_str(out, NULL);
@@ -298,7 +297,7 @@ static void test_fn_exit_keeps_parent_cleanups(void **state)
 
 	(void)state;
 	signals_install();   /* registers cleanup_run_all with atexit, as lrubench does */
-	snprintf(marker, sizeof(marker), "%s/marker", tmpdir);
+	snprintf(marker, sizeof(marker), "%s/marker", unit_tmp);
 	assert_int_equal(write_file_atomic(marker, "x", 1), 0);
 	id = cleanup_push(marker, unlink_marker, marker);
 	assert_true(id > 0);
@@ -316,7 +315,7 @@ static void test_null_stdio_and_ids(void **state)
 	struct child c = { .argv = argv, .out_path = out };
 
 	(void)state;
-	snprintf(out, sizeof(out), "%s/ids.log", tmpdir);
+	snprintf(out, sizeof(out), "%s/ids.log", unit_tmp);
 	c.null_stdio = true;
 	assert_int_equal(child_run(&c, 10), 0);
 	assert_false(path_exists(out));   /* null_stdio wins over out_path */
@@ -347,7 +346,7 @@ static void test_numa_bound_child(void **state)
 		strbuf_release(&err);
 		skip();
 	}
-	snprintf(out, sizeof(out), "%s/numa.log", tmpdir);
+	snprintf(out, sizeof(out), "%s/numa.log", unit_tmp);
 	assert_int_equal(child_run(&c, 10), 0);
 	text = read_file_str(out, NULL);
 	snprintf(want, sizeof(want), "bind:%d\n", b.node);
@@ -385,18 +384,6 @@ static void test_registry_full(void **state)
 	free(msg);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return remove_tree(tmpdir);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -416,5 +403,5 @@ int main(void)
 		cmocka_unit_test(test_registry_full),
 		cmocka_unit_test(test_numa_bound_child),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
 }

@@ -12,30 +12,6 @@ struct rt_opts_view {          /* the head of readtwice's option struct */
 	double runtime;
 };
 
-static char dir[64];
-
-static char *write_conf(const char *name, const char *text)
-{
-	char *p = xasprintf("%s/%s", dir, name);
-	FILE *f = fopen(p, "w");
-	fputs(text, f);
-	fclose(f);
-	return p;
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	strcpy(dir, "/tmp/lrubench-unit.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return remove_tree(dir);
-}
-
 static const struct sizing sz4 = { NULL, 4, 8ULL << 30 };
 
 static void defaults_and_quick(void **state)
@@ -84,7 +60,7 @@ static void ini_file(void **state)
 	struct config c;
 	struct strbuf e = STRBUF_INIT;
 	struct rt_opts_view *rt;
-	char *p = write_conf("ok.conf",
+	char *p = unit_put("ok.conf",
 		"# a comment\n[global]\niterations = 7 ; inline\nwarmup = 0   # hash comment\n"
 		"[readtwice]\nmemcgs = 1,2,4\nfile_size = 64M\nmemcg_limit = none\nruntime = 2m\n"
 		"iterations = 2\n");
@@ -121,7 +97,7 @@ static void ini_errors(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct config c;
 		struct strbuf e = STRBUF_INIT;
-		char *p = write_conf("bad.conf", cases[i].text);
+		char *p = unit_put("bad.conf", cases[i].text);
 
 		assert_int_equal(config_init(&c, &sz4, false), 0);
 		assert_int_equal(config_load_file(&c, p, &e), -1);
@@ -196,5 +172,5 @@ int main(void)
 		cmocka_unit_test(ini_file), cmocka_unit_test(ini_errors), cmocka_unit_test(missing_file),
 		cmocka_unit_test(set_args), cmocka_unit_test(to_json),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* kernbench and fetch/extract pure parts: jobs defaults, config_target kinds,
- * log tails, URL -> cache key, sha256 hex parsing, transient errors, entry checks. */
+ * URL -> cache key, sha256 hex parsing, transient errors, entry checks. */
 #include "unit.h"
 #include <curl/curl.h>
 #include "archive_extract.h"
@@ -51,17 +51,6 @@ static void test_config_kind(void **state)
 	assert_int_equal(kernbench_config_kind("allyesconfig"), -1);
 	assert_int_equal(kernbench_config_kind(""), -1);
 	assert_int_equal(kernbench_config_kind(NULL), -1);
-}
-
-static void test_tail_lines(void **state)
-{
-	const char *t = "a\nb\nc\nd\n";
-
-	(void)state;
-	assert_string_equal(kernbench_tail_lines(t, strlen(t), 2), "c\nd\n");
-	assert_string_equal(kernbench_tail_lines(t, strlen(t), 10), t);
-	assert_string_equal(kernbench_tail_lines("x\ny", 3, 1), "y");
-	assert_string_equal(kernbench_tail_lines("", 0, 3), "");
 }
 
 static void test_cache_key(void **state)
@@ -161,7 +150,6 @@ int main(void)
 		cmocka_unit_test(test_jobs_default),
 		cmocka_unit_test(test_jobs_default_bounded),
 		cmocka_unit_test(test_config_kind),
-		cmocka_unit_test(test_tail_lines),
 		cmocka_unit_test(test_cache_key),
 		cmocka_unit_test(test_sha256_parse),
 		cmocka_unit_test(test_url_kinds),

@@ -7,7 +7,6 @@
 #include "numa.h"
 #include "util.h"
 
-static char tmp[] = "/tmp/lrubench-unit-numa.XXXXXX";
 
 static void put(const char *root, const char *rel, const char *text)
 {
@@ -26,7 +25,7 @@ static void put(const char *root, const char *rel, const char *text)
 /* node0: CPUs 0-3,8, 2 GiB free; node1: CPUs 4-7, 6 GiB free; node2: CPU-less, no memory */
 static char *fake_tree(const char *name)
 {
-	char *root = xasprintf("%s/%s", tmp, name);
+	char *root = xasprintf("%s/%s", unit_tmp, name);
 
 	put(root, N "/has_memory", "0-1\n");
 	put(root, N "/node0/cpulist", "0-3,8\n");
@@ -55,7 +54,7 @@ static void test_nodes(void **state)
 
 static void test_nodes_without_has_memory(void **state)
 {
-	char *root = xasprintf("%s/b", tmp);
+	char *root = xasprintf("%s/b", unit_tmp);
 	int nodes[LB_MAX_NODES];
 
 	(void)state;
@@ -67,7 +66,7 @@ static void test_nodes_without_has_memory(void **state)
 	assert_int_equal(nodes[1], 3);
 	free(root);
 	/* no NUMA sysfs at all: one node 0 */
-	root = xasprintf("%s/empty", tmp);
+	root = xasprintf("%s/empty", unit_tmp);
 	assert_int_equal(numa_nodes(root, nodes, LB_MAX_NODES), 1);
 	assert_int_equal(nodes[0], 0);
 	free(root);
@@ -180,18 +179,6 @@ static void test_apply_self_real(void **state)
 	strbuf_release(&err);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(tmp) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return remove_tree(tmp);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,5 +190,5 @@ int main(void)
 		cmocka_unit_test(test_bad_cpulist),
 		cmocka_unit_test(test_apply_self_real),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
 }

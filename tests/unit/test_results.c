@@ -3,36 +3,12 @@
 #include "unit.h"
 #include "results.h"
 
-static char dir[64];
-
-static int setup(void **state)
-{
-	(void)state;
-	strcpy(dir, "/tmp/lrubench-unit.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return remove_tree(dir);
-}
-
-static char *write_text(const char *name, const char *text)
-{
-	char *p = xasprintf("%s/%s", dir, name);
-	FILE *f = fopen(p, "w");
-	fputs(text, f);
-	fclose(f);
-	return p;
-}
-
 static void round_trip(void **state)
 {
 	struct wl_result r = { 0 }, back;
 	struct strbuf e = STRBUF_INIT;
 	struct result_table *t;
-	char *p = xasprintf("%s/readtwice.json", dir);
+	char *p = xasprintf("%s/readtwice.json", unit_tmp);
 	(void)state;
 	r.workload = xstrdup("readtwice");
 	t = wl_result_table(&r, "readtwice MB/s aggregate", "MB/s", BETTER_HIGHER);
@@ -74,7 +50,7 @@ static void errors(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct wl_result r;
 		struct strbuf e = STRBUF_INIT;
-		char *p = write_text("bad.json", cases[i].text);
+		char *p = unit_put("bad.json", cases[i].text);
 
 		assert_int_equal(wl_result_load(p, &r, &e), -1);
 		if (!strstr(strbuf_str(&e), cases[i].want) || !strstr(strbuf_str(&e), "bad.json"))
@@ -87,5 +63,5 @@ static void errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(round_trip), cmocka_unit_test(errors) };
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
 }

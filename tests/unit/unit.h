@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Common includes for the cmocka unit tests (no root needed). */
+/* Common includes and fixtures for the cmocka unit tests (no root needed). */
 #ifndef LRUBENCH_UNIT_H
 #define LRUBENCH_UNIT_H
 #include <stdarg.h>
@@ -10,4 +10,36 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util.h"
+
+/* One scratch folder per test binary: pass unit_tmp_setup/unit_tmp_teardown
+ * to cmocka_run_group_tests, then build fake trees under unit_tmp. */
+static char unit_tmp[64] __attribute__((unused));
+
+static inline int unit_tmp_setup(void **state)
+{
+	(void)state;
+	strcpy(unit_tmp, "/tmp/lrubench-unit.XXXXXX");
+	return mkdtemp(unit_tmp) ? 0 : -1;
+}
+
+static inline int unit_tmp_teardown(void **state)
+{
+	(void)state;
+	return remove_tree(unit_tmp);
+}
+
+/* Write text to unit_tmp/rel (a leading '/' is fine), creating folders;
+ * returns the malloc'ed path. */
+static inline char *unit_put(const char *rel, const char *text)
+{
+	char *p = xasprintf("%s/%s", unit_tmp, rel[0] == '/' ? rel + 1 : rel);
+	char *dir = xstrdup(p);
+
+	*strrchr(dir, '/') = '\0';
+	assert_int_equal(mkdir_p(dir, 0755), 0);
+	assert_int_equal(write_file_atomic(p, text, strlen(text)), 0);
+	free(dir);
+	return p;
+}
 #endif
