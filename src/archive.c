@@ -339,6 +339,18 @@ static int copy_data(struct archive *in, struct archive *out, const char *path, 
 	}
 }
 
+/*
+ * We extract as root, so a tarball's modes would otherwise be kept as they
+ * are: a hostile 4755 file becomes a setuid-root program. Keep the
+ * permission bits a source tree needs (read, write for the owner, execute)
+ * and drop setuid, setgid, sticky and world-write, as GNU tar's
+ * --no-same-permissions does for ordinary users.
+ */
+mode_t archive_safe_perm(mode_t perm)
+{
+	return perm & 0775 & ~(mode_t)(S_ISUID | S_ISGID | S_ISVTX);
+}
+
 static int extract_all(struct archive *in, const char *path)
 {
 	const int flags = ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_PERM |
@@ -380,6 +392,7 @@ static int extract_all(struct archive *in, const char *path)
 			ret = refuse(path, name ? name : "", why);
 			break;
 		}
+		archive_entry_set_perm(e, archive_safe_perm(archive_entry_perm(e)));
 		r = archive_write_header(out, e);
 		if (r < ARCHIVE_WARN) {
 			ret = error("refusing entry '%s' of %s: %s", name, path,

@@ -16,7 +16,9 @@
  *   - hard links: the target must be relative, without "..", and name a
  *     regular file already extracted, reached through real folders only
  *     (a hard link to /etc/passwd is refused);
- *   - device nodes, FIFOs and sockets are refused.
+ *   - device nodes, FIFOs and sockets are refused;
+ *   - modes are masked (archive_safe_perm): no setuid, setgid, sticky or
+ *     world-writable file or folder is ever created.
  * Extraction goes into "<dest>.extracting" (registered for cleanup, so SIGINT
  * or an error leaves nothing behind); at the end a single top-level folder is
  * renamed to dest (stripping it), otherwise the whole staging folder is.
@@ -28,6 +30,7 @@
 #define LRUBENCH_ARCHIVE_EXTRACT_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 /* 0 ok; -1 error (printed); -2 interrupted (nothing left behind). dest must not exist. */
 int archive_extract_tree(const char *path, const char *dest);
@@ -36,5 +39,7 @@ int archive_extract_tree(const char *path, const char *dest);
  * reason ("absolute path", "'..' component", ...). */
 const char *archive_check_name(const char *name);
 const char *archive_check_symlink(const char *name, const char *target);
+/* The permission bits an extracted entry gets from the archive's perm. */
+mode_t archive_safe_perm(mode_t perm);
 
 #endif

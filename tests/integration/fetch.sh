@@ -141,6 +141,21 @@ test_extract_refuses_hardlink_to_etc_passwd() { PASSWD_SHA=$(sha /etc/passwd); m
 test_extract_refuses_hardlink_dotdot() { PASSWD_SHA=$(sha /etc/passwd); mkdir -p "$T/x"; hostile hardlink-rel "top/passwd"; }
 test_extract_refuses_device_node() { PASSWD_SHA=$(sha /etc/passwd); mkdir -p "$T/x"; hostile device "top/null"; }
 
+# Extracting as root must never create a setuid/setgid/sticky or
+# world-writable file or folder, whatever modes the tarball carries.
+test_extract_masks_setuid_and_world_writable_modes() {
+  python3 "$KB_FIX/hostile.py" modes "$T/modes.tar" "$T/outside"
+  expect_exit 0 "$LRUBENCH" fetch "$T/modes.tar" --extract "$T/tree"
+  assert_file "$T/tree/suid"
+  local bad; bad=$(find "$T/tree" -perm /7002 -printf '%m %p\n')
+  assert_eq "$bad" "" "entries with setuid, setgid, sticky or world-write bits"
+  assert_eq "$(stat -c %a "$T/tree/suid")" 755 "suid file mode"
+  assert_eq "$(stat -c %a "$T/tree/sgid")" 755 "sgid file mode"
+  assert_eq "$(stat -c %a "$T/tree/world")" 664 "world-writable file mode"
+  assert_eq "$(stat -c %a "$T/tree/sticky")" 775 "sticky folder mode"
+  assert_eq "$(stat -c %a "$T/tree/wdir")" 775 "world-writable folder mode"
+}
+
 test_extract_sigint_removes_partial_folder() {
   # The tarball arrives through a FIFO that the test feeds only partly, so
   # the extraction is certainly in progress (blocked on input) when SIGINT comes.

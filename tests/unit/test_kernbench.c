@@ -144,6 +144,17 @@ static void test_symlink_targets(void **state)
 	assert_non_null(archive_check_symlink("linux/l", ""));
 }
 
+static void test_safe_perm(void **state)
+{
+	(void)state;
+	assert_int_equal(archive_safe_perm(04755), 0755);
+	assert_int_equal(archive_safe_perm(02755), 0755);
+	assert_int_equal(archive_safe_perm(01777), 0775);
+	assert_int_equal(archive_safe_perm(0666), 0664);
+	assert_int_equal(archive_safe_perm(0644), 0644);
+	assert_int_equal(archive_safe_perm(0700), 0700);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -156,6 +167,7 @@ int main(void)
 		cmocka_unit_test(test_transient),
 		cmocka_unit_test(test_entry_names),
 		cmocka_unit_test(test_symlink_targets),
+		cmocka_unit_test(test_safe_perm),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
