@@ -28,7 +28,9 @@ LDFLAGS += -fsanitize=address,undefined
 BUILD := build/san
 endif
 
-SRCS := $(sort $(wildcard src/*.c src/workloads/*.c))
+# Every .c below src/ is part of the program; main.c aside, every one is
+# also linked into the unit tests (docs/ARCHITECTURE.md, "Layout").
+SRCS := $(sort $(shell find src -name '*.c'))
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 OBJS := $(patsubst %.c,$(BUILD)/%.o,$(SRCS))
 LIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
@@ -40,14 +42,17 @@ HELPER_BINS := $(patsubst tests/helpers/%.c,$(BUILD)/helpers/%,$(HELPER_SRCS))
 all: lrubench
 
 lrubench: $(BUILD)/lrubench
-	@cp $< $@
+	@cp $< $@.tmp && mv -f $@.tmp $@   # a running ./lrubench keeps its inode
 
 $(BUILD)/lrubench: $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LIBS)
 
-$(BUILD)/%.o: %.c $(wildcard src/*.h src/workloads/*.h) Makefile
+# -MMD -MP: each object depends on the headers it really includes.
+$(BUILD)/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(XCFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(XCFLAGS) -MMD -MP -c -o $@ $<
+
+-include $(OBJS:.o=.d)
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS) tests/unit/unit.h
 	@mkdir -p $(dir $@)

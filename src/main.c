@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "cleanup.h"
-#include "commands.h"
-#include "util.h"
+#include "core/cleanup.h"
+#include "commands/commands.h"
+#include "core/util.h"
 
 #define NEEDS_ROOT 0x1   /* refuse early with a clear message instead of EPERM later */
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The workloads lrubench knows, in the order `list` and `-w all` use. */
 #include <string.h>
-#include "workload.h"
+#include "core/workload.h"
 
 extern const struct workload_ops readtwice_ops, thpscale_ops, sysbench_ops, kernbench_ops;
 

@@ -30,12 +30,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cgroup_setup.h"
-#include "child.h"
-#include "cleanup.h"
-#include "numa.h"
-#include "sparse_root.h"
-#include "util.h"
+#include "core/cgroup_setup.h"
+#include "core/child.h"
+#include "core/cleanup.h"
+#include "core/numa.h"
+#include "core/sparse_root.h"
+#include "core/util.h"
 
 static int usage(void)
 {

@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "cgroup_setup.h"
-#include "cleanup.h"
-#include "util.h"
+#include "core/cgroup_setup.h"
+#include "core/cleanup.h"
+#include "core/util.h"
 
 static void put(const char *rel, const char *text)
 {

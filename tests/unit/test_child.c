@@ -7,9 +7,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "child.h"
-#include "cleanup.h"
-#include "util.h"
+#include "core/child.h"
+#include "core/cleanup.h"
+#include "core/util.h"
 
 
 /* Capture stderr around fn-calls so error() messages can be checked. */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Config: defaults, --quick, INI files with file:line errors, --set, JSON. */
 #include "unit.h"
-#include "config.h"
-#include "workload.h"
+#include "core/config.h"
+#include "core/workload.h"
 
 struct rt_opts_view {          /* the head of readtwice's option struct */
 	struct ull_list memcgs;

@@ -4,8 +4,8 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "fs_sigsafe.h"
-#include "util.h"
+#include "core/fs_sigsafe.h"
+#include "core/util.h"
 
 static void touch(const char *dir, const char *name)
 {

@@ -3,9 +3,9 @@
  * URL -> cache key, sha256 hex parsing, transient errors, entry checks. */
 #include "unit.h"
 #include <curl/curl.h>
-#include "archive_extract.h"
-#include "fetch.h"
-#include "workloads/kernbench.h"
+#include "net/archive_extract.h"
+#include "net/fetch.h"
+#include "workloads/kernbench/kernbench.h"
 
 static void jobs_list(int cpus, const char *want)
 {

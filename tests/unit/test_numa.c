@@ -4,8 +4,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "numa.h"
-#include "util.h"
+#include "core/numa.h"
+#include "core/util.h"
 
 
 static void put(const char *root, const char *rel, const char *text)

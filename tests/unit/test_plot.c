@@ -2,9 +2,9 @@
 /* plot.c: sweep detection, file-name slugs, and the figures a table gives. */
 #include "unit.h"
 #include <unistd.h>
-#include "plot.h"
-#include "report.h"
-#include "results.h"
+#include "compare/plot.h"
+#include "compare/model.h"
+#include "core/results.h"
 
 static void test_op_number(void **state)
 {

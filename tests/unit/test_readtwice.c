@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* MB/s arithmetic of readtwice: 1 MB = 10^6 bytes; per memcg = sum of its readers. */
 #include "unit.h"
-#include "readtwice.h"
+#include "workloads/readtwice/readers.h"
 
 static void mbps(void **state)
 {

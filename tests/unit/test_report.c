@@ -2,7 +2,7 @@
 /* The comparison model and its renderers on in-memory results (src/report*.c). */
 #include "unit.h"
 #include <math.h>
-#include "report.h"
+#include "compare/model.h"
 
 static const char golden[] =
 	"                             6.8.0                  6.8.0\n"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The results schema: round trip, and errors that name file and place. */
 #include "unit.h"
-#include "results.h"
+#include "core/results.h"
 
 static void round_trip(void **state)
 {

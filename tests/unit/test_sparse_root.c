@@ -5,8 +5,8 @@
 #include <sys/statfs.h>
 #include <linux/magic.h>
 #include <unistd.h>
-#include "sparse_root.h"
-#include "util.h"
+#include "core/sparse_root.h"
+#include "core/util.h"
 
 static void test_check_spec(void **state)
 {

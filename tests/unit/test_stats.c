@@ -3,7 +3,7 @@
  * DESIGN §8 and R's pt() (tests/fixtures/compare/t_table.csv). */
 #include "unit.h"
 #include <math.h>
-#include "stats.h"
+#include "compare/stats.h"
 
 #define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 /* "reproduced to the printed precision": within half a unit of the last digit */

@@ -5,7 +5,7 @@
 #include "unit.h"
 #include <sys/stat.h>
 #include <unistd.h>
-#include "sysbench_driver.h"
+#include "workloads/sysbench/driver.h"
 
 static void expect_list(unsigned max, const unsigned long long *want, size_t n)
 {

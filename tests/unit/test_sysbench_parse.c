@@ -3,8 +3,8 @@
  * against PostgreSQL 15 on the CI machine (tests/fixtures/sysbench/README). */
 #include "unit.h"
 #include <math.h>
-#include "sysbench_parse.h"
-#include "util.h"
+#include "workloads/sysbench/parse.h"
+#include "core/util.h"
 
 static char *load(const char *name, size_t *len)
 {

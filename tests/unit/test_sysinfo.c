@@ -3,7 +3,7 @@
 #include "unit.h"
 #include <json-c/json.h>
 #include <unistd.h>
-#include "sysinfo.h"
+#include "core/sysinfo.h"
 
 static void test_selected(void **state)
 {

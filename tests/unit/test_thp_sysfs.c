@@ -7,9 +7,9 @@
 #include "unit.h"
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cleanup.h"
-#include "thp_sysfs.h"
-#include "util.h"
+#include "core/cleanup.h"
+#include "workloads/thpscale/thp_sysfs.h"
+#include "core/util.h"
 
 static char root[64];
 

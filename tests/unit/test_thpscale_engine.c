@@ -7,8 +7,8 @@
 #include "unit.h"
 #include <pthread.h>
 #include <unistd.h>
-#include "thpscale_engine.h"
-#include "util.h"
+#include "workloads/thpscale/engine.h"
+#include "core/util.h"
 
 #define MB (1ull << 20)
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* thpscale's arithmetic: layout, holes, classification, defaults, checks. */
 #include "unit.h"
-#include "thpscale_layout.h"
+#include "workloads/thpscale/layout.h"
 
 #define MB (1ull << 20)
 

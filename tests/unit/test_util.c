@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Sizes, times and lists as config files and --set spell them. */
 #include "unit.h"
-#include "util.h"
+#include "core/util.h"
 
 static void sizes(void **state)
 {

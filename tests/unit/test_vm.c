@@ -2,12 +2,12 @@
 /* VM mode, pure parts: bzImage header, modules.dep ordering and the module
  * plan, qemu argv, option splitting, init script, rounds pooling. */
 #include "unit.h"
-#include "vm_args.h"
-#include "vm_initramfs.h"
-#include "vm_kimage.h"
-#include "vm_merge.h"
-#include "vm_modules.h"
-#include "vm_qemu.h"
+#include "vm/args.h"
+#include "vm/initramfs.h"
+#include "vm/kimage.h"
+#include "vm/merge.h"
+#include "vm/modules.h"
+#include "vm/qemu.h"
 
 /* A synthetic setup header: "HdrS" at 0x202, protocol 2.15, kernel_version
  * (0x20e) pointing at a version string. */

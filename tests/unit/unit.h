@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "util.h"
+#include "core/util.h"
 
 /* One scratch folder per test binary: pass unit_tmp_setup/unit_tmp_teardown
  * to cmocka_run_group_tests, then build fake trees under unit_tmp. */

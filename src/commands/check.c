@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * lrubench check: what this machine supports, and which workloads can run
+ * here, each with the reason when not (the same probes `run` uses).
+ * Exit 0 when every workload can run, 3 otherwise.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "commands/commands.h"
+#include "core/numa.h"
+#include "vm/kvm_probe.h"
+#include "core/workload.h"
+
+static bool in_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	bool found = false;
+
+	if (!path)
+		path = "/usr/bin:/bin:/usr/sbin:/sbin";
+	for (const char *p = path; *p; ) {
+		const char *e = strchr(p, ':');
+		size_t l = e ? (size_t)(e - p) : strlen(p);
+		char *f = xasprintf("%.*s/%s", (int)l, p, prog);
+		found = access(f, X_OK) == 0;
+		free(f);
+		if (found || !e)
+			break;
+		p = e + 1;
+	}
+	return found;
+}
+
+static void line(const char *what, bool ok, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void line(const char *what, bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("  %-22s %-4s ", what, ok ? "yes" : "no");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct sysinfo si;
+	struct cg_env cg;
+	struct strbuf err = STRBUF_INIT;
+	struct config cfg;
+	struct run_env env;
+	int nodes[LB_MAX_NODES], nn, missing = 0;
+	bool loop;
+
+	(void)argv;
+	if (argc > 1) {
+		error("'lrubench check' takes no arguments");
+		return LB_EXIT_USAGE;
+	}
+	memset(&si, 0, sizeof(si));
+	memset(&cg, 0, sizeof(cg));
+	memset(&env, 0, sizeof(env));
+	sysinfo_collect(&si);
+	printf("kernel %s, %d CPUs, %llu MiB\n", si.kernel_release, si.nr_cpus,
+	       (unsigned long long)si.mem_total_kb / 1024);
+	printf("machine:\n");
+	if (cg_discover(&cg, "/proc/mounts", "", &err)) {
+		line("memory cgroup", false, "%s", strbuf_str(&err));
+		cg.mode = CG_NONE;
+	} else {
+		line("memory cgroup", true, "cgroup %s at %s%s", cg_mode_name(cg.mode), cg.root,
+		     cg.hybrid ? " (hybrid: cgroup2 is mounted too, without memory)" : "");
+	}
+	nn = numa_nodes("", nodes, LB_MAX_NODES);
+	{
+		struct strbuf l = STRBUF_INIT;
+		for (int i = 0; i < nn; i++)
+			strbuf_addf(&l, "%s%d", i ? "," : "", nodes[i]);
+		line("NUMA nodes", nn > 0, "%d with memory: %s", nn, strbuf_str(&l));
+		strbuf_release(&l);
+	}
+	line("THP", si.thp_enabled[0] != '\0', "enabled=%s defrag=%s",
+	     si.thp_enabled[0] ? si.thp_enabled : "-", si.thp_defrag[0] ? si.thp_defrag : "-");
+	loop = access("/dev/loop-control", F_OK) == 0;
+	line("loop devices", loop, "%s", loop ? "/dev/loop-control" : "no /dev/loop-control (modprobe loop)");
+	line("mkfs.ext4", in_path("mkfs.ext4"), "%s", in_path("mkfs.ext4") ? "" : "apt-get install e2fsprogs");
+	line("mkfs.xfs", in_path("mkfs.xfs"), "%s", in_path("mkfs.xfs") ? "" : "apt-get install xfsprogs");
+	line("gnuplot (plot)", in_path("gnuplot"), "%s", in_path("gnuplot") ? "" : "apt-get install gnuplot-nox");
+	line("qemu (VM mode)", in_path("qemu-system-x86_64"), "%s",
+	     in_path("qemu-system-x86_64") ? "" : "apt-get install qemu-system-x86");
+	{
+		/* /dev/kvm can exist and still not run guests at speed (nested
+		 * virtualization here): ask a tiny guest, as VM mode does */
+		struct strbuf why = STRBUF_INIT;
+		int k = kvm_probe("/dev/kvm", 2.0, &why);
+		line("KVM", k == 0, "%s", k == 0 ? "a test guest ran: VM mode uses KVM"
+						 : strbuf_str(&why));
+		if (k)
+			printf("  %-22s      VM mode falls back to TCG (functional tests, not timings)\n", "");
+		strbuf_release(&why);
+	}
+	line("root", geteuid() == 0, "%s", geteuid() == 0 ? "" : "run needs root");
+
+	printf("workloads:\n");
+	if (config_init(&cfg, &(struct sizing){ &si, si.nr_cpus, si.mem_total_kb * 1024 }, false)) {
+		sysinfo_release(&si);
+		cg_env_release(&cg);
+		return LB_EXIT_FAIL;
+	}
+	env.sys = &si;
+	env.cg = &cg;
+	env.g = &cfg.g;
+	numa_resolve("", "auto", &env.bind, &err);
+	for (size_t w = 0; workloads[w]; w++) {
+		struct wl_ctx ctx = { .ops = workloads[w], .env = &env };
+		int r = 0;
+
+		ctx.opts = config_section(&cfg, workloads[w]->name);
+		strbuf_reset(&err);
+		if (workloads[w]->probe)
+			r = workloads[w]->probe(&ctx, &err);
+		line(workloads[w]->name, r == 0, "%s", r ? strbuf_str(&err) : workloads[w]->summary);
+		if (r)
+			missing++;
+	}
+	config_release(&cfg);
+	cg_env_release(&cg);
+	sysinfo_release(&si);
+	strbuf_release(&err);
+	return missing ? LB_EXIT_UNSUPPORTED : LB_EXIT_OK;
+}

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * lrubench list: every workload with its keys, types, defaults (as sized for
+ * this machine), --quick values and help, from the same option tables the
+ * config parser uses; then the tables each workload writes and the shipped
+ * configs.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "commands/commands.h"
+#include "core/numa.h"
+#include "core/workload.h"
+
+static void list_options(const char *section, const struct option_def *defs, const struct sizing *sz)
+{
+	for (size_t i = 0; defs[i].name; i++) {
+		const struct option_def *d = &defs[i];
+		char def[256], type[160];
+
+		if (d->def_fn)
+			d->def_fn(sz, def, sizeof(def));
+		else
+			snprintf(def, sizeof(def), "%s", d->def ? d->def : "");
+		option_describe_type(d, type, sizeof(type));
+		printf("  %s.%s = %s%s%s%s\n", section, d->name, def, d->def_fn ? "  (sized for this machine)" : "",
+		       d->quick ? "  --quick: " : "", d->quick ? d->quick : "");
+		printf("      %s; %s\n", type, d->help);
+	}
+}
+
+static void list_configs(void)
+{
+	const char *dirs[] = { "configs", LRUBENCH_DATADIR "/configs" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		DIR *d = opendir(dirs[i]);
+		struct dirent *de;
+		bool any = false;
+
+		if (!d)
+			continue;
+		while ((de = readdir(d))) {
+			size_t l = strlen(de->d_name);
+			if (l > 5 && !strcmp(de->d_name + l - 5, ".conf")) {
+				if (!any)
+					printf("\nshipped configs (-c FILE) in %s/:\n", dirs[i]);
+				printf("  %s\n", de->d_name);
+				any = true;
+			}
+		}
+		closedir(d);
+		if (any)
+			break;
+	}
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct sysinfo si;
+	struct numa_bind b;
+	struct strbuf err = STRBUF_INIT;
+	struct sizing sz = { 0 };
+	bool any = false;
+
+	memset(&si, 0, sizeof(si));
+	if (!sysinfo_collect(&si)) {
+		sz.sys = &si;
+		sz.node_cpus = si.nr_cpus;
+		sz.node_mem = si.mem_total_kb * 1024;
+	}
+	if (!numa_resolve("", "auto", &b, &err)) {
+		sz.node_cpus = b.nr_cpus;
+		sz.node_mem = b.mem_bytes;
+	}
+	strbuf_release(&err);
+	for (int i = 1; i < argc; i++) {
+		if (argv[i][0] == '-' || (!workload_find(argv[i]) && strcmp(argv[i], "global"))) {
+			error("unknown workload '%s' (see 'lrubench list')", argv[i]);
+			sysinfo_release(&si);
+			return LB_EXIT_USAGE;
+		}
+	}
+	if (argc < 2 || !strcmp(argv[1], "global")) {
+		printf("[global]  settings of the whole run\n");
+		list_options("global", global_options, &sz);
+		any = true;
+	}
+	for (size_t w = 0; workloads[w]; w++) {
+		const struct workload_ops *ops = workloads[w];
+		bool want = argc < 2;
+
+		for (int i = 1; i < argc; i++)
+			if (!strcmp(argv[i], ops->name))
+				want = true;
+		if (!want)
+			continue;
+		printf("%s[%s]  %s\n", any ? "\n" : "", ops->name, ops->summary);
+		list_options(ops->name, ops->options, &sz);
+		list_options(ops->name, wl_common_options, &sz);
+		for (size_t t = 0; ops->tables && ops->tables[t].title; t++)
+			printf("  table \"%s\" (%s, %s is better)\n", ops->tables[t].title, ops->tables[t].unit,
+			       ops->tables[t].better == BETTER_HIGHER ? "higher" : "lower");
+		any = true;
+	}
+	if (argc < 2)
+		list_configs();
+	sysinfo_release(&si);
+	return LB_EXIT_OK;
+}

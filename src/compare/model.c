@@ -1,0 +1,548 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The comparison model of `lrubench compare`: the union of workloads, tables
+ * and ops over all labels (first label's order first, then what the others
+ * add), every statistic per (op, label), and the tests against the baseline.
+ * Renderers live in report_*.c.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "compare/model.h"
+
+const char *cmp_row_name(enum cmp_row row, int better)
+{
+	bool hi = better > 0;
+
+	switch (row) {
+	case ROW_MIN: return "Min";
+	case ROW_MEAN: return hi ? "Hmean" : "Amean";
+	case ROW_STDDEV: return "Stddev";
+	case ROW_COEFFVAR: return "CoeffVar";
+	case ROW_MAX: return "Max";
+	case ROW_BMEAN50: return hi ? "BHmean-50" : "BAmean-50";
+	case ROW_BMEAN95: return hi ? "BHmean-95" : "BAmean-95";
+	case ROW_BMEAN99: return hi ? "BHmean-99" : "BAmean-99";
+	default: return "?";
+	}
+}
+
+const char *cmp_verdict_name(enum cmp_verdict v)
+{
+	switch (v) {
+	case VERDICT_NO_CHANGE: return "no significant change";
+	case VERDICT_IMPROVEMENT: return "improvement";
+	case VERDICT_REGRESSION: return "regression";
+	case VERDICT_INSUFFICIENT: return "insufficient data";
+	default: return "";
+	}
+}
+
+void cmp_split_label(const char *label, struct strbuf *first, struct strbuf *second)
+{
+	const char *dash = strchr(label, '-');
+
+	strbuf_reset(first);
+	strbuf_reset(second);
+	if (dash && dash[1] == 'r' && dash[2] == 'c' && dash[3] >= '0' && dash[3] <= '9') {
+		/* 5.9-rc2-vanilla: "5.9-rc2" / "vanilla" (rc10 too, unlike mmtests' bodge) */
+		const char *p = dash + 3;
+
+		while (*p >= '0' && *p <= '9')
+			p++;
+		dash = *p == '-' ? p : (*p ? strchr(p, '-') : NULL);
+	}
+	if (!dash) {
+		strbuf_addstr(first, label);
+		return;
+	}
+	strbuf_add(first, label, (size_t)(dash - label));
+	strbuf_addstr(second, dash + 1);
+}
+
+/* t quantiles for integer df (the per-label CIs) are asked for again and again */
+static double t975(double df)
+{
+	static __thread double cache[1024];   /* per thread: no data race */
+
+	if (df >= 1 && df < 1024 && df == floor(df)) {
+		size_t i = (size_t)df;
+		if (!cache[i])
+			cache[i] = stats_t_quantile(0.975, df);
+		return cache[i];
+	}
+	return stats_t_quantile(0.975, df);
+}
+
+static void compute_cell(struct cmp_cell *c, int better)
+{
+	double stackbuf[256], *sorted;
+	bool ok;
+
+	stats_compute(c->x, c->n, &c->st);
+	c->row[ROW_MIN] = c->st.min;
+	c->row_ok[ROW_MIN] = true;
+	c->row[ROW_MAX] = c->st.max;
+	c->row_ok[ROW_MAX] = true;
+	c->row[ROW_MEAN] = stats_mean(&c->st, better);
+	c->row_ok[ROW_MEAN] = better > 0 ? c->st.hmean_ok : true;
+	c->row[ROW_STDDEV] = c->st.stddev_ok ? c->st.stddev : 0;
+	c->row_ok[ROW_STDDEV] = c->st.stddev_ok;
+	/* CoeffVar is defined as 0 when Stddev is not (DESIGN §8) */
+	c->row[ROW_COEFFVAR] = c->st.coeffvar;
+	c->row_ok[ROW_COEFFVAR] = true;
+	/* one sort for the three B?mean rows; small cells sort on the stack */
+	if (c->n <= ARRAY_SIZE(stackbuf))
+		sorted = stackbuf;
+	else
+		sorted = xmalloc(c->n * sizeof(*sorted));
+	memcpy(sorted, c->x, c->n * sizeof(*sorted));
+	stats_sort_best_first(sorted, c->n, better);
+	c->row[ROW_BMEAN50] = stats_bmean_sorted(sorted, c->n, 50, better, &ok);
+	c->row_ok[ROW_BMEAN50] = ok;
+	c->row[ROW_BMEAN95] = stats_bmean_sorted(sorted, c->n, 95, better, &ok);
+	c->row_ok[ROW_BMEAN95] = ok;
+	c->row[ROW_BMEAN99] = stats_bmean_sorted(sorted, c->n, 99, better, &ok);
+	c->row_ok[ROW_BMEAN99] = ok;
+	if (sorted != stackbuf)
+		free(sorted);
+	c->mean_se = stats_mean_se(c->x, c->n, better, &c->mean_ci_ok);
+	if (c->mean_ci_ok) {
+		double h = t975((double)(c->n - 1)) * c->mean_se;
+		c->mean_ci_lo = c->row[ROW_MEAN] - h;
+		c->mean_ci_hi = c->row[ROW_MEAN] + h;
+	}
+}
+
+static void compare_cell(const struct cmp_cell *b, struct cmp_cell *c, int better, double alpha)
+{
+	double mb = b->row[ROW_MEAN], mn = c->row[ROW_MEAN];
+
+	c->compared = true;
+	for (int r = 0; r < NR_ROWS; r++) {
+		bool lower = better < 0 || r == ROW_STDDEV || r == ROW_COEFFVAR;
+
+		if (!b->row_ok[r] || !c->row_ok[r])
+			c->pct[r] = 0;   /* an undefined cell has no percent: printed 0.00 and noted */
+		else
+			c->pct[r] = lower ? stats_pndiff(c->row[r], b->row[r])
+					  : stats_pdiff(c->row[r], b->row[r]);
+	}
+	if (b->row_ok[ROW_MEAN] && c->row_ok[ROW_MEAN]) {
+		stats_ttest_mmtests(&b->st, &c->st, better, alpha, &c->mm);
+	} else {
+		memset(&c->mm, 0, sizeof(c->mm));
+		c->mm.t = c->mm.p = c->mm.df = NAN;
+	}
+	c->welch.t = c->welch.p = c->welch.df = NAN;
+	if (!b->mean_ci_ok || !c->mean_ci_ok || mb == 0) {
+		c->verdict = VERDICT_INSUFFICIENT;
+		return;
+	}
+	stats_welch_se(mb, b->mean_se, b->n, mn, c->mean_se, c->n, &c->welch);
+	{
+		double half = c->welch.se > 0 ? t975(c->welch.df) * c->welch.se : 0;
+		double s = better > 0 ? 1 : -1, d = mn - mb;
+		double lo = s * (d - half) / mb * 100, hi = s * (d + half) / mb * 100;
+
+		c->change_ci_ok = true;
+		c->change_ci_lo = lo < hi ? lo : hi;
+		c->change_ci_hi = lo < hi ? hi : lo;
+	}
+	if (c->change_ci_lo > 0)
+		c->verdict = VERDICT_IMPROVEMENT;
+	else if (c->change_ci_hi < 0)
+		c->verdict = VERDICT_REGRESSION;
+	else
+		c->verdict = VERDICT_NO_CHANGE;
+}
+
+/*
+ * The statistics of every cell, on all CPUs: a large comparison has 10^5
+ * cells, each independent. Work is handed out in chunks of ops.
+ */
+struct chunk {
+	struct cmp_table *t;
+	size_t from, to;
+};
+
+struct computer {
+	struct chunk *chunks;
+	size_t nchunks, next;   /* next: atomic */
+	size_t nlabels;
+	double alpha;
+};
+
+static void *compute_worker(void *arg)
+{
+	struct computer *cp = arg;
+	size_t i;
+
+	while ((i = __atomic_fetch_add(&cp->next, 1, __ATOMIC_RELAXED)) < cp->nchunks) {
+		struct chunk *ch = &cp->chunks[i];
+
+		for (size_t oi = ch->from; oi < ch->to; oi++) {
+			struct cmp_cell *cells = ch->t->ops[oi].cells;
+
+			for (size_t li = 0; li < cp->nlabels; li++)
+				if (cells[li].present)
+					compute_cell(&cells[li], ch->t->better);
+			if (!cells[0].present)
+				continue;
+			for (size_t li = 1; li < cp->nlabels; li++)
+				if (cells[li].present)
+					compare_cell(&cells[0], &cells[li], ch->t->better, cp->alpha);
+		}
+	}
+	return NULL;
+}
+
+static void compute_all(struct comparison *c)
+{
+	struct computer cp = { NULL, 0, 0, c->nlabels, c->alpha };
+	size_t cap = 0, nthreads, started = 0;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	pthread_t th[16];
+
+	for (size_t wi = 0; wi < c->nwls; wi++)
+		for (size_t ti = 0; ti < c->wls[wi].ntables; ti++) {
+			struct cmp_table *t = &c->wls[wi].tables[ti];
+
+			for (size_t from = 0; from < t->nops; from += 512) {
+				ALLOC_GROW(cp.chunks, cp.nchunks + 1, cap);
+				cp.chunks[cp.nchunks].t = t;
+				cp.chunks[cp.nchunks].from = from;
+				cp.chunks[cp.nchunks].to = from + 512 < t->nops ? from + 512 : t->nops;
+				cp.nchunks++;
+			}
+		}
+	nthreads = cpus > 1 ? (size_t)cpus : 1;
+	if (nthreads > ARRAY_SIZE(th) + 1)
+		nthreads = ARRAY_SIZE(th) + 1;
+	if (nthreads > cp.nchunks)
+		nthreads = cp.nchunks ? cp.nchunks : 1;
+	/* this thread works too; a helper that cannot start is no error */
+	for (size_t i = 1; i < nthreads; i++)
+		if (!pthread_create(&th[started], NULL, compute_worker, &cp))
+			started++;
+	compute_worker(&cp);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	free(cp.chunks);
+}
+
+bool cmp_is_regression(const struct cmp_cell *c, double pct)
+{
+	return c->compared && c->mm.significant && c->pct[ROW_MEAN] < 0 &&
+	       -c->pct[ROW_MEAN] >= pct;
+}
+
+static const char *better_word(int better)
+{
+	return better > 0 ? "higher" : "lower";
+}
+
+static int add_table(struct comparison *c, struct cmp_workload *w, size_t li,
+		     const struct result_table *rt, struct strbuf *err)
+{
+	struct cmp_table *t = NULL;
+	size_t first = 0;
+
+	for (size_t i = 0; i < w->ntables; i++)
+		if (!strcmp(w->tables[i].title, rt->title))
+			t = &w->tables[i];
+	if (!t) {
+		ALLOC_GROW(w->tables, w->ntables + 1, w->cap);
+		t = &w->tables[w->ntables++];
+		memset(t, 0, sizeof(*t));
+		t->title = rt->title;
+		t->unit = rt->unit;
+		t->better = rt->better;
+		t->has_table = xcalloc(c->nlabels, sizeof(*t->has_table));
+	} else {
+		while (!t->has_table[first])
+			first++;
+		if (t->better != rt->better) {
+			strbuf_addf(err, "%s: table '%s': better is \"%s\" in %s but \"%s\" in %s",
+				    w->name, rt->title, better_word(t->better), c->labels[first].label,
+				    better_word(rt->better), c->labels[li].label);
+			return -1;
+		}
+		if (strcmp(t->unit, rt->unit)) {
+			strbuf_addf(err, "%s: table '%s': unit is '%s' in %s but '%s' in %s",
+				    w->name, rt->title, t->unit, c->labels[first].label, rt->unit,
+				    c->labels[li].label);
+			return -1;
+		}
+	}
+	t->has_table[li] = true;
+	for (size_t j = 0; j < rt->nops; j++) {
+		const struct op_samples *os = &rt->ops[j];
+		struct cmp_op *op;
+		size_t idx;
+
+		if (strmap_get(&t->opmap, os->op, &idx)) {
+			op = &t->ops[idx];
+		} else {
+			ALLOC_GROW(t->ops, t->nops + 1, t->cap);
+			op = &t->ops[t->nops];
+			op->op = os->op;
+			op->cells = xcalloc(c->nlabels, sizeof(*op->cells));
+			strmap_put(&t->opmap, os->op, t->nops++);
+		}
+		/* an op with no samples at all counts as absent */
+		op->cells[li].present = os->n > 0;
+		op->cells[li].x = os->v;
+		op->cells[li].n = os->n;
+	}
+	return 0;
+}
+
+/* ---- what differs between the labels' run.json, besides the kernel ---- */
+
+static char *json_text(json_object *v)
+{
+	if (!v)
+		return xstrdup("(missing)");
+	if (json_object_is_type(v, json_type_string))
+		return xstrdup(json_object_get_string(v));
+	return xstrdup(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN |
+						      JSON_C_TO_STRING_NOSLASHESCAPE));
+}
+
+/* BOOT_IMAGE= names the kernel, which is what differs on purpose */
+static void strip_boot_image(char *s)
+{
+	char *p = s;
+
+	while ((p = strstr(p, "BOOT_IMAGE="))) {
+		char *end = p + strcspn(p, " ");
+
+		if (p != s && p[-1] != ' ') {
+			p = end;
+			continue;
+		}
+		while (*end == ' ')
+			end++;
+		memmove(p, end, strlen(end) + 1);
+	}
+	for (size_t n = strlen(s); n && s[n - 1] == ' '; n--)
+		s[n - 1] = '\0';
+}
+
+static json_object *json_path(json_object *o, const char *a, const char *b)
+{
+	json_object *v = NULL;
+
+	if (!o || !json_object_object_get_ex(o, a, &v))
+		return NULL;
+	if (b && (!json_object_is_type(v, json_type_object) ||
+		  !json_object_object_get_ex(v, b, &v)))
+		return NULL;
+	return v;
+}
+
+static void add_fact(struct comparison *c, const char *name, char **values)
+{
+	bool same = true;
+
+	for (size_t i = 1; i < c->nlabels; i++)
+		if (strcmp(values[i], values[0]))
+			same = false;
+	if (same) {
+		for (size_t i = 0; i < c->nlabels; i++)
+			free(values[i]);
+		free(values);
+		return;
+	}
+	ALLOC_GROW(c->facts, c->nfacts + 1, c->factcap);
+	c->facts[c->nfacts].name = xstrdup(name);
+	c->facts[c->nfacts].values = values;
+	c->nfacts++;
+}
+
+static void add_warning(struct comparison *c, char *w)
+{
+	ALLOC_GROW(c->warnings, c->nwarnings + 1, c->warncap);
+	c->warnings[c->nwarnings++] = w;
+}
+
+/* config keys flattened to "section.key", in first-seen order over labels */
+static void config_keys(json_object *o, const char *prefix, char ***keys, size_t *n, size_t *cap)
+{
+	if (!o || !json_object_is_type(o, json_type_object))
+		return;
+	json_object_object_foreach(o, k, v) {
+		char *name = prefix ? xasprintf("%s.%s", prefix, k) : xstrdup(k);
+
+		if (json_object_is_type(v, json_type_object)) {
+			config_keys(v, name, keys, n, cap);
+			free(name);
+			continue;
+		}
+		for (size_t i = 0; i < *n; i++)
+			if (!strcmp((*keys)[i], name)) {
+				free(name);
+				name = NULL;
+				break;
+			}
+		if (name) {
+			ALLOC_GROW(*keys, *n + 1, *cap);
+			(*keys)[(*n)++] = name;
+		}
+	}
+}
+
+static json_object *config_get(json_object *o, const char *dotted)
+{
+	char *s = xstrdup(dotted), *p = s, *dot;
+
+	while (o && (dot = strchr(p, '.'))) {
+		*dot = 0;
+		if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, p, &o))
+			o = NULL;
+		p = dot + 1;
+	}
+	if (o && (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, p, &o)))
+		o = NULL;
+	free(s);
+	return o;
+}
+
+static void find_differences(struct comparison *c)
+{
+	static const char *const sys[] = {
+		"cmdline", "thp_enabled", "thp_defrag", "nr_cpus", "mem_total_kb",
+		"numa_nodes", "cgroup_mode",
+	};
+	char **keys = NULL;
+	size_t nkeys = 0, kcap = 0, before;
+	char name[256];
+
+	for (size_t f = 0; f < ARRAY_SIZE(sys); f++) {
+		char **vals = xcalloc(c->nlabels, sizeof(*vals));
+
+		for (size_t i = 0; i < c->nlabels; i++) {
+			vals[i] = json_text(json_path(c->labels[i].run, "system", sys[f]));
+			if (!strcmp(sys[f], "cmdline"))
+				strip_boot_image(vals[i]);
+		}
+		snprintf(name, sizeof(name), "system.%s", sys[f]);
+		add_fact(c, name, vals);
+	}
+	{
+		char **vals = xcalloc(c->nlabels, sizeof(*vals));
+
+		for (size_t i = 0; i < c->nlabels; i++)
+			vals[i] = json_text(json_path(c->labels[i].run, "lrubench_version", NULL));
+		add_fact(c, "lrubench_version", vals);
+	}
+	for (size_t i = 0; i < c->nlabels; i++)
+		config_keys(json_path(c->labels[i].run, "config", NULL), NULL, &keys, &nkeys, &kcap);
+	before = c->nfacts;
+	for (size_t k = 0; k < nkeys; k++) {
+		char **vals = xcalloc(c->nlabels, sizeof(*vals));
+		json_object *cfg;
+
+		for (size_t i = 0; i < c->nlabels; i++) {
+			cfg = json_path(c->labels[i].run, "config", NULL);
+			vals[i] = json_text(config_get(cfg, keys[k]));
+		}
+		snprintf(name, sizeof(name), "config.%s", keys[k]);
+		add_fact(c, name, vals);
+		free(keys[k]);
+	}
+	free(keys);
+	if (c->nfacts > before)
+		add_warning(c, xstrdup("the lrubench configs differ: the kernels were not measured "
+				       "on the same work"));
+	for (size_t i = 0; i < c->nlabels; i++) {
+		json_object *v = json_path(c->labels[i].run, "system", "virt");
+		json_object *st = json_path(c->labels[i].run, "status", NULL);
+
+		if (v && json_object_is_type(v, json_type_string) &&
+		    !strcmp(json_object_get_string(v), "tcg"))
+			add_warning(c, xasprintf("%s ran under QEMU TCG emulation: its timings are "
+						 "not kernel timings", c->labels[i].label));
+		if (st && json_object_is_type(st, json_type_string) &&
+		    strcmp(json_object_get_string(st), "complete"))
+			add_warning(c, xasprintf("%s: run status is '%s': its results may be partial",
+						 c->labels[i].label, json_object_get_string(st)));
+	}
+}
+
+int comparison_build(const struct label_result *labels, size_t nlabels, double alpha,
+		     struct comparison *c, struct strbuf *err)
+{
+	memset(c, 0, sizeof(*c));
+	c->labels = labels;
+	c->nlabels = nlabels;
+	c->alpha = alpha;
+	for (size_t li = 0; li < nlabels; li++) {
+		for (size_t wi = 0; wi < labels[li].nwls; wi++) {
+			const struct wl_result *r = &labels[li].wls[wi];
+			struct cmp_workload *w = NULL;
+
+			for (size_t i = 0; i < c->nwls; i++)
+				if (!strcmp(c->wls[i].name, r->workload))
+					w = &c->wls[i];
+			if (!w) {
+				ALLOC_GROW(c->wls, c->nwls + 1, c->cap);
+				w = &c->wls[c->nwls++];
+				memset(w, 0, sizeof(*w));
+				w->name = r->workload;
+			}
+			for (size_t ti = 0; ti < r->ntables; ti++) {
+				const struct result_table *rt = &r->tables[ti];
+
+				for (size_t i = 0; i < w->ntables; i++)
+					if (!strcmp(w->tables[i].title, rt->title) &&
+					    w->tables[i].has_table[li]) {
+						strbuf_addf(err, "%s: table '%s' of workload %s is in two "
+							    "files", labels[li].dir, rt->title, r->workload);
+						goto fail;
+					}
+				if (add_table(c, w, li, rt, err))
+					goto fail;
+			}
+		}
+	}
+	compute_all(c);
+	find_differences(c);
+	return 0;
+fail:
+	comparison_release(c);
+	return -1;
+}
+
+void comparison_release(struct comparison *c)
+{
+	for (size_t wi = 0; wi < c->nwls; wi++) {
+		struct cmp_workload *w = &c->wls[wi];
+
+		for (size_t ti = 0; ti < w->ntables; ti++) {
+			struct cmp_table *t = &w->tables[ti];
+
+			for (size_t oi = 0; oi < t->nops; oi++)
+				free(t->ops[oi].cells);
+			free(t->ops);
+			free(t->has_table);
+			strmap_release(&t->opmap);
+		}
+		free(w->tables);
+	}
+	free(c->wls);
+	for (size_t i = 0; i < c->nfacts; i++) {
+		for (size_t j = 0; j < c->nlabels; j++)
+			free(c->facts[i].values[j]);
+		free(c->facts[i].values);
+		free(c->facts[i].name);
+	}
+	free(c->facts);
+	for (size_t i = 0; i < c->nwarnings; i++)
+		free(c->warnings[i]);
+	free(c->warnings);
+	memset(c, 0, sizeof(*c));
+}

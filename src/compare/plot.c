@@ -1,0 +1,1116 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * gnuplot scripts and data for `lrubench plot` (see plot.h for the figure
+ * kinds). The numbers in every .dat come from stats.c, the same functions
+ * compare uses, so a figure never disagrees with the table next to it.
+ * The .gp files are written for people: one plot command per label, the
+ * columns named in a comment, no generated cleverness, so restyling one is
+ * an edit and `gnuplot X.gp`.
+ */
+#include <errno.h>
+#include <math.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "core/child.h"
+#include "core/cleanup.h"
+#include "compare/plot.h"
+
+/* ---------- small helpers ---------- */
+
+int plot_parse_format(const char *s, enum plot_format *f)
+{
+	if (!strcmp(s, "png"))
+		*f = PLOT_PNG;
+	else if (!strcmp(s, "svg"))
+		*f = PLOT_SVG;
+	else
+		return -1;
+	return 0;
+}
+
+const char *plot_format_ext(enum plot_format f)
+{
+	return f == PLOT_SVG ? "svg" : "png";
+}
+
+bool plot_op_number(const char *op, char **prefix, unsigned long long *num)
+{
+	size_t len = strlen(op), i = len;
+	unsigned long long v = 0;
+
+	while (i > 0 && op[i - 1] >= '0' && op[i - 1] <= '9')
+		i--;
+	if (i == len || len - i > 18)
+		return false;
+	/* "0.5" or "1e3" are not a count: a sweep is prefix + integer */
+	if (i > 0 && (op[i - 1] == '.' || op[i - 1] == '+'))
+		return false;
+	for (size_t k = i; k < len; k++)
+		v = v * 10 + (unsigned long long)(op[k] - '0');
+	if (prefix)
+		*prefix = xstrndup(op, i);
+	*num = v;
+	return true;
+}
+
+bool plot_sweep_doubles(const unsigned long long *v, size_t n)
+{
+	if (n < 2 || v[0] == 0)
+		return false;
+	for (size_t i = 1; i < n; i++) {
+		unsigned long long r;
+
+		if (v[i] % v[i - 1])
+			return false;
+		r = v[i] / v[i - 1];
+		if (r < 2 || (r & (r - 1)))
+			return false;
+	}
+	return true;
+}
+
+char *plot_slug(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool dash = false;
+
+	strbuf_init(&sb);
+	for (; *s; s++) {
+		char c = *s;
+
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_') {
+			if (dash && sb.len)
+				strbuf_addstr(&sb, "-");
+			dash = false;
+			strbuf_add(&sb, &c, 1);
+		} else {
+			dash = true;
+		}
+	}
+	/* a name may not start with '.' (hidden file, "..") */
+	while (sb.len && (sb.buf[0] == '.' || sb.buf[0] == '-'))
+		memmove(sb.buf, sb.buf + 1, sb.len--);
+	if (!sb.len)
+		strbuf_addstr(&sb, "x");
+	return strbuf_detach(&sb);
+}
+
+/*
+ * A string in a gnuplot script. Single quotes, because gnuplot runs
+ * `backquoted` text as a shell command even inside double quotes, and
+ * results folders are exchanged between people: a label must never become
+ * a command. Inside single quotes only '' (a quote) is special.
+ */
+static void gp_quote(struct strbuf *sb, const char *s)
+{
+	strbuf_addstr(sb, "'");
+	for (; *s; s++) {
+		if (*s == '\'')
+			strbuf_addstr(sb, "''");
+		else if ((unsigned char)*s < 0x20)
+			strbuf_addstr(sb, " ");
+		else
+			strbuf_add(sb, s, 1);
+	}
+	strbuf_addstr(sb, "'");
+}
+
+/* Free text in a '#' comment line: a newline would end the comment. */
+static void add_comment_text(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++)
+		strbuf_add(sb, (unsigned char)*s < 0x20 ? " " : s, 1);
+}
+
+/* A string column in a .dat: gnuplot data quoting has no escapes. */
+static void dat_quote(struct strbuf *sb, const char *s)
+{
+	strbuf_addstr(sb, "\"");
+	for (; *s; s++)
+		strbuf_add(sb, *s == '"' ? "'" : (unsigned char)*s < 0x20 ? " " : s, 1);
+	strbuf_addstr(sb, "\"");
+}
+
+/* ---------- the table view: one table title across every label ---------- */
+
+struct cell {
+	bool present;
+	size_t n;
+	double mean, sd, min, max;
+};
+
+struct ptable {
+	const char *workload;
+	const char *title;
+	const char *unit;
+	int better;
+	const char **ops;   /* union over labels, first-seen order */
+	size_t nops, cap;
+	struct cell *cells; /* [label * nops + op] */
+};
+
+/* A table of the comparison model, with the numbers the plots need: the
+ * cells are compare's own (report.c), never recomputed here. */
+static void ptable_build(struct ptable *pt, const struct comparison *c,
+			 const struct cmp_workload *w, const struct cmp_table *t)
+{
+	size_t nl = c->nlabels;
+
+	memset(pt, 0, sizeof(*pt));
+	pt->workload = w->name;
+	pt->title = t->title;
+	pt->unit = t->unit ? t->unit : "";
+	pt->better = t->better;
+	pt->nops = t->nops;
+	pt->ops = xcalloc(t->nops ? t->nops : 1, sizeof(*pt->ops));
+	pt->cells = xcalloc(nl * (t->nops ? t->nops : 1), sizeof(*pt->cells));
+	for (size_t o = 0; o < t->nops; o++) {
+		pt->ops[o] = t->ops[o].op;
+		for (size_t l = 0; l < nl; l++) {
+			const struct cmp_cell *cc = &t->ops[o].cells[l];
+			struct cell *pc = &pt->cells[l * pt->nops + o];
+
+			if (!cc->present || !cc->n)
+				continue;
+			pc->present = true;
+			pc->n = cc->n;
+			/* undefined cells are 0, as compare prints them */
+			pc->mean = cc->row[ROW_MEAN];
+			pc->sd = cc->row[ROW_STDDEV];
+			pc->min = cc->row[ROW_MIN];
+			pc->max = cc->row[ROW_MAX];
+		}
+	}
+}
+
+static void ptable_release(struct ptable *pt)
+{
+	free(pt->ops);
+	free(pt->cells);
+}
+
+/* ---------- one figure ---------- */
+
+enum kind { K_SCALING, K_BARS, K_CANDLES };
+
+struct figspec {
+	const struct ptable *pt;
+	enum kind kind;
+	size_t *ops;      /* indexes into pt->ops, in x order */
+	double *x;
+	size_t nops;
+	const char *prefix;   /* scaling: the sweep's prefix */
+	bool log2;
+};
+
+/* What the x axis of a sweep counts, by op prefix (DESIGN §6). */
+static const char *sweep_axis(const char *workload, const char *prefix)
+{
+	static const struct { const char *prefix, *axis; } known[] = {
+		{ "memcgs-", "memory cgroups (count)" },
+		{ "fault-base-", "threads (count)" },
+		{ "fault-huge-", "threads (count)" },
+		{ "fault-both-", "threads (count)" },
+		{ "huge-", "threads (count)" },
+		{ "elsp-", "make jobs (-j)" },
+		{ "user-", "make jobs (-j)" },
+		{ "syst-", "make jobs (-j)" },
+		{ "threads-", "threads (count)" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
+		if (!strcmp(prefix, known[i].prefix))
+			return known[i].axis;
+	if (!*prefix)   /* plain numbers: sysbench's thread counts */
+		return !strcmp(workload, "sysbench") ? "threads (count)" : "N";
+	return NULL;
+}
+
+static const char *mean_name(int better)
+{
+	return better > 0 ? "Hmean" : "Amean";
+}
+
+static void fmt_num(struct strbuf *sb, double v)
+{
+	strbuf_addf(sb, " %.6f", v);
+}
+
+/* The .dat: one block per label that has data here (two blank lines apart,
+ * so gnuplot's `index i` picks label i). used[l] says which made it. */
+static void dat_render(struct strbuf *sb, const struct figspec *f,
+		       const struct label_result *labels, size_t nl, bool *used)
+{
+	const struct ptable *pt = f->pt;
+	size_t blocks = 0;
+
+	strbuf_addstr(sb, "# lrubench plot data: ");
+	add_comment_text(sb, pt->workload);
+	strbuf_addstr(sb, " / ");
+	add_comment_text(sb, pt->title);
+	strbuf_addstr(sb, " (");
+	add_comment_text(sb, pt->unit);
+	strbuf_addf(sb, ", %s is better)\n", pt->better > 0 ? "higher" : "lower");
+	strbuf_addf(sb, "# mean = %s, stddev = sample stddev (0 when n = 1), as in 'lrubench compare'\n",
+		    mean_name(pt->better));
+	strbuf_addf(sb, "# columns: 1 op, 2 x (%s), 3 mean, 4 stddev, 5 min, 6 max, 7 samples\n",
+		    f->kind == K_SCALING ? "N" : "op position");
+	strbuf_addstr(sb, "# one block per label (gnuplot index 0, 1, ...)\n");
+	for (size_t l = 0; l < nl; l++) {
+		bool any = false;
+
+		for (size_t i = 0; i < f->nops && !any; i++)
+			any = pt->cells[l * pt->nops + f->ops[i]].present;
+		used[l] = any;
+		if (!any)
+			continue;
+		strbuf_addf(sb, "%s# label: ", blocks++ ? "\n\n" : "\n");
+		add_comment_text(sb, labels[l].label);
+		strbuf_addstr(sb, "\n");
+		for (size_t i = 0; i < f->nops; i++) {
+			const struct cell *c = &pt->cells[l * pt->nops + f->ops[i]];
+
+			if (!c->present)
+				continue;
+			dat_quote(sb, pt->ops[f->ops[i]]);
+			strbuf_addf(sb, " %g", f->x[i]);
+			fmt_num(sb, c->mean);
+			fmt_num(sb, c->sd);
+			fmt_num(sb, c->min);
+			fmt_num(sb, c->max);
+			strbuf_addf(sb, " %zu\n", c->n);
+		}
+	}
+}
+
+static void gp_header(struct strbuf *sb, const char *base, enum plot_format fmt,
+		      const struct label_result *labels, size_t nl)
+{
+	strbuf_addf(sb, "# Generated by lrubench plot for labels:");
+	for (size_t l = 0; l < nl; l++) {
+		strbuf_addstr(sb, " ");
+		add_comment_text(sb, labels[l].label);
+	}
+	strbuf_addf(sb, "\n# Rerun (after restyling) from this folder: gnuplot %s.gp\n"
+		    "# Data: %s.dat, one block per label (index 0, 1, ...); columns:\n"
+		    "#   1 op, 2 x, 3 mean, 4 stddev, 5 min, 6 max, 7 samples\n"
+		    "set encoding utf8\n", base, base);
+	if (fmt == PLOT_SVG) {
+		strbuf_addf(sb, "set terminal svg size %d,%d noenhanced font \"sans,12\" "
+			    "background rgb \"white\"\n", PLOT_WIDTH, PLOT_HEIGHT);
+	} else {
+		strbuf_addf(sb, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+			    "    set terminal pngcairo size %d,%d noenhanced font \"sans,11\"\n"
+			    "} else {\n"
+			    "    set terminal png size %d,%d noenhanced\n"
+			    "}\n", PLOT_WIDTH, PLOT_HEIGHT, PLOT_WIDTH, PLOT_HEIGHT);
+	}
+	strbuf_addf(sb, "set output \"%s.%s\"\n", base, plot_format_ext(fmt));
+}
+
+/* Longest op name on the x axis, to decide whether tic labels need turning. */
+static void gp_op_xtics(struct strbuf *sb, const struct figspec *f)
+{
+	size_t longest = 0;
+	/* about 7 px per character at 11 pt; the plot area is ~85% of the width */
+	double slot = PLOT_WIDTH * 0.85 / (double)(f->nops ? f->nops : 1);
+
+	strbuf_addstr(sb, "set xtics (");
+	for (size_t i = 0; i < f->nops; i++) {
+		const char *op = f->pt->ops[f->ops[i]];
+
+		if (strlen(op) > longest)
+			longest = strlen(op);
+		strbuf_addstr(sb, i ? ", " : "");
+		gp_quote(sb, op);
+		strbuf_addf(sb, " %g", f->x[i]);
+	}
+	/* no tic marks: on a category axis they would poke between grouped bars */
+	strbuf_addstr(sb, ") scale 0\n");
+	/* room below the plot for the tic labels, the axis label and the key */
+	if ((double)longest * 7.5 > slot * 0.9)
+		strbuf_addf(sb, "set xtics rotate by 30 right\nset bmargin %d\n",
+			    7 + (int)(longest > 12 ? (longest - 12) / 2 : 0));
+	else
+		strbuf_addstr(sb, "set bmargin 6\n");
+	strbuf_addf(sb, "set xrange [-0.6:%g]\n", (double)f->nops - 0.4);
+	strbuf_addstr(sb, "set xlabel \"op\"\n");
+}
+
+/*
+ * Vertical room for the lines of a scaling plot: 8% above and below the
+ * error bars, but an axis of non-negative numbers (MB/s, latencies) does not
+ * dip below 0 just for padding.
+ */
+static void gp_yoffsets(struct strbuf *sb, const struct figspec *f, size_t nl, const bool *used)
+{
+	const struct ptable *pt = f->pt;
+	double lo = 0, hi = 0;
+	bool any = false;
+
+	for (size_t l = 0; l < nl; l++)
+		for (size_t i = 0; used[l] && i < f->nops; i++) {
+			const struct cell *c = &pt->cells[l * pt->nops + f->ops[i]];
+			double a = c->mean - c->sd, b = c->mean + c->sd;
+
+			if (!c->present)
+				continue;
+			lo = any && lo < a ? lo : a;
+			hi = any && hi > b ? hi : b;
+			any = true;
+		}
+	if (any && lo >= 0 && lo - (hi - lo) * 0.08 < 0)
+		strbuf_addstr(sb, "set yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\n");
+	else
+		strbuf_addstr(sb, "set offsets 0, 0, graph 0.08, graph 0.08\n");
+}
+
+/*
+ * Label colours, by the label's place on the command line so that a label
+ * keeps its colour in every figure, even where another label has no data:
+ * gnuplot's own default line colours, written out so that boxes can be
+ * filled with a lighter shade of them. A light colour rather
+ * than transparency, because not every SVG viewer honours fill-opacity.
+ */
+static const unsigned label_rgb[] = {
+	0x9400d3, 0x009e73, 0x56b4e9, 0xe69f00, 0xf0e442, 0x0072b2, 0xe51e10, 0x000000,
+};
+
+static unsigned line_rgb(size_t idx)
+{
+	return label_rgb[idx % ARRAY_SIZE(label_rgb)];
+}
+
+/* The colour mixed with white: alpha 1 is the colour itself. */
+static unsigned fill_rgb(size_t idx, double alpha)
+{
+	unsigned c = line_rgb(idx), out = 0;
+
+	for (int shift = 16; shift >= 0; shift -= 8) {
+		unsigned v = (c >> shift) & 0xff;
+
+		out |= (unsigned)(v + (255 - v) * (1 - alpha) + 0.5) << shift;
+	}
+	return out;
+}
+
+/* A filled box in the label's colour, outlined (and whiskered) in it. */
+static void add_box_style(struct strbuf *sb, size_t idx, double alpha, double lw)
+{
+	/* gnuplot wants lw before the fill options */
+	strbuf_addf(sb, "lc rgb \"#%06x\" lw %g fc rgb \"#%06x\" fs solid 1.0 border rgb \"#%06x\"",
+		    line_rgb(idx), lw, fill_rgb(idx, alpha), line_rgb(idx));
+}
+
+/* Titles name the workload and the table: "readtwice MB/s aggregate" as is,
+ * "My table" of workload w as "w: My table". */
+static void table_name(struct strbuf *sb, const struct ptable *pt)
+{
+	size_t wlen = strlen(pt->workload);
+
+	if (strncmp(pt->title, pt->workload, wlen) || (pt->title[wlen] && pt->title[wlen] != ' '))
+		strbuf_addf(sb, "%s: ", pt->workload);
+	strbuf_addstr(sb, pt->title);
+}
+
+/* A tic step giving about four tics over range: 1, 2, 2.5 or 5 times 10^k. */
+static double nice_step(double range)
+{
+	double raw = range / 4, mag, f;
+
+	if (!(raw > 0))
+		return 0;
+	mag = pow(10, floor(log10(raw)));
+	f = raw / mag;
+	return mag * (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10);
+}
+
+/*
+ * Candlesticks, one small panel per op with its own y axis: ops of one table
+ * often differ by orders of magnitude (1 memcg vs 8, git status vs a kernel
+ * build), and on a shared axis their spread would be a flat line.
+ */
+static void gp_render_candles(struct strbuf *sb, const struct figspec *f, const char *base,
+			      const struct label_result *labels, size_t nl, const bool *used,
+			      const char *title)
+{
+	const struct ptable *pt = f->pt;
+	size_t nused = 0, cols, rows;
+	double group, w, x0 = 0.035, x1 = 0.99, y0 = 0.16, y1 = 0.92, pw, ph;
+	struct strbuf tmp = STRBUF_INIT;
+
+	strbuf_init(&tmp);
+	for (size_t l = 0; l < nl; l++)
+		nused += used[l];
+	group = nused > 1 ? 0.8 : 0.5;
+	w = group / (double)(nused ? nused : 1);
+	cols = f->nops <= 4 ? f->nops : (size_t)ceil(sqrt((double)f->nops));
+	if (!cols)
+		cols = 1;
+	rows = (f->nops + cols - 1) / cols;
+	pw = (x1 - x0) / (double)cols;
+	ph = (y1 - y0) / (double)(rows ? rows : 1);
+
+	strbuf_addf(sb, "set boxwidth %.4f absolute\n", w * 0.8);
+	strbuf_addstr(sb, "set multiplot title ");
+	gp_quote(sb, title);
+	strbuf_addstr(sb, " font \",14\"\n"
+		      "unset key\nset border 3\nunset xtics\nset ytics nomirror font \",9\"\n"
+		      "set grid ytics lc rgb \"#dddddd\"\n"
+		      "set xrange [-0.5:0.5]\nset rmargin 1\nset tmargin 1.6\nset bmargin 0.8\n");
+	strbuf_addf(sb, "set size %.4f,%.4f\n", pw, ph);
+	for (size_t i = 0; i < f->nops; i++) {
+		size_t idx = 0;
+		double lo = 0, hi = 0, step;
+		bool any = false;
+
+		for (size_t l = 0; l < nl; l++) {
+			const struct cell *c = &pt->cells[l * pt->nops + f->ops[i]];
+			double a = c->mean - c->sd < c->min ? c->mean - c->sd : c->min;
+			double b = c->mean + c->sd > c->max ? c->mean + c->sd : c->max;
+
+			if (!used[l] || !c->present)
+				continue;
+			lo = any && lo < a ? lo : a;
+			hi = any && hi > b ? hi : b;
+			any = true;
+		}
+		strbuf_addf(sb, "# panel %zu: op ", i + 1);
+		add_comment_text(sb, pt->ops[f->ops[i]]);
+		strbuf_addf(sb, "\nset origin %.4f,%.4f\nset title ", x0 + pw * (double)(i % cols),
+			    y1 - ph * (double)(i / cols + 1));
+		gp_quote(sb, pt->ops[f->ops[i]]);
+		strbuf_addstr(sb, " font \",11\" offset 0,-0.6\n");
+		/* ~4 tics whatever the magnitude; 10% room; no dip below 0 for padding */
+		step = nice_step(hi - lo);
+		if (step > 0)
+			strbuf_addf(sb, "set ytics %g\n", step);
+		else
+			strbuf_addstr(sb, "set ytics autofreq\n");
+		if (any && lo >= 0 && lo - (hi - lo) * 0.1 < 0)
+			strbuf_addstr(sb, "set yrange [0:*]\nset offsets 0, 0, graph 0.1, 0\n");
+		else
+			strbuf_addstr(sb, "set yrange [*:*]\nset offsets 0, 0, graph 0.1, graph 0.1\n");
+		if (!any) {   /* no label has this op: an empty panel keeps the grid in order */
+			strbuf_addstr(sb, "set yrange [0:1]\nplot NaN notitle\n");
+			continue;
+		}
+		strbuf_addstr(sb, "plot ");
+		for (size_t l = 0; l < nl; l++) {
+			double off = -group / 2 + w * ((double)idx + 0.5);
+
+			if (!used[l])
+				continue;
+			/* rows of other ops are NaN here, so gnuplot skips them */
+			strbuf_addf(sb, "%s\"%s.dat\" index %zu using ($2==%g ? %.4f : NaN):($3-$4):5:6:($3+$4) "
+				    "with candlesticks whiskerbars 0.6 ", idx ? ", \\\n     " : "", base, idx,
+				    f->x[i], off);
+			add_box_style(sb, l, 0.35, 1.5);
+			strbuf_addf(sb, ", \\\n     \"%s.dat\" index %zu using ($2==%g ? %.4f : NaN):3:(%.4f):(0) "
+				    "with vectors nohead lc rgb \"#%06x\" lw 3",
+				    base, idx, f->x[i], off - w * 0.4, w * 0.8, line_rgb(l));
+			idx++;
+		}
+		strbuf_addstr(sb, "\n");
+	}
+	/* the legend and the notes once, under the panels: a plot of nothing */
+	strbuf_addstr(sb, "# legend and notes\n"
+		      "set origin 0,0\nset size 1,0.14\nunset title\nunset border\nunset tics\n"
+		      "unset grid\nset offsets 0, 0, 0, 0\nset xrange [0:1]\nset yrange [0:1]\n"
+		      "set lmargin 0\nset rmargin 0\nset tmargin 0\nset bmargin 0\n"
+		      "set key center center horizontal\n");
+	strbuf_addstr(sb, "set label 1 ");
+	gp_quote(sb, pt->better > 0 ? "higher is better" : "lower is better");
+	strbuf_addstr(sb, " at screen 0.985, screen 0.965 right font \",11\" textcolor rgb \"#333333\"\n");
+	strbuf_addstr(&tmp, "min, mean ± stddev, max");
+	if (*pt->unit)
+		strbuf_addf(&tmp, " (%s)", pt->unit);
+	strbuf_addstr(sb, "set label 2 ");
+	gp_quote(sb, tmp.buf);
+	strbuf_addstr(sb, " at screen 0.014, screen 0.54 center rotate by 90\n"
+		      "set label 3 'op per panel; box: mean ± stddev, whiskers: min … max, bar: mean' "
+		      "at screen 0.5, screen 0.115 center font \",10\"\n");
+	strbuf_addstr(sb, "plot ");
+	for (size_t l = 0, idx = 0; l < nl; l++) {
+		if (!used[l])
+			continue;
+		strbuf_addf(sb, "%sNaN with boxes ", idx ? ", " : "");
+		add_box_style(sb, l, 0.35, 1);
+		strbuf_addstr(sb, " title ");
+		gp_quote(sb, labels[l].label);
+		idx++;
+	}
+	strbuf_addstr(sb, "\nunset multiplot\n");
+	strbuf_release(&tmp);
+}
+
+static void gp_render(struct strbuf *sb, const struct figspec *f, const char *base,
+		      enum plot_format fmt, const struct label_result *labels, size_t nl,
+		      const bool *used)
+{
+	const struct ptable *pt = f->pt;
+	size_t nused = 0, idx = 0;
+	struct strbuf title = STRBUF_INIT;
+
+	strbuf_init(&title);
+	for (size_t l = 0; l < nl; l++)
+		nused += used[l];
+	gp_header(sb, base, fmt, labels, nl);
+
+	table_name(&title, pt);
+	if (f->kind == K_SCALING)
+		strbuf_addf(&title, ", %sN", f->prefix);
+	else if (f->kind == K_BARS)
+		strbuf_addstr(&title, ", per op");
+	else
+		strbuf_addstr(&title, ", spread per op");
+	if (f->kind == K_CANDLES) {
+		gp_render_candles(sb, f, base, labels, nl, used, title.buf);
+		strbuf_release(&title);
+		return;
+	}
+	strbuf_addstr(sb, "set title ");
+	gp_quote(sb, title.buf);
+	strbuf_addstr(sb, " font \",14\"\n");
+
+	strbuf_addstr(sb, "set label 1 ");
+	gp_quote(sb, pt->better > 0 ? "higher is better" : "lower is better");
+	strbuf_addstr(sb, " at screen 0.985, screen 0.965 right font \",11\" textcolor rgb \"#333333\"\n");
+
+	/* the y axis carries the unit; strings from the JSON always go through gp_quote */
+	strbuf_reset(&title);
+	strbuf_addf(&title, "%s ± stddev", mean_name(pt->better));
+	if (*pt->unit)
+		strbuf_addf(&title, " (%s)", pt->unit);
+	strbuf_addstr(sb, "set ylabel ");
+	gp_quote(sb, title.buf);
+	strbuf_addstr(sb, "\n");
+
+	strbuf_addstr(sb, "set key below horizontal\n"
+		      "set grid ytics lc rgb \"#dddddd\"\n"
+		      "set border 3\nset tics nomirror\n");
+
+	if (f->kind == K_SCALING) {
+		const char *axis = sweep_axis(pt->workload, f->prefix);
+		double lo = f->x[0], hi = f->x[f->nops - 1];
+
+		strbuf_addstr(sb, "set xlabel ");
+		if (axis) {
+			gp_quote(sb, axis);
+		} else {
+			char *stem = xstrdup(f->prefix);
+
+			if (*stem && stem[strlen(stem) - 1] == '-')
+				stem[strlen(stem) - 1] = '\0';
+			char *lab = xasprintf("%s (N)", stem);
+			gp_quote(sb, lab);
+			free(lab);
+			free(stem);
+		}
+		strbuf_addstr(sb, "\n");
+		if (f->log2) {
+			strbuf_addf(sb, "set logscale x 2\nset xrange [%g:%g]\n", lo / 1.4, hi * 1.4);
+		} else {
+			double pad = (hi - lo) * 0.06;
+
+			strbuf_addf(sb, "set xrange [%g:%g]\n", lo - pad, hi + pad);
+		}
+		/* a tic at every N measured, unless there are too many to read */
+		if (f->nops <= 16) {
+			strbuf_addstr(sb, "set xtics (");
+			for (size_t i = 0; i < f->nops; i++)
+				strbuf_addf(sb, "%s%g", i ? ", " : "", f->x[i]);
+			strbuf_addstr(sb, ")\n");
+		}
+		gp_yoffsets(sb, f, nl, used);
+		strbuf_addstr(sb, "set bmargin 6\nset bars 1.5\n");
+		strbuf_addstr(sb, "# lines are nudged sideways a little so error bars do not hide each other\n");
+		strbuf_addstr(sb, "plot ");
+		for (size_t l = 0; l < nl; l++) {
+			double nudge = nused > 1 ? ((double)idx - (double)(nused - 1) / 2.0) : 0;
+
+			if (!used[l])
+				continue;
+			strbuf_addf(sb, "%s\"%s.dat\" index %zu using ", idx ? ", \\\n     " : "", base, idx);
+			if (f->log2)
+				strbuf_addf(sb, "($2*2**(%.3f))", 0.04 * nudge);
+			else
+				strbuf_addf(sb, "($2+(%g))", (hi - lo) * 0.008 * nudge);
+			strbuf_addf(sb, ":3:4 with yerrorlines lc rgb \"#%06x\" lw 2 pt 7 ps 1.2 title ",
+				    line_rgb(l));
+			gp_quote(sb, labels[l].label);
+			idx++;
+		}
+		strbuf_addstr(sb, "\n");
+	} else {   /* K_BARS */
+		double group = 0.8, w = group / (double)(nused ? nused : 1);
+
+		gp_op_xtics(sb, f);
+		strbuf_addstr(sb, "set yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\n"
+			      "set bars 2 front lc rgb \"black\" lw 1.2\n");
+		strbuf_addf(sb, "set boxwidth %.4f absolute\n", w * 0.95);
+		strbuf_addstr(sb, "plot ");
+		for (size_t l = 0; l < nl; l++) {
+			double off = -group / 2 + w * ((double)idx + 0.5);
+
+			if (!used[l])
+				continue;
+			strbuf_addf(sb, "%s\"%s.dat\" index %zu using ($2+(%.4f)):3:4 with boxerrorbars ",
+				    idx ? ", \\\n     " : "", base, idx, off);
+			add_box_style(sb, l, 0.6, 1);
+			strbuf_addstr(sb, " title ");
+			gp_quote(sb, labels[l].label);
+			idx++;
+		}
+		strbuf_addstr(sb, "\n");
+	}
+	strbuf_release(&title);
+}
+
+static int write_text(const char *dir, const char *name, const struct strbuf *sb)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	size_t off = 0;
+	int ret = 0;
+
+	if (fd < 0) {
+		ret = error_errno("cannot create %s", path);
+		goto out;
+	}
+	while (off < sb->len) {
+		ssize_t w = write(fd, sb->buf + off, sb->len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			ret = error_errno("cannot write %s", path);
+			break;
+		}
+		off += (size_t)w;
+	}
+	if (close(fd) && !ret)
+		ret = error_errno("cannot write %s", path);
+out:
+	free(path);
+	return ret;
+}
+
+static bool base_taken(const struct plot_set *set, const char *base)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (!strcmp(set->figs[i].base, base))
+			return true;
+	return false;
+}
+
+static int emit_figure(const struct figspec *f, const char *kind, const char *table_slug,
+		       const struct label_result *labels, size_t nl, const char *outdir,
+		       struct plot_set *set)
+{
+	struct strbuf dat = STRBUF_INIT, gp = STRBUF_INIT;
+	bool *used = xcalloc(nl, sizeof(*used));
+	char *wslug = plot_slug(f->pt->workload);
+	char *base = xasprintf("%s-%s-%s", wslug, table_slug, kind);
+	char *name;
+	struct plot_figure *fig;
+	int ret;
+
+	/* two tables whose titles slug alike must not overwrite each other */
+	for (int k = 2; base_taken(set, base); k++) {
+		free(base);
+		base = xasprintf("%s-%s-%d-%s", wslug, table_slug, k, kind);
+	}
+	strbuf_init(&dat);
+	strbuf_init(&gp);
+	dat_render(&dat, f, labels, nl, used);
+	gp_render(&gp, f, base, set->format, labels, nl, used);
+	name = xasprintf("%s.dat", base);
+	ret = write_text(outdir, name, &dat);
+	free(name);
+	if (!ret) {
+		name = xasprintf("%s.gp", base);
+		ret = write_text(outdir, name, &gp);
+		free(name);
+	}
+	if (!ret) {
+		ALLOC_GROW(set->figs, set->n + 1, set->cap);
+		fig = &set->figs[set->n++];
+		fig->base = base;
+		base = NULL;
+		fig->workload = xstrdup(f->pt->workload);
+		fig->table = xstrdup(f->pt->title);
+		fig->kind = xstrdup(kind);
+		struct strbuf cap = STRBUF_INIT;
+
+		strbuf_init(&cap);
+		table_name(&cap, f->pt);
+		if (f->kind == K_SCALING)
+			strbuf_addf(&cap, " over %sN", f->prefix);
+		else if (f->kind == K_BARS)
+			strbuf_addstr(&cap, " per op");
+		else
+			strbuf_addstr(&cap, ", min / mean ± stddev / max per op");
+		/* alt text of a markdown image: no brackets, no line breaks */
+		for (size_t i = 0; i < cap.len; i++)
+			if (strchr("[]\n\r", cap.buf[i]))
+				cap.buf[i] = ' ';
+		fig->caption = strbuf_detach(&cap);
+	}
+	free(base);
+	free(wslug);
+	free(used);
+	strbuf_release(&dat);
+	strbuf_release(&gp);
+	return ret;
+}
+
+/* ---------- sweeps ---------- */
+
+struct sweep {
+	char *prefix;
+	size_t *ops;
+	unsigned long long *num;
+	size_t n, cap, ncap;
+};
+
+static int cmp_by_num(const void *a, const void *b, void *arg)
+{
+	const struct sweep *s = arg;
+	unsigned long long x = s->num[*(const size_t *)a], y = s->num[*(const size_t *)b];
+
+	return x < y ? -1 : x > y;
+}
+
+/* Group the table's ops by prefix; a group with two or more counts is a sweep. */
+static size_t find_sweeps(const struct ptable *pt, struct sweep **out, bool *in_sweep)
+{
+	struct sweep *s = NULL;
+	size_t n = 0, cap = 0, nsweeps = 0;
+
+	for (size_t o = 0; o < pt->nops; o++) {
+		char *prefix;
+		unsigned long long v;
+		size_t g;
+
+		in_sweep[o] = false;
+		if (!plot_op_number(pt->ops[o], &prefix, &v))
+			continue;
+		for (g = 0; g < n; g++)
+			if (!strcmp(s[g].prefix, prefix))
+				break;
+		if (g == n) {
+			ALLOC_GROW(s, n + 1, cap);
+			memset(&s[n], 0, sizeof(s[n]));
+			s[n++].prefix = prefix;
+		} else {
+			free(prefix);
+		}
+		ALLOC_GROW(s[g].ops, s[g].n + 1, s[g].cap);
+		s[g].ops[s[g].n] = o;
+		ALLOC_GROW(s[g].num, s[g].n + 1, s[g].ncap);
+		s[g].num[s[g].n++] = v;
+	}
+	/* keep sweeps in place, drop groups of one (and groups with a repeated count) */
+	for (size_t g = 0; g < n; g++) {
+		bool ok = s[g].n >= 2;
+		size_t *order = xcalloc(s[g].n, sizeof(*order));
+		unsigned long long *num = xcalloc(s[g].n, sizeof(*num));
+
+		for (size_t i = 0; i < s[g].n; i++)
+			order[i] = i;
+		qsort_r(order, s[g].n, sizeof(*order), cmp_by_num, &s[g]);
+		for (size_t i = 0; i < s[g].n; i++)
+			num[i] = s[g].num[order[i]];
+		for (size_t i = 0; i < s[g].n; i++)
+			order[i] = s[g].ops[order[i]];
+		for (size_t i = 1; i < s[g].n; i++)
+			if (num[i] == num[i - 1])
+				ok = false;
+		free(s[g].ops);
+		free(s[g].num);
+		s[g].ops = order;
+		s[g].num = num;
+		if (!ok) {
+			free(s[g].prefix);
+			free(s[g].ops);
+			free(s[g].num);
+			continue;
+		}
+		for (size_t i = 0; i < s[g].n; i++)
+			in_sweep[s[g].ops[i]] = true;
+		s[nsweeps++] = s[g];
+	}
+	*out = s;
+	return nsweeps;
+}
+
+static int table_figures(const struct ptable *pt, const struct label_result *labels, size_t nl,
+			 const char *outdir, struct plot_set *set)
+{
+	bool *in_sweep = xcalloc(pt->nops ? pt->nops : 1, sizeof(*in_sweep));
+	struct sweep *sw = NULL;
+	size_t nsw = find_sweeps(pt, &sw, in_sweep), nrest = 0;
+	size_t *ops = xcalloc(pt->nops ? pt->nops : 1, sizeof(*ops));
+	double *x = xcalloc(pt->nops ? pt->nops : 1, sizeof(*x));
+	const char *title = pt->title;
+	size_t wlen = strlen(pt->workload);
+	char *tslug;
+	int ret = 0;
+
+	/* "readtwice MB/s aggregate" in workload readtwice: the file name says it once */
+	if (!strncmp(title, pt->workload, wlen) && title[wlen] == ' ' && title[wlen + 1])
+		title += wlen + 1;
+	tslug = plot_slug(title);
+
+	for (size_t o = 0; o < pt->nops; o++)
+		nrest += !in_sweep[o];
+	for (size_t g = 0; g < nsw && !ret; g++) {
+		struct figspec f = { .pt = pt, .kind = K_SCALING, .ops = sw[g].ops, .x = x,
+				     .nops = sw[g].n, .prefix = sw[g].prefix,
+				     .log2 = plot_sweep_doubles(sw[g].num, sw[g].n) };
+		char *kind;
+
+		for (size_t i = 0; i < sw[g].n; i++)
+			x[i] = (double)sw[g].num[i];
+		if (nsw == 1 && !nrest) {
+			kind = xstrdup("scaling");
+		} else {
+			char *ps = plot_slug(*sw[g].prefix ? sw[g].prefix : "n");
+
+			kind = xasprintf("scaling-%s", ps);
+			free(ps);
+		}
+		ret = emit_figure(&f, kind, tslug, labels, nl, outdir, set);
+		free(kind);
+	}
+	if (!ret && nrest) {
+		struct figspec f = { .pt = pt, .kind = K_BARS, .ops = ops, .x = x, .prefix = "" };
+
+		for (size_t o = 0; o < pt->nops; o++)
+			if (!in_sweep[o]) {
+				ops[f.nops] = o;
+				x[f.nops] = (double)f.nops;
+				f.nops++;
+			}
+		ret = emit_figure(&f, "bars", tslug, labels, nl, outdir, set);
+	}
+	if (!ret && pt->nops) {
+		struct figspec f = { .pt = pt, .kind = K_CANDLES, .ops = ops, .x = x,
+				     .nops = pt->nops, .prefix = "" };
+
+		for (size_t o = 0; o < pt->nops; o++) {
+			ops[o] = o;
+			x[o] = (double)o;
+		}
+		ret = emit_figure(&f, "candles", tslug, labels, nl, outdir, set);
+	}
+	for (size_t g = 0; g < nsw; g++) {
+		free(sw[g].prefix);
+		free(sw[g].ops);
+		free(sw[g].num);
+	}
+	free(sw);
+	free(tslug);
+	free(ops);
+	free(x);
+	free(in_sweep);
+	return ret;
+}
+
+int plot_write_figures(const struct comparison *c, const char *outdir,
+		       enum plot_format fmt, struct plot_set *set)
+{
+	int ret = 0;
+
+	memset(set, 0, sizeof(*set));
+	set->format = fmt;
+	for (size_t w = 0; w < c->nwls && !ret; w++)
+		for (size_t t = 0; t < c->wls[w].ntables && !ret; t++) {
+			struct ptable pt;
+
+			ptable_build(&pt, c, &c->wls[w], &c->wls[w].tables[t]);
+			ret = table_figures(&pt, c->labels, c->nlabels, outdir, set);
+			ptable_release(&pt);
+		}
+	return ret;
+}
+
+void plot_set_release(struct plot_set *set)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		free(set->figs[i].base);
+		free(set->figs[i].workload);
+		free(set->figs[i].table);
+		free(set->figs[i].kind);
+		free(set->figs[i].caption);
+	}
+	free(set->figs);
+	memset(set, 0, sizeof(*set));
+}
+
+/* ---------- index.md ---------- */
+
+static const char *run_str(const struct label_result *l, const char *obj, const char *key)
+{
+	json_object *o = l->run, *v;
+
+	if (obj && (!o || !json_object_object_get_ex(o, obj, &o)))
+		return NULL;
+	if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+int plot_write_index(const struct comparison *c, const struct plot_set *set,
+		     const char *compare_text, const char *outdir)
+{
+	const struct label_result *labels = c->labels;
+	size_t nl = c->nlabels;
+	struct strbuf sb = STRBUF_INIT;
+	const char *ext = plot_format_ext(set->format);
+	const char *cur_wl = NULL, *cur_table = NULL;
+	int ret;
+
+	strbuf_init(&sb);
+	strbuf_addstr(&sb, "# lrubench plots\n\nLabels, baseline first:\n\n");
+	for (size_t l = 0; l < nl; l++) {
+		const char *kr = run_str(&labels[l], "system", "kernel_release");
+		const char *st = run_str(&labels[l], NULL, "status");
+
+		strbuf_addf(&sb, "- `%s`", labels[l].label);
+		if (kr)
+			strbuf_addf(&sb, ", kernel %s", kr);
+		if (st && strcmp(st, "complete"))
+			strbuf_addf(&sb, " (run %s)", st);
+		strbuf_addf(&sb, ", from `%s`\n", labels[l].dir);
+	}
+	strbuf_addstr(&sb, "\nEach figure has its gnuplot script (.gp) and data (.dat) next to it: edit "
+		      "the script and run `gnuplot NAME.gp` in this folder to restyle it. Lines and bars "
+		      "show the mean row of the comparison (Hmean when higher is better, else Amean) "
+		      "with the sample standard deviation as error bars.\n");
+	if (compare_text && *compare_text) {
+		strbuf_addstr(&sb, "\n## Comparison\n\n```\n");
+		strbuf_addstr(&sb, compare_text);
+		if (compare_text[strlen(compare_text) - 1] != '\n')
+			strbuf_addstr(&sb, "\n");
+		strbuf_addstr(&sb, "```\n");
+	}
+	for (size_t i = 0; i < set->n; i++) {
+		const struct plot_figure *f = &set->figs[i];
+
+		if (!cur_wl || strcmp(cur_wl, f->workload)) {
+			strbuf_addf(&sb, "\n## %s\n", f->workload);
+			cur_wl = f->workload;
+			cur_table = NULL;
+		}
+		if (!cur_table || strcmp(cur_table, f->table)) {
+			strbuf_addf(&sb, "\n### %s\n", f->table);
+			cur_table = f->table;
+		}
+		strbuf_addf(&sb, "\n![%s](%s.%s)\n\n[%s.gp](%s.gp) · [%s.dat](%s.dat)\n", f->caption,
+			    f->base, ext, f->base, f->base, f->base, f->base);
+	}
+	ret = write_text(outdir, "index.md", &sb);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* ---------- running gnuplot ---------- */
+
+bool plot_have_gnuplot(void)
+{
+	const char *path = getenv("PATH");
+	char *copy, *save = NULL;
+	bool found = false;
+
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	copy = xstrdup(path);
+	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char *p = xasprintf("%s/gnuplot", *d ? d : ".");
+		struct stat st;
+
+		found = !stat(p, &st) && S_ISREG(st.st_mode) && !access(p, X_OK);
+		free(p);
+	}
+	free(copy);
+	return found;
+}
+
+static void print_log(const char *path, bool as_error)
+{
+	char *text = read_file_str(path, NULL);
+	char *save = NULL;
+
+	if (!text)
+		return;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!*line || strspn(line, " ^") == strlen(line))
+			continue;
+		if (as_error)
+			fprintf(stderr, "gnuplot: %s\n", line);
+		else
+			warning("gnuplot: %s", line);
+	}
+	free(text);
+}
+
+/* cleanup registry undo: async-signal-safe */
+static void unlink_log(void *path)
+{
+	unlink(path);
+}
+
+int plot_run_gnuplot(const struct plot_set *set, const char *outdir)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *log = xasprintf("%s/lrubench-gnuplot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	int fd = mkstemp(log), ret = 0, cid;
+
+	if (fd < 0) {
+		ret = error_errno("cannot create a temporary file %s", log);
+		free(log);
+		return ret;
+	}
+	close(fd);
+	/* a second SIGINT exits at once: the registry still removes the log */
+	cid = cleanup_push("gnuplot output file", unlink_log, log);
+	for (size_t i = 0; i < set->n && !ret; i++) {
+		char *script = xasprintf("%s.gp", set->figs[i].base);
+		const char *argv[] = { "gnuplot", script, NULL };
+		struct child c = { .argv = argv, .dir = outdir, .out_path = log, .name = "gnuplot" };
+		int code;
+
+		if (truncate(log, 0))
+			ret = error_errno("cannot truncate %s", log);
+		code = ret ? -1 : child_run(&c, 120.0);
+		if (!ret && code != 0) {
+			char desc[64];
+
+			if (code > 0) {
+				print_log(log, true);
+				child_describe_code(code, desc, sizeof(desc));
+				ret = error("gnuplot %s/%s %s", outdir, script, desc);
+			} else {
+				ret = -1;   /* child_run named the problem */
+			}
+		} else if (!ret) {
+			print_log(log, false);   /* warnings of a run that worked */
+		}
+		free(script);
+		if (lb_stop_requested())
+			ret = -1;
+	}
+	if (cid > 0)
+		cleanup_pop(cid, false);
+	unlink(log);
+	free(log);
+	return ret;
+}

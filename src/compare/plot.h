@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * `lrubench plot`: gnuplot figures from results folders (DESIGN §7).
+ *
+ * For every workload and table three kinds of figure may be made:
+ *   scaling  ops that are a numeric sweep (memcgs-N, plain thread counts,
+ *            fault-huge-T, elsp-J: a prefix and a number) become a line per
+ *            label over x = N, log2 x when the sweep doubles; one figure per
+ *            prefix, named "scaling" or "scaling-<prefix>" when a table holds
+ *            several sweeps;
+ *   bars     the ops that are not part of a sweep, grouped bars per op;
+ *   candles  every op and label: box mean ± stddev, whiskers min and max.
+ * The y value is the table's mean row (Hmean when higher is better, else
+ * Amean) with the sample stddev, taken from compare's model (report.h). Every figure is three files next to each other in OUTDIR,
+ * "<workload>-<table-slug>-<kind>.{gp,dat}" and the image; the .gp refers to
+ * the .dat and the image by relative name, so `cd OUTDIR && gnuplot X.gp`
+ * reproduces (or, once edited, restyles) the figure.
+ */
+#ifndef LRUBENCH_PLOT_H
+#define LRUBENCH_PLOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "compare/model.h"
+#include "core/results.h"
+#include "core/util.h"
+
+enum plot_format { PLOT_PNG, PLOT_SVG };
+
+/* Image size in pixels (the tests read it back from the PNG header). */
+#define PLOT_WIDTH 960
+#define PLOT_HEIGHT 600
+
+struct plot_figure {
+	char *base;      /* file name without extension, e.g. readtwice-mb-s-aggregate-scaling */
+	char *workload;
+	char *table;     /* table title */
+	char *kind;      /* scaling, scaling-<prefix>, bars, candles */
+	char *caption;   /* for index.md */
+};
+
+struct plot_set {
+	enum plot_format format;
+	struct plot_figure *figs;
+	size_t n, cap;
+};
+
+/* "png" or "svg"; -1 otherwise (nothing printed). */
+int plot_parse_format(const char *s, enum plot_format *f);
+const char *plot_format_ext(enum plot_format f);
+
+/*
+ * Write the .dat and .gp of every figure of the comparison model (report.h,
+ * so the numbers are compare's own) into outdir, which must exist, and fill
+ * set (release with plot_set_release). Labels are in legend order, the
+ * first is the baseline. Returns 0 or -1 with a message naming the file.
+ */
+int plot_write_figures(const struct comparison *c, const char *outdir,
+		       enum plot_format fmt, struct plot_set *set);
+/* index.md: the figures per workload and table, with compare_text (the
+ * comparison in text form, may be NULL) in a code block. */
+int plot_write_index(const struct comparison *c, const struct plot_set *set,
+		     const char *compare_text, const char *outdir);
+void plot_set_release(struct plot_set *set);
+
+/* Is `gnuplot` an executable in PATH? */
+bool plot_have_gnuplot(void);
+/* Run `gnuplot <base>.gp` in outdir for every figure. 0, or -1 after
+ * printing gnuplot's own message for the script that failed. */
+int plot_run_gnuplot(const struct plot_set *set, const char *outdir);
+
+/* Helpers, exposed for the unit tests. */
+/* Split "fault-huge-16" into prefix "fault-huge-" and 16; false when the op
+ * does not end in a plain decimal number. prefix (may be NULL) gets a
+ * malloc'ed copy. */
+bool plot_op_number(const char *op, char **prefix, unsigned long long *num);
+/* Does the sorted sweep v[0..n) grow by powers of two (1,2,4,8; 1,4,16)? */
+bool plot_sweep_doubles(const unsigned long long *v, size_t n);
+/* Lowercase, [a-z0-9._-] kept, every other run of characters one '-',
+ * no leading or trailing '-'; "x" when nothing is left. Malloc'ed. */
+char *plot_slug(const char *s);
+
+#endif

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Markdown output, ready to paste into a cover letter or a review: per table
+ * a GitHub table of the mean row ± its 95% CI per label, and per candidate
+ * the percent change (positive is better, as in the text tables) with its
+ * 95% CI, the Welch p-value and a verdict read from the CI.
+ */
+#include <math.h>
+#include <string.h>
+#include "compare/model.h"
+
+/* a table cell: '|' would end it, a newline would end the table */
+static void md_cell(struct strbuf *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			strbuf_addstr(out, "\\|");
+		else if (*s == '\n' || *s == '\r')
+			strbuf_addstr(out, " ");
+		else
+			strbuf_add(out, s, 1);
+	}
+}
+
+static const char *md_verdict(enum cmp_verdict v)
+{
+	switch (v) {
+	case VERDICT_IMPROVEMENT: return "better";
+	case VERDICT_REGRESSION: return "worse";
+	case VERDICT_NO_CHANGE: return "no significant change";
+	case VERDICT_INSUFFICIENT: return "insufficient data";
+	default: return "";
+	}
+}
+
+static void md_p(struct strbuf *out, double p)
+{
+	if (isnan(p))
+		strbuf_addstr(out, "n/a");
+	else if (p < 0.0001)
+		strbuf_addstr(out, "<0.0001");
+	else
+		strbuf_addf(out, "%.4f", p);
+}
+
+static void md_table(const struct comparison *c, const struct cmp_table *t, struct strbuf *out)
+{
+	const char *mean = cmp_row_name(ROW_MEAN, t->better);
+
+	strbuf_addstr(out, "\n### ");
+	md_cell(out, t->title);
+	strbuf_addf(out, " (");
+	md_cell(out, t->unit);
+	strbuf_addf(out, ", %s is better)\n\n| op | n |", t->better > 0 ? "higher" : "lower");
+	for (size_t l = 0; l < c->nlabels; l++) {
+		strbuf_addstr(out, " ");
+		md_cell(out, c->labels[l].label);
+		strbuf_addf(out, " %s ± 95%% CI |", mean);
+	}
+	for (size_t l = 1; l < c->nlabels; l++) {
+		strbuf_addstr(out, " ");
+		if (c->nlabels > 2) {
+			md_cell(out, c->labels[l].label);
+			strbuf_addstr(out, ": ");
+		}
+		strbuf_addstr(out, "change (95% CI) | Welch p | verdict |");
+	}
+	strbuf_addstr(out, "\n|---|---:|");
+	for (size_t l = 0; l < c->nlabels; l++)
+		strbuf_addstr(out, "---:|");
+	for (size_t l = 1; l < c->nlabels; l++)
+		strbuf_addstr(out, "---:|---:|---|");
+	strbuf_addstr(out, "\n");
+	for (size_t o = 0; o < t->nops; o++) {
+		const struct cmp_op *op = &t->ops[o];
+
+		strbuf_addstr(out, "| ");
+		md_cell(out, op->op);
+		strbuf_addstr(out, " |");
+		/* samples per label, "5 / 5" */
+		for (size_t l = 0; l < c->nlabels; l++)
+			strbuf_addf(out, "%s%zu", l ? " / " : " ", op->cells[l].present ? op->cells[l].n : 0);
+		strbuf_addstr(out, " |");
+		for (size_t l = 0; l < c->nlabels; l++) {
+			const struct cmp_cell *cell = &op->cells[l];
+
+			if (!cell->present)
+				strbuf_addstr(out, " n/a |");
+			else if (!cell->row_ok[ROW_MEAN])
+				strbuf_addf(out, " undefined (sample <= 0), n=%zu |", cell->n);
+			else if (!cell->mean_ci_ok)
+				strbuf_addf(out, " %.2f (n=%zu) |", cell->row[ROW_MEAN], cell->n);
+			else
+				strbuf_addf(out, " %.2f ± %.2f |", cell->row[ROW_MEAN],
+					    (cell->mean_ci_hi - cell->mean_ci_lo) / 2);
+		}
+		for (size_t l = 1; l < c->nlabels; l++) {
+			const struct cmp_cell *cell = &op->cells[l];
+
+			if (!cell->compared) {
+				strbuf_addstr(out, " n/a | n/a | n/a |");
+				continue;
+			}
+			strbuf_addf(out, " %+.2f%%", cell->pct[ROW_MEAN]);
+			if (cell->change_ci_ok)
+				strbuf_addf(out, " (%+.2f%% to %+.2f%%)", cell->change_ci_lo,
+					    cell->change_ci_hi);
+			strbuf_addstr(out, " | ");
+			md_p(out, cell->welch.p);
+			strbuf_addf(out, " | %s |", md_verdict(cell->verdict));
+		}
+		strbuf_addstr(out, "\n");
+	}
+}
+
+void report_markdown(const struct comparison *c, struct strbuf *out)
+{
+	strbuf_addstr(out, "**Labels:**");
+	for (size_t l = 0; l < c->nlabels; l++) {
+		strbuf_addf(out, "%s `", l ? "," : "");
+		md_cell(out, c->labels[l].label);
+		strbuf_addf(out, "`%s", l ? "" : " (baseline)");
+	}
+	strbuf_addstr(out, "\n\n");
+	if (!c->nfacts) {
+		strbuf_addstr(out, "Nothing differs between the labels besides the kernel.\n");
+	} else {
+		strbuf_addstr(out, "**Differs besides the kernel:**\n\n| fact |");
+		for (size_t l = 0; l < c->nlabels; l++) {
+			strbuf_addstr(out, " ");
+			md_cell(out, c->labels[l].label);
+			strbuf_addstr(out, " |");
+		}
+		strbuf_addstr(out, "\n|---|");
+		for (size_t l = 0; l < c->nlabels; l++)
+			strbuf_addstr(out, "---|");
+		strbuf_addstr(out, "\n");
+		for (size_t i = 0; i < c->nfacts; i++) {
+			strbuf_addstr(out, "| ");
+			md_cell(out, c->facts[i].name);
+			strbuf_addstr(out, " |");
+			for (size_t l = 0; l < c->nlabels; l++) {
+				strbuf_addstr(out, " ");
+				md_cell(out, c->facts[i].values[l]);
+				strbuf_addstr(out, " |");
+			}
+			strbuf_addstr(out, "\n");
+		}
+	}
+	for (size_t i = 0; i < c->nwarnings; i++) {
+		strbuf_addstr(out, "\n> **Warning:** ");
+		md_cell(out, c->warnings[i]);
+		strbuf_addstr(out, "\n");
+	}
+	strbuf_addstr(out, "\nChanges are against the baseline; a positive change is better. "
+		       "Verdicts come from the 95% confidence interval of the change.\n");
+	for (size_t w = 0; w < c->nwls; w++)
+		for (size_t t = 0; t < c->wls[w].ntables; t++)
+			md_table(c, &c->wls[w].tables[t], out);
+}

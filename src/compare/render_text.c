@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Text output: mmtests' compare-kernels layout byte for byte (DESIGN §8,
+ * reference/stats-golden.md), preceded by the "what differs" block and
+ * followed, per table, by notes for anything printed as 0.00 or n/a so that
+ * no number is silently wrong.
+ */
+#include <math.h>
+#include <string.h>
+#include "compare/model.h"
+
+#define FIELD_LEN 12    /* %12.2f */
+#define COMPARE_LEN 7   /* (%7.2f%%) */
+/* a label column: the value plus " (" ... "%)" */
+#define COLUMN_LEN (FIELD_LEN + COMPARE_LEN + 4)
+
+void report_differences_text(const struct comparison *c, struct strbuf *out)
+{
+	size_t w = 0;
+
+	strbuf_addstr(out, "Labels:");
+	for (size_t i = 0; i < c->nlabels; i++)
+		strbuf_addf(out, "%s %s%s", i ? "," : "", c->labels[i].label,
+			    i ? "" : " (baseline)");
+	strbuf_addstr(out, "\n");
+	if (!c->nfacts) {
+		strbuf_addstr(out, "Nothing differs between the labels besides the kernel.\n");
+	} else {
+		strbuf_addstr(out, "Differs besides the kernel:\n");
+		for (size_t i = 0; i < c->nfacts; i++)
+			if (strlen(c->facts[i].name) > w)
+				w = strlen(c->facts[i].name);
+		for (size_t i = 0; i < c->nfacts; i++) {
+			strbuf_addf(out, "  %-*s ", (int)w, c->facts[i].name);
+			for (size_t l = 0; l < c->nlabels; l++)
+				strbuf_addf(out, "%s%s", l ? " | " : "", c->facts[i].values[l]);
+			strbuf_addstr(out, "\n");
+		}
+	}
+	for (size_t i = 0; i < c->nwarnings; i++)
+		strbuf_addf(out, "WARNING: %s\n", c->warnings[i]);
+}
+
+/* "note: LABEL: WHAT for op a, b, c" with at most 8 ops named */
+struct note {
+	struct strbuf ops;
+	size_t count;
+};
+
+static void note_add(struct note *n, const char *op)
+{
+	if (n->count < 8)
+		strbuf_addf(&n->ops, "%s%s", n->count ? ", " : "", op);
+	n->count++;
+}
+
+static void note_flush(struct note *n, const char *label, const char *what, struct strbuf *out)
+{
+	if (n->count) {
+		strbuf_addf(out, "note: %s: op%s %s", label, n->count > 1 ? "s" : "", n->ops.buf);
+		if (n->count > 8)
+			strbuf_addf(out, " and %zu more", n->count - 8);
+		strbuf_addf(out, ": %s\n", what);
+	}
+	strbuf_release(&n->ops);
+	n->count = 0;
+}
+
+static void table_notes(const struct comparison *c, const struct cmp_table *t,
+			struct strbuf *out)
+{
+	for (size_t l = 0; l < c->nlabels; l++) {
+		struct note missing = { STRBUF_INIT, 0 }, single = { STRBUF_INIT, 0 };
+		struct note hmean = { STRBUF_INIT, 0 }, bmean = { STRBUF_INIT, 0 };
+		struct note nobase = { STRBUF_INIT, 0 };
+
+		if (!t->has_table[l]) {
+			strbuf_addf(out, "note: %s: no such table in its results (printed n/a)\n",
+				    c->labels[l].label);
+			continue;
+		}
+		for (size_t o = 0; o < t->nops; o++) {
+			const struct cmp_cell *cell = &t->ops[o].cells[l];
+
+			if (!cell->present) {
+				note_add(&missing, t->ops[o].op);
+				continue;
+			}
+			if (l && !t->ops[o].cells[0].present)
+				note_add(&nobase, t->ops[o].op);
+			if (!cell->row_ok[ROW_STDDEV])
+				note_add(&single, t->ops[o].op);
+			if (!cell->row_ok[ROW_MEAN])
+				note_add(&hmean, t->ops[o].op);
+			else if (!cell->row_ok[ROW_BMEAN50] || !cell->row_ok[ROW_BMEAN95] ||
+				 !cell->row_ok[ROW_BMEAN99])
+				note_add(&bmean, t->ops[o].op);
+		}
+		note_flush(&missing, c->labels[l].label, "no samples (printed n/a)", out);
+		note_flush(&nobase, c->labels[l].label,
+			   "not in the baseline (percent printed as 0.00)", out);
+		note_flush(&single, c->labels[l].label,
+			   "1 sample: Stddev undefined (printed as 0.00)", out);
+		note_flush(&hmean, c->labels[l].label,
+			   "a sample <= 0: Hmean undefined (printed as 0.00, not tested)", out);
+		note_flush(&bmean, c->labels[l].label,
+			   "a sample <= 0: a BHmean undefined (printed as 0.00)", out);
+	}
+}
+
+/*
+ * "%*.2f" without printf, which is a quarter of the time of a large text
+ * comparison. Only where the rounding is unambiguous: a value whose
+ * hundredths sit (nearly) on .5 goes to snprintf, so the output stays
+ * byte-identical to printf's (and so to mmtests' Perl sprintf).
+ */
+void report_add_fixed2(struct strbuf *out, int width, double v)
+{
+	char buf[64], *p = buf + sizeof(buf);
+	double x = fabs(v) * 100, fl = floor(x), frac = x - fl;
+	unsigned long long r;
+	int len;
+
+	if (!(x < 1e17) || fabs(frac - 0.5) < 1e-6) {
+		strbuf_addf(out, "%*.2f", width, v);
+		return;
+	}
+	r = (unsigned long long)fl + (frac > 0.5);
+	*--p = (char)('0' + r % 10);
+	r /= 10;
+	*--p = (char)('0' + r % 10);
+	r /= 10;
+	*--p = '.';
+	do {
+		*--p = (char)('0' + r % 10);
+		r /= 10;
+	} while (r);
+	if (signbit(v))
+		*--p = '-';
+	len = (int)(buf + sizeof(buf) - p);
+	while (len < width) {
+		static const char spaces[] = "                ";
+		int k = width - len < 16 ? width - len : 16;
+
+		strbuf_add(out, spaces, (size_t)k);
+		len += k;
+	}
+	strbuf_add(out, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+static void text_table(const struct comparison *c, const struct cmp_table *t,
+		       struct strbuf *out)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	size_t sw = 0, ow = 0;
+
+	for (int r = 0; r < NR_ROWS; r++)
+		if (strlen(cmp_row_name(r, t->better)) > sw)
+			sw = strlen(cmp_row_name(r, t->better));
+	for (size_t o = 0; o < t->nops; o++)
+		if (strlen(t->ops[o].op) > ow)
+			ow = strlen(t->ops[o].op);
+
+	strbuf_addf(out, "%s\n", t->title);
+	/* two header rows, each label split at its first '-' */
+	for (int hdr = 0; hdr < 2; hdr++) {
+		strbuf_addf(out, "%*s", (int)(sw + 1 + ow), "");
+		for (size_t l = 0; l < c->nlabels; l++) {
+			cmp_split_label(c->labels[l].label, &a, &b);
+			strbuf_addf(out, "%*s", COLUMN_LEN, hdr ? strbuf_str(&b) : strbuf_str(&a));
+		}
+		strbuf_addstr(out, "\n");
+	}
+	for (int r = 0; r < NR_ROWS; r++) {
+		for (size_t o = 0; o < t->nops; o++) {
+			const struct cmp_op *op = &t->ops[o];
+
+			strbuf_addf(out, "%-*s %-*s", (int)sw, cmp_row_name(r, t->better), (int)ow,
+				    op->op);
+			for (size_t l = 0; l < c->nlabels; l++) {
+				const struct cmp_cell *cell = &op->cells[l];
+
+				if (!cell->present) {
+					strbuf_addf(out, "%*s%*s", FIELD_LEN, "n/a", COMPARE_LEN + 4, "");
+					continue;
+				}
+				report_add_fixed2(out, FIELD_LEN, cell->row_ok[r] ? cell->row[r] : 0);
+				if (r == ROW_MEAN && cell->compared && cell->mm.significant) {
+					strbuf_addstr(out, " *");
+					report_add_fixed2(out, COMPARE_LEN, cell->pct[r]);
+					strbuf_addstr(out, "%*");
+				} else {
+					strbuf_addstr(out, " (");
+					report_add_fixed2(out, COMPARE_LEN, cell->compared ? cell->pct[r] : 0.0);
+					strbuf_addstr(out, "%)");
+				}
+			}
+			while (out->len && out->buf[out->len - 1] == ' ')
+				out->buf[--out->len] = '\0';
+			strbuf_addstr(out, "\n");
+		}
+	}
+	table_notes(c, t, out);
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
+void report_text(const struct comparison *c, struct strbuf *out)
+{
+	report_differences_text(c, out);
+	for (size_t w = 0; w < c->nwls; w++)
+		for (size_t t = 0; t < c->wls[w].ntables; t++) {
+			strbuf_addstr(out, "\n");
+			text_table(c, &c->wls[w].tables[t], out);
+		}
+}

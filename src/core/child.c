@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Child processes (see child.h). Everything the child needs -- the resolved
+ * program path, the environment, the output file -- is prepared before
+ * fork(), because between fork and exec the child may only make
+ * async-signal-safe calls. A failure in the child (cannot join the cgroup,
+ * cannot bind, cannot exec) is written as {step, errno} to a close-on-exec
+ * pipe; the parent reads either EOF (exec worked) or the failure, and turns
+ * it into a message that names the command.
+ */
+#include "core/child.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <grp.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "core/cleanup.h"
+#include "core/util.h"
+
+extern char **environ;
+
+/* What failed in the child, carried through the pipe. */
+enum child_step {
+	STEP_CGROUP = 1,
+	STEP_NUMA,
+	STEP_CHDIR,
+	STEP_STDIO,
+	STEP_IDS,
+	STEP_EXEC,
+};
+
+struct child_failure {
+	int step;
+	int err;
+};
+
+static const char *child_name(const struct child *c)
+{
+	if (c->name)
+		return c->name;
+	if (c->argv && c->argv[0])
+		return c->argv[0];
+	return "child";
+}
+
+/* Undo for the registry: kill the whole group, then reap the leader. */
+static void child_cleanup(void *arg)
+{
+	struct child *c = arg;
+
+	if (c->pid > 0 && c->running) {
+		kill(-c->pid, SIGKILL);
+		kill(c->pid, SIGKILL);
+		while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		c->running = false;
+	}
+}
+
+/* The PATH lookup execvp would do, done in the parent. NULL: not found. */
+static char *locate_in_path(const char *file)
+{
+	const char *path = getenv("PATH");
+	const char *p;
+
+	if (strchr(file, '/'))
+		return xstrdup(file);
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path; ; ) {
+		const char *e = strchrnul(p, ':');
+		size_t l = (size_t)(e - p);
+		char *cand = l ? xasprintf("%.*s/%s", (int)l, p, file) : xasprintf("./%s", file);
+		struct stat st;
+
+		if (!stat(cand, &st) && S_ISREG(st.st_mode) && !access(cand, X_OK))
+			return cand;
+		free(cand);
+		if (!*e)
+			break;
+		p = e + 1;
+	}
+	return NULL;
+}
+
+/* environ plus env_add ("K=V" replaces an inherited K). NULL: no additions. */
+static char **build_env(const char *const *add)
+{
+	size_t n = 0, na = 0, k = 0;
+	char **env;
+
+	if (!add || !add[0])
+		return NULL;
+	while (environ[n])
+		n++;
+	while (add[na])
+		na++;
+	env = xcalloc(n + na + 1, sizeof(*env));
+	for (size_t i = 0; i < n; i++) {
+		const char *eq = strchr(environ[i], '=');
+		size_t kl = eq ? (size_t)(eq - environ[i]) : strlen(environ[i]);
+		bool replaced = false;
+
+		for (size_t j = 0; j < na; j++)
+			if (!strncmp(add[j], environ[i], kl) && add[j][kl] == '=')
+				replaced = true;
+		if (!replaced)
+			env[k++] = environ[i];
+	}
+	for (size_t j = 0; j < na; j++)
+		env[k++] = (char *)add[j];
+	env[k] = NULL;
+	return env;
+}
+
+static void write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+}
+
+static void __attribute__((noreturn)) child_fail(int fd, int step)
+{
+	struct child_failure f = { step, errno };
+
+	write_full(fd, &f, sizeof(f));
+	_exit(127);
+}
+
+/* Runs in the child between fork and exec: async-signal-safe calls only. */
+static void __attribute__((noreturn))
+child_main(struct child *c, const char *prog, char **envp, int out_fd, int null_fd,
+	   int err_fd, pid_t parent, const sigset_t *oldmask)
+{
+	static const int reset[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD, SIGQUIT, SIGUSR1, SIGUSR2 };
+	struct sigaction dfl;
+
+	/* the parent's handlers (and its cleanup registry) must never run here */
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	for (size_t i = 0; i < ARRAY_SIZE(reset); i++)
+		sigaction(reset[i], &dfl, NULL);
+	sigprocmask(SIG_SETMASK, oldmask, NULL);
+
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)   /* the parent died before prctl */
+		_exit(127);
+
+	if (c->cgroup_procs) {
+		int fd = open(c->cgroup_procs, O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, "0", 1) != 1)
+			child_fail(err_fd, STEP_CGROUP);
+		close(fd);
+	}
+	if (c->bind && c->bind->node >= 0) {
+		int r = numa_apply_self(c->bind);
+		if (r < 0) {
+			errno = -r;
+			child_fail(err_fd, STEP_NUMA);
+		}
+	}
+	if (c->dir && chdir(c->dir))
+		child_fail(err_fd, STEP_CHDIR);
+	if (c->null_stdio) {
+		if (dup2(null_fd, 0) < 0 || dup2(null_fd, 1) < 0 || dup2(null_fd, 2) < 0)
+			child_fail(err_fd, STEP_STDIO);
+	} else if (out_fd >= 0) {
+		if (dup2(null_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
+			child_fail(err_fd, STEP_STDIO);
+	}
+	if (c->set_ids) {
+		if (setgroups(0, NULL) || setgid(c->gid) || setuid(c->uid))
+			child_fail(err_fd, STEP_IDS);
+		/* changing credentials clears the parent-death signal: set it again,
+		 * or a postmaster would outlive a SIGKILLed lrubench */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+	}
+	if (c->fn) {
+		int r;
+
+		/* fn may call exit(): the atexit registry run must not touch the parent's things */
+		cleanup_forget_all();
+		close(err_fd);   /* EOF tells the parent the child started */
+		r = c->fn(c->fn_arg);
+		_exit(r & 0xff);
+	}
+	execve(prog, (char *const *)c->argv, envp ? envp : environ);
+	child_fail(err_fd, STEP_EXEC);
+}
+
+static const char *step_what(int step)
+{
+	switch (step) {
+	case STEP_CGROUP: return "cannot join cgroup";
+	case STEP_NUMA: return "cannot bind to NUMA node";
+	case STEP_CHDIR: return "cannot change to folder";
+	case STEP_STDIO: return "cannot redirect output";
+	case STEP_IDS: return "cannot change user";
+	default: return NULL;
+	}
+}
+
+static const char *step_object(const struct child *c, int step)
+{
+	switch (step) {
+	case STEP_CGROUP: return c->cgroup_procs;
+	case STEP_CHDIR: return c->dir;
+	case STEP_STDIO: return c->out_path ? c->out_path : "/dev/null";
+	default: return NULL;
+	}
+}
+
+int child_start(struct child *c)
+{
+	const char *name = child_name(c);
+	char *prog = NULL;
+	char **envp = NULL;
+	int out_fd = -1, null_fd = -1, pipefd[2] = { -1, -1 };
+	sigset_t all, old;
+	pid_t parent = getpid(), pid;
+	struct child_failure f;
+	ssize_t r;
+	int ret = -1;
+
+	c->pid = 0;
+	c->running = false;
+	c->cleanup_id = 0;
+	if (!!c->argv == !!c->fn)
+		return error("child '%s': exactly one of argv and fn must be set", name);
+	if (c->argv) {
+		if (!c->argv[0])
+			return error("child '%s': empty argv", name);
+		prog = locate_in_path(c->argv[0]);
+		if (!prog)
+			return error("cannot run '%s': %s", c->argv[0], strerror(ENOENT));
+	}
+	envp = build_env(c->env_add);
+	null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null_fd < 0) {
+		error_errno("cannot open /dev/null");
+		goto out;
+	}
+	if (c->out_path && !c->null_stdio) {
+		out_fd = open(c->out_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+		if (out_fd < 0) {
+			error_errno("cannot run '%s': cannot open %s", name, c->out_path);
+			goto out;
+		}
+	}
+	if (pipe2(pipefd, O_CLOEXEC)) {
+		error_errno("cannot run '%s': pipe", name);
+		goto out;
+	}
+	fflush(NULL);   /* no stdio buffer gets written twice */
+
+	/* no handler may run in the child before it resets them */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	pid = fork();
+	if (pid == 0) {
+		close(pipefd[0]);
+		child_main(c, prog, envp, out_fd, null_fd, pipefd[1], parent, &old);
+	}
+	if (pid > 0) {
+		c->pid = pid;
+		c->running = true;
+		setpgid(pid, pid);   /* also here, so child_signal never races the child */
+		c->cleanup_id = cleanup_push(name, child_cleanup, c);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (pid < 0) {
+		error_errno("cannot run '%s': fork", name);
+		goto out;
+	}
+	close(pipefd[1]);
+	pipefd[1] = -1;
+	if (c->cleanup_id < 0) {
+		/* untracked, it could outlive us: do not let it run */
+		kill(-pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		c->running = false;
+		c->cleanup_id = 0;
+		error("cannot run '%s': the cleanup registry is full", name);
+		goto out;
+	}
+
+	do
+		r = read(pipefd[0], &f, sizeof(f));
+	while (r < 0 && errno == EINTR);
+	if (r == (ssize_t)sizeof(f)) {
+		const char *what = step_what(f.step), *obj = step_object(c, f.step);
+
+		/* the child has exited (127): reap it */
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		c->running = false;
+		cleanup_pop(c->cleanup_id, false);
+		c->cleanup_id = 0;
+		if (!what)
+			error("cannot run '%s': %s", name, strerror(f.err));
+		else if (obj)
+			error("cannot run '%s': %s %s: %s", name, what, obj, strerror(f.err));
+		else
+			error("cannot run '%s': %s: %s", name, what, strerror(f.err));
+		goto out;
+	}
+	ret = 0;
+out:
+	if (pipefd[0] >= 0)
+		close(pipefd[0]);
+	if (pipefd[1] >= 0)
+		close(pipefd[1]);
+	if (out_fd >= 0)
+		close(out_fd);
+	if (null_fd >= 0)
+		close(null_fd);
+	free(envp);
+	free(prog);
+	return ret;
+}
+
+static int decode_status(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 255;
+}
+
+static void reaped(struct child *c)
+{
+	c->running = false;
+	cleanup_pop(c->cleanup_id, false);
+	c->cleanup_id = 0;
+}
+
+/* Try to reap without blocking: 1 reaped, 0 still running, -1 error. */
+static int try_reap(struct child *c, int *code, struct rusage *ru)
+{
+	int status;
+	pid_t r;
+
+	do
+		r = wait4(c->pid, &status, WNOHANG, ru);
+	while (r < 0 && errno == EINTR);
+	if (r < 0) {
+		if (errno == ECHILD) {
+			/* reaped by the cleanup registry (or never ours) */
+			reaped(c);
+			if (code)
+				*code = 128 + SIGKILL;
+			return 1;
+		}
+		return error_errno("cannot wait for '%s' (pid %d)", child_name(c), (int)c->pid);
+	}
+	if (r == 0)
+		return 0;
+	reaped(c);
+	if (code)
+		*code = decode_status(status);
+	return 1;
+}
+
+/*
+ * Wait up to timeout seconds (< 0: forever). A pidfd becomes readable when
+ * the child exits, so poll() sleeps exactly as long as needed; the poll is
+ * cut into slices so a SIGINT that lands just before poll() is still seen
+ * promptly. honour_stop: return -2 when lb_interrupted is set.
+ */
+static int wait_common(struct child *c, double timeout, int *code, struct rusage *ru, bool honour_stop)
+{
+	double end = timeout >= 0 ? now_monotonic() + timeout : 0;
+	int pidfd, r;
+
+	if (!c->running || c->pid <= 0)
+		return error("'%s' is not running", child_name(c));
+	pidfd = -2;   /* opened only when we really have to sleep */
+	for (;;) {
+		int slice = 100;
+
+		r = try_reap(c, code, ru);
+		if (r < 0)
+			break;
+		if (r == 1) {
+			r = 0;
+			break;
+		}
+		if (honour_stop && lb_stop_requested()) {
+			r = -2;
+			break;
+		}
+		if (timeout >= 0) {
+			double left = end - now_monotonic();
+			if (left <= 0) {
+				r = 1;
+				break;
+			}
+			if (left * 1000 < slice)
+				slice = (int)(left * 1000) + 1;
+		}
+		if (pidfd == -2)
+			pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
+		if (pidfd >= 0) {
+			struct pollfd p = { .fd = pidfd, .events = POLLIN };
+			poll(&p, 1, slice);
+		} else {
+			/* no pidfd (old kernel): short sleeps */
+			struct timespec ts = { 0, 2 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+		}
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	return r;
+}
+
+int child_wait(struct child *c, double timeout, int *code, struct rusage *ru)
+{
+	return wait_common(c, timeout, code, ru, true);
+}
+
+void child_signal(struct child *c, int sig)
+{
+	if (!c->running || c->pid <= 0)
+		return;
+	if (kill(-c->pid, sig) && errno == ESRCH)
+		kill(c->pid, sig);
+}
+
+void child_stop(struct child *c, double grace)
+{
+	int status;
+
+	if (!c->running || c->pid <= 0)
+		return;
+	child_signal(c, SIGTERM);
+	if (grace > 0 && wait_common(c, grace, NULL, NULL, false) == 0 && !c->running)
+		goto group;
+	if (!c->running)
+		goto group;
+	child_signal(c, SIGKILL);
+	while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	reaped(c);
+group:
+	/* descendants that outlived the leader keep the group id */
+	kill(-c->pid, SIGKILL);
+}
+
+void child_describe_code(int code, char *buf, size_t len)
+{
+	if (code > 128 && code < 128 + 65)
+		snprintf(buf, len, "killed by signal %d (%s)", code - 128, strsignal(code - 128));
+	else
+		snprintf(buf, len, "exited with %d", code);
+}
+
+int child_run(struct child *c, double timeout)
+{
+	int code = -1, r;
+
+	if (child_start(c))
+		return -1;
+	r = child_wait(c, timeout, &code, NULL);
+	if (r == 0)
+		return code;
+	if (r == 1)
+		error("'%s' did not finish within %.0f s: stopped", child_name(c), timeout);
+	child_stop(c, 2.0);
+	return -1;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Child processes, in the manner of git's run-command.c: argv arrays and
+ * execve (never a shell); between fork and exec only async-signal-safe calls;
+ * an exec failure travels back through a close-on-exec pipe so "command not
+ * found" is an error message; death by signal is reported as 128 + signal.
+ *
+ * Every child is placed, before it runs a single instruction of its own,
+ * into its cgroup (by writing "0" to cgroup.procs from the child itself)
+ * and onto its NUMA node, and becomes a process-group leader so the whole
+ * tree (make -j, sysbench threads, postgres backends) can be signalled.
+ * A running child is in the cleanup registry; PR_SET_PDEATHSIG makes it die
+ * with lrubench even on SIGKILL.
+ */
+#ifndef LRUBENCH_CHILD_H
+#define LRUBENCH_CHILD_H
+
+#include <stdbool.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include "core/numa.h"
+
+struct child {
+	/* exactly one of argv / fn */
+	const char *const *argv;   /* argv[0] is looked up in PATH if it has no '/' */
+	int (*fn)(void *arg);      /* fork-only child: runs fn, exits with its value */
+	void *fn_arg;
+
+	const char *cgroup_procs;  /* cgroup.procs (v2) or tasks/cgroup.procs (v1) to join; NULL: stay */
+	const struct numa_bind *bind;  /* NULL or node < 0: no binding */
+	const char *dir;           /* chdir here first; NULL: stay */
+	const char *out_path;      /* stdout+stderr appended here; NULL: inherit */
+	bool null_stdio;           /* stdin/stdout/stderr to /dev/null (overrides out_path) */
+	const char *const *env_add;/* extra "K=V" entries for the child's environment */
+	uid_t uid;                 /* drop to uid/gid when set_ids (e.g. postgres refuses root) */
+	gid_t gid;
+	bool set_ids;
+	const char *name;          /* for messages; default argv[0] or "child" */
+
+	/* filled in */
+	pid_t pid;
+	int cleanup_id;
+	bool running;
+};
+
+/* Start; 0 or -1 with a message naming the command (exec failures included). */
+int child_start(struct child *c);
+/* Wait for exit. timeout < 0: forever. Returns 0 when the child was reaped,
+ * 1 on timeout (still running), -1 on error, -2 when a stop was requested
+ * (SIGINT) while waiting (still running: caller kills). *code is the exit
+ * status, or 128+signal; ru (may be NULL) gets the rusage of the child and
+ * all its reaped descendants (wait4). */
+int child_wait(struct child *c, double timeout, int *code, struct rusage *ru);
+/* Signal the child's whole process group. */
+void child_signal(struct child *c, int sig);
+/* SIGTERM, wait up to grace seconds, then SIGKILL and reap. Idempotent. */
+void child_stop(struct child *c, double grace);
+/* Describe an exit code: "exited with 3", "killed by signal 9 (Killed)". */
+void child_describe_code(int code, char *buf, size_t len);
+/* Run argv to completion (with the same placement options) and return its
+ * exit code, or -1 when it could not start. Output goes to c->out_path. */
+int child_run(struct child *c, double timeout);
+
+#endif

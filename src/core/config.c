@@ -1,0 +1,534 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Configuration: option tables -> typed structs. One table per section drives
+ * the INI loader, --set, --quick, defaults sized from the machine, run.json's
+ * effective config and `lrubench list`, so they cannot drift apart.
+ */
+#include "core/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/workload.h"
+
+#define GOFF(f) offsetof(struct global_opts, f)
+#define COFF(f) offsetof(struct wl_common_opts, f)
+
+const struct option_def global_options[] = {
+	{ "workloads", OPT_STR, GOFF(workloads), "readtwice", NULL, NULL, 0, 0, NULL, 0,
+	  "workloads run when -w is not given: a comma list, or \"all\"" },
+	{ "iterations", OPT_UINT, GOFF(iterations), "5", NULL, "3", 1, 10000, NULL, 0,
+	  "measured iterations of every step (one sample per op each)" },
+	{ "warmup", OPT_UINT, GOFF(warmup), "1", NULL, NULL, 0, 100, NULL, 0,
+	  "untimed iterations before the measured ones of every step (first touches of memory are slow)" },
+	{ "numa_node", OPT_STR, GOFF(numa_node), "auto", NULL, NULL, 0, 0, NULL, 0,
+	  "bind every workload process to this node: a number, \"auto\" (most free memory) or \"none\"" },
+	{ "workdir", OPT_STR, GOFF(workdir), "/var/tmp/lrubench", NULL, NULL, 0, 0, NULL, 0,
+	  "scratch folder; each run uses and removes its own run-<pid> folder inside" },
+	{ "drop_caches", OPT_BOOL, GOFF(drop_caches), "yes", NULL, NULL, 0, 0, NULL, 0,
+	  "sync and drop the page cache before every iteration" },
+	{ "sparse_root", OPT_STR, GOFF(sparse_root), "loop-ext4", NULL, NULL, 0, 0, NULL, 0,
+	  "filesystem for workload files: loop-ext4 | loop-xfs (a loop device over a sparse image on a "
+	  "private tmpfs) | dir:/path (an existing folder, not tmpfs)" },
+	{ "sparse_size", OPT_SIZE, GOFF(sparse_size), "16G", NULL, NULL, 1ULL << 30, 1ULL << 44, NULL, 0,
+	  "size of the sparse image behind loop-ext4/loop-xfs (only written blocks use memory)" },
+	OPT_END,
+};
+
+const struct option_def wl_common_options[] = {
+	{ "iterations", OPT_UINT, COFF(iterations), "inherit", NULL, NULL, 1, 10000, NULL, 0,
+	  "measured iterations for this workload (default: [global] iterations)" },
+	{ "warmup", OPT_UINT, COFF(warmup), "inherit", NULL, NULL, 0, 100, NULL, 0,
+	  "warm-up iterations for this workload (default: [global] warmup)" },
+	OPT_END,
+};
+
+static const char *const bool_true[] = { "yes", "true", "on", "1", NULL };
+static const char *const bool_false[] = { "no", "false", "off", "0", NULL };
+
+static bool in_list(const char *const *l, const char *s)
+{
+	for (; *l; l++)
+		if (!strcasecmp(*l, s))
+			return true;
+	return false;
+}
+
+static size_t ndefs(const struct option_def *d)
+{
+	size_t n = 0;
+
+	while (d && d[n].name)
+		n++;
+	return n;
+}
+
+void option_describe_type(const struct option_def *d, char *buf, size_t len)
+{
+	char a[32], b[32];
+
+	switch (d->type) {
+	case OPT_UINT:
+		snprintf(buf, len, "integer %llu..%llu", d->min, d->max);
+		break;
+	case OPT_SIZE:
+		format_size(d->min, a, sizeof(a));
+		format_size(d->max, b, sizeof(b));
+		if (d->max)
+			snprintf(buf, len, "size %s..%s%s", a, b, d->flags & OPTF_NONE ? " or none" : "");
+		else
+			snprintf(buf, len, "size%s", d->flags & OPTF_NONE ? " or none" : "");
+		break;
+	case OPT_TIME:
+		snprintf(buf, len, "time %llus..%llus", d->min, d->max);
+		break;
+	case OPT_BOOL:
+		snprintf(buf, len, "yes|no");
+		break;
+	case OPT_STR:
+		snprintf(buf, len, "text");
+		break;
+	case OPT_ENUM: {
+		size_t o = 0;
+		buf[0] = '\0';
+		for (const char *const *c = d->choices; *c && o < len; c++)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", c == d->choices ? "" : "|", *c);
+		break;
+	}
+	case OPT_LIST:
+		snprintf(buf, len, "list of integers %llu..%llu (1,2,4 or 1-8 or 1-64:x2)", d->min, d->max);
+		break;
+	}
+}
+
+int option_parse(const struct option_def *d, const char *val, void *dst, struct strbuf *err)
+{
+	char tbuf[128];
+
+	switch (d->type) {
+	case OPT_UINT: {
+		unsigned long long v;
+		if (!strcmp(val, "inherit") && d->def && !strcmp(d->def, "inherit")) {
+			*(unsigned long long *)dst = LB_INHERIT;
+			return 0;
+		}
+		if (parse_ull(val, &v)) {
+			strbuf_addf(err, "'%s' is not a whole number", val);
+			return -1;
+		}
+		if (v < d->min || (d->max && v > d->max)) {
+			strbuf_addf(err, "%llu is out of range (%llu..%llu)", v, d->min, d->max);
+			return -1;
+		}
+		*(unsigned long long *)dst = v;
+		return 0;
+	}
+	case OPT_SIZE: {
+		uint64_t v;
+		if ((d->flags & OPTF_NONE) && !strcasecmp(val, "none")) {
+			*(uint64_t *)dst = 0;
+			return 0;
+		}
+		if (parse_size(val, &v)) {
+			strbuf_addf(err, "'%s' is not a size (e.g. 4096, 64K, 256M, 1G%s)", val,
+				    d->flags & OPTF_NONE ? ", none" : "");
+			return -1;
+		}
+		if (v < d->min || (d->max && v > d->max)) {
+			char a[32], b[32];
+			format_size(d->min, a, sizeof(a));
+			format_size(d->max, b, sizeof(b));
+			strbuf_addf(err, "%s is out of range (%s..%s)", val, a, b);
+			return -1;
+		}
+		*(uint64_t *)dst = v;
+		return 0;
+	}
+	case OPT_TIME: {
+		double v;
+		if (parse_seconds(val, &v)) {
+			strbuf_addf(err, "'%s' is not a time (e.g. 30, 30s, 2m, 500ms)", val);
+			return -1;
+		}
+		if (v < (double)d->min || (d->max && v > (double)d->max) || v <= 0) {
+			strbuf_addf(err, "%s is out of range (%llus..%llus)", val, d->min, d->max);
+			return -1;
+		}
+		*(double *)dst = v;
+		return 0;
+	}
+	case OPT_BOOL:
+		if (in_list(bool_true, val))
+			*(bool *)dst = true;
+		else if (in_list(bool_false, val))
+			*(bool *)dst = false;
+		else {
+			strbuf_addf(err, "'%s' is not yes or no", val);
+			return -1;
+		}
+		return 0;
+	case OPT_STR:
+		if (d->choices && !in_list(d->choices, val)) {
+			option_describe_type(&(struct option_def){ .type = OPT_ENUM, .choices = d->choices },
+					     tbuf, sizeof(tbuf));
+			strbuf_addf(err, "'%s' is not one of %s", val, tbuf);
+			return -1;
+		}
+		free(*(char **)dst);
+		*(char **)dst = xstrdup(val);
+		return 0;
+	case OPT_ENUM:
+		for (int i = 0; d->choices[i]; i++) {
+			if (!strcmp(d->choices[i], val)) {
+				*(int *)dst = i;
+				return 0;
+			}
+		}
+		option_describe_type(d, tbuf, sizeof(tbuf));
+		strbuf_addf(err, "'%s' is not one of %s", val, tbuf);
+		return -1;
+	case OPT_LIST: {
+		struct ull_list *l = dst;
+		if (parse_ull_list(val, l->v, LB_LIST_MAX, &l->n)) {
+			strbuf_addf(err, "'%s' is not a list of whole numbers (e.g. 1,2,4 or 1-8 or 1-64:x2, "
+				    "at most %d entries)", val, LB_LIST_MAX);
+			l->n = 0;
+			return -1;
+		}
+		for (size_t i = 0; i < l->n; i++) {
+			if (l->v[i] < d->min || (d->max && l->v[i] > d->max)) {
+				strbuf_addf(err, "%llu is out of range (%llu..%llu)", l->v[i], d->min, d->max);
+				l->n = 0;
+				return -1;
+			}
+		}
+		return 0;
+	}
+	}
+	strbuf_addstr(err, "unknown option type");
+	return -1;
+}
+
+void options_free(const struct option_def *defs, void *base)
+{
+	for (size_t i = 0; defs && defs[i].name; i++) {
+		if (defs[i].type == OPT_STR) {
+			char **p = (char **)((char *)base + defs[i].offset);
+			free(*p);
+			*p = NULL;
+		}
+	}
+}
+
+static void default_text(const struct option_def *d, const struct sizing *sz, bool quick,
+			 char *buf, size_t len)
+{
+	static const struct sizing zero;
+
+	if (quick && d->quick)
+		snprintf(buf, len, "%s", d->quick);
+	else if (d->def_fn)
+		d->def_fn(sz ? sz : &zero, buf, len);
+	else
+		snprintf(buf, len, "%s", d->def ? d->def : "");
+}
+
+static int section_add(struct config *cfg, const char *name, const struct option_def *defs,
+		       size_t size, bool common, const struct sizing *sz, struct strbuf *err)
+{
+	struct config_section *s;
+	size_t n = ndefs(defs);
+
+	cfg->sec = xrealloc(cfg->sec, (cfg->nsec + 1) * sizeof(*cfg->sec));
+	s = &cfg->sec[cfg->nsec++];
+	memset(s, 0, sizeof(*s));
+	s->name = name;
+	s->defs = defs;
+	s->size = size;
+	s->base = xcalloc(1, size ? size : 1);
+	s->text = xcalloc(n + 1, sizeof(char *));
+	s->origin = xcalloc(n + 1, sizeof(char *));
+	s->common = common;
+	s->enabled = !strcmp(name, "global");
+	for (size_t i = 0; i < n; i++) {
+		char buf[256];
+		struct strbuf e = STRBUF_INIT;
+
+		default_text(&defs[i], sz, cfg->quick, buf, sizeof(buf));
+		s->text[i] = xstrdup(buf);
+		s->origin[i] = xstrdup(cfg->quick && defs[i].quick ? "--quick" : "default");
+		if (option_parse(&defs[i], buf, (char *)s->base + defs[i].offset, &e)) {
+			/* a bug in a table, not a user error: say exactly which */
+			strbuf_addf(err, "built-in default %s.%s = '%s': %s", name, defs[i].name, buf,
+				    strbuf_str(&e));
+			strbuf_release(&e);
+			return -1;
+		}
+		strbuf_release(&e);
+	}
+	return 0;
+}
+
+int config_init(struct config *cfg, const struct sizing *sz, bool quick)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = 0;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->quick = quick;
+	strbuf_init(&cfg->files);
+	if (section_add(cfg, "global", global_options, sizeof(struct global_opts), false, sz, &err))
+		ret = -1;
+	for (size_t i = 0; !ret && workloads[i]; i++) {
+		if (section_add(cfg, workloads[i]->name, workloads[i]->options, workloads[i]->opts_size,
+				false, sz, &err) ||
+		    section_add(cfg, workloads[i]->name, wl_common_options,
+				sizeof(struct wl_common_opts), true, sz, &err))
+			ret = -1;
+	}
+	if (ret)
+		error("%s", strbuf_str(&err));
+	else
+		memcpy(&cfg->g, cfg->sec[0].base, sizeof(cfg->g));
+	strbuf_release(&err);
+	return ret;
+}
+
+/* Keep cfg->g in step with the global section's struct (the struct owns strings). */
+static void sync_global(struct config *cfg)
+{
+	memcpy(&cfg->g, cfg->sec[0].base, sizeof(cfg->g));
+}
+
+void config_resize(struct config *cfg, const struct sizing *sz)
+{
+	for (size_t s = 0; s < cfg->nsec; s++) {
+		struct config_section *sec = &cfg->sec[s];
+		for (size_t i = 0; sec->defs[i].name; i++) {
+			const struct option_def *d = &sec->defs[i];
+			char buf[256];
+			struct strbuf e = STRBUF_INIT;
+
+			if (!d->def_fn || strcmp(sec->origin[i], "default"))
+				continue;
+			d->def_fn(sz, buf, sizeof(buf));
+			if (!option_parse(d, buf, (char *)sec->base + d->offset, &e)) {
+				free(sec->text[i]);
+				sec->text[i] = xstrdup(buf);
+			}
+			strbuf_release(&e);
+		}
+	}
+	sync_global(cfg);
+}
+
+struct config_section *config_find_section(struct config *cfg, const char *name)
+{
+	for (size_t i = 0; i < cfg->nsec; i++)
+		if (!cfg->sec[i].common && !strcmp(cfg->sec[i].name, name))
+			return &cfg->sec[i];
+	return NULL;
+}
+
+void *config_section(struct config *cfg, const char *name)
+{
+	struct config_section *s = config_find_section(cfg, name);
+
+	return s ? s->base : NULL;
+}
+
+struct wl_common_opts *config_common(struct config *cfg, const char *workload)
+{
+	for (size_t i = 0; i < cfg->nsec; i++)
+		if (cfg->sec[i].common && !strcmp(cfg->sec[i].name, workload))
+			return cfg->sec[i].base;
+	return NULL;
+}
+
+int config_set_value(struct config *cfg, const char *secname, const char *key,
+		     const char *val, const char *origin, struct strbuf *err)
+{
+	bool known_section = false;
+
+	for (size_t s = 0; s < cfg->nsec; s++) {
+		struct config_section *sec = &cfg->sec[s];
+
+		if (strcmp(sec->name, secname))
+			continue;
+		known_section = true;
+		for (size_t i = 0; sec->defs[i].name; i++) {
+			struct strbuf e = STRBUF_INIT;
+
+			if (strcmp(sec->defs[i].name, key))
+				continue;
+			if (option_parse(&sec->defs[i], val, (char *)sec->base + sec->defs[i].offset, &e)) {
+				strbuf_addf(err, "%s: %s.%s: %s", origin, secname, key, strbuf_str(&e));
+				strbuf_release(&e);
+				return -1;
+			}
+			strbuf_release(&e);
+			free(sec->text[i]);
+			free(sec->origin[i]);
+			sec->text[i] = xstrdup(val);
+			sec->origin[i] = xstrdup(origin);
+			if (s == 0)
+				sync_global(cfg);
+			return 0;
+		}
+	}
+	if (!known_section) {
+		strbuf_addf(err, "%s: unknown section [%s] (sections: global", origin, secname);
+		for (size_t i = 0; workloads[i]; i++)
+			strbuf_addf(err, ", %s", workloads[i]->name);
+		strbuf_addstr(err, ")");
+	} else {
+		strbuf_addf(err, "%s: unknown key '%s' in [%s] (see 'lrubench list %s')", origin, key,
+			    secname, strcmp(secname, "global") ? secname : "");
+	}
+	return -1;
+}
+
+int config_set(struct config *cfg, const char *assignment, struct strbuf *err)
+{
+	const char *eq = strchr(assignment, '='), *dot = strchr(assignment, '.');
+	char *sec, *key, *origin;
+	int ret;
+
+	if (!eq || !dot || dot > eq || dot == assignment || dot + 1 == eq) {
+		strbuf_addf(err, "--set '%s': expected SECTION.KEY=VALUE, e.g. readtwice.memcgs=1,2,4",
+			    assignment);
+		return -1;
+	}
+	sec = xstrndup(assignment, (size_t)(dot - assignment));
+	key = xstrndup(dot + 1, (size_t)(eq - dot - 1));
+	origin = xasprintf("--set %s", assignment);
+	ret = config_set_value(cfg, sec, key, eq + 1, origin, err);
+	free(sec);
+	free(key);
+	free(origin);
+	return ret;
+}
+
+/* ---- INI files through libinih, with our own line counter ---- */
+
+struct ini_state {
+	struct config *cfg;
+	const char *path;
+	FILE *f;
+	int line;
+	struct strbuf *err;
+	int failed;
+};
+
+static char *cfg_ini_reader(char *str, int num, void *stream)
+{
+	struct ini_state *st = stream;
+	char *r = fgets(str, num, st->f);
+
+	if (r)
+		st->line++;
+	return r;
+}
+
+static int cfg_ini_handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct ini_state *st = user;
+	char *origin, *val, *hash;
+	int ret;
+
+	if (st->failed)
+		return 1;
+	val = xstrdup(value ? value : "");
+	/* '#' starts a comment after whitespace too, as ';' does in inih */
+	for (hash = val; (hash = strchr(hash, '#')); hash++) {
+		if (hash == val || isspace((unsigned char)hash[-1])) {
+			*hash = '\0';
+			break;
+		}
+	}
+	for (char *e = val + strlen(val); e > val && isspace((unsigned char)e[-1]); )
+		*--e = '\0';
+	origin = xasprintf("%s:%d", st->path, st->line);
+	if (!*section) {
+		strbuf_addf(st->err, "%s: key '%s' outside of any [section]", origin, name);
+		ret = -1;
+	} else {
+		ret = config_set_value(st->cfg, section, name, val, origin, st->err);
+	}
+	free(origin);
+	free(val);
+	if (ret) {
+		st->failed = 1;
+		return 0;
+	}
+	return 1;
+}
+
+int config_load_file(struct config *cfg, const char *path, struct strbuf *err)
+{
+	struct ini_state st = { cfg, path, NULL, 0, err, 0 };
+	int r;
+
+	st.f = fopen(path, "r");
+	if (!st.f) {
+		strbuf_addf(err, "cannot read config file %s: %s", path, strerror(errno));
+		return -1;
+	}
+	r = ini_parse_stream(cfg_ini_reader, &st, cfg_ini_handler, &st);
+	fclose(st.f);
+	if (st.failed)
+		return -1;
+	if (r > 0) {
+		strbuf_addf(err, "%s:%d: cannot parse this line (expected [section] or key = value)", path, r);
+		return -1;
+	}
+	if (r < 0) {
+		strbuf_addf(err, "cannot read config file %s", path);
+		return -1;
+	}
+	strbuf_addf(&cfg->files, "%s%s", cfg->files.len ? "," : "", path);
+	return 0;
+}
+
+json_object *config_to_json(const struct config *cfg)
+{
+	json_object *root = json_object_new_object();
+
+	for (size_t s = 0; s < cfg->nsec; s++) {
+		const struct config_section *sec = &cfg->sec[s];
+		json_object *o;
+
+		if (!sec->enabled && !(sec->common &&
+					config_find_section((struct config *)cfg, sec->name)->enabled))
+			continue;
+		if (!json_object_object_get_ex(root, sec->name, &o)) {
+			o = json_object_new_object();
+			json_object_object_add(root, sec->name, o);
+		}
+		for (size_t i = 0; sec->defs[i].name; i++)
+			json_object_object_add(o, sec->defs[i].name, json_object_new_string(sec->text[i]));
+	}
+	return root;
+}
+
+void config_release(struct config *cfg)
+{
+	for (size_t s = 0; s < cfg->nsec; s++) {
+		struct config_section *sec = &cfg->sec[s];
+
+		options_free(sec->defs, sec->base);
+		for (size_t i = 0; sec->defs[i].name; i++) {
+			free(sec->text[i]);
+			free(sec->origin[i]);
+		}
+		free(sec->text);
+		free(sec->origin);
+		free(sec->base);
+	}
+	free(cfg->sec);
+	strbuf_release(&cfg->files);
+	memset(cfg, 0, sizeof(*cfg));
+}

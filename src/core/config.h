@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Configuration, fio style: one table of struct option_def per section drives
+ * INI parsing, --set, --quick, validation, defaults sized from the machine,
+ * the effective config written to run.json, and `lrubench list`. A key that is
+ * not in a table is an error naming file:line (or the --set argument).
+ *
+ * Precedence, lowest first: table default (or def_fn), --quick value, config
+ * file(s) in order, --set in order.
+ */
+#ifndef LRUBENCH_CONFIG_H
+#define LRUBENCH_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <json-c/json.h>
+#include "core/util.h"
+
+struct sysinfo;
+struct config;
+struct numa_bind;
+
+enum opt_type {
+	OPT_UINT,      /* unsigned long long, [min, max] */
+	OPT_SIZE,      /* uint64_t bytes with K/M/G/T; OPTF_NONE -> 0 means "none" */
+	OPT_TIME,      /* double seconds, s/m/h/ms */
+	OPT_BOOL,      /* bool: yes/no/true/false/1/0/on/off */
+	OPT_STR,       /* char * (owned by the config) */
+	OPT_ENUM,      /* int index into choices[] */
+	OPT_LIST,      /* struct ull_list, each entry in [min, max] */
+};
+
+#define OPTF_NONE  0x1  /* OPT_SIZE accepts "none" (stored as 0) */
+#define OPTF_AUTO  0x2  /* the value "auto" is kept as text for the workload to size (OPT_STR) */
+
+#define LB_LIST_MAX 64
+struct ull_list {
+	size_t n;
+	unsigned long long v[LB_LIST_MAX];
+};
+
+/* What a def_fn sees: facts to size a default from. */
+struct sizing {
+	const struct sysinfo *sys;
+	int node_cpus;           /* CPUs on the chosen node (or machine) */
+	uint64_t node_mem;       /* memory of the chosen node (or machine), bytes */
+};
+
+struct option_def {
+	const char *name;
+	enum opt_type type;
+	size_t offset;           /* into the section's struct */
+	const char *def;         /* default as text */
+	/* computed default, overrides def when non-NULL: writes text to buf */
+	void (*def_fn)(const struct sizing *sz, char *buf, size_t len);
+	const char *quick;       /* value under --quick, NULL = same as default */
+	unsigned long long min, max;  /* OPT_UINT, OPT_LIST; OPT_SIZE bytes; OPT_TIME seconds */
+	const char *const *choices;   /* OPT_ENUM, NULL-terminated */
+	unsigned flags;
+	const char *help;
+};
+#define OPT_END { .name = NULL }
+
+/* [global] */
+struct global_opts {
+	unsigned long long iterations;
+	unsigned long long warmup;
+	char *numa_node;       /* "N" | "auto" | "none" */
+	char *workdir;
+	bool drop_caches;
+	char *sparse_root;     /* loop-ext4 | loop-xfs | dir:/path */
+	uint64_t sparse_size;  /* size of the loop image (sparse) */
+	char *workloads;       /* default for -w: comma list or "all" */
+};
+extern const struct option_def global_options[];
+
+/* One section: its defs, the struct they fill, and per key where the value came from. */
+struct config_section {
+	const char *name;
+	const struct option_def *defs;
+	void *base;              /* the typed struct */
+	size_t size;
+	char **text;             /* effective value text per def, for run.json */
+	char **origin;           /* "default", "--quick", "file:line", "--set" */
+	bool enabled;            /* workload selected by -w */
+	bool common;             /* the core's keys every workload section has */
+};
+
+/* Keys every workload section accepts besides its own: `iterations` and
+ * `warmup`, which inherit [global] unless set (LB_INHERIT). */
+#define LB_INHERIT (~0ULL)
+struct wl_common_opts {
+	unsigned long long iterations;
+	unsigned long long warmup;
+};
+extern const struct option_def wl_common_options[];
+/* Recompute def_fn defaults (keys still at their default) for a new sizing:
+ * the chosen NUMA node is only known after files and --set are read. */
+void config_resize(struct config *cfg, const struct sizing *sz);
+/* The common keys of a workload section (never NULL for a known workload). */
+struct wl_common_opts *config_common(struct config *cfg, const char *workload);
+
+struct config {
+	struct global_opts g;
+	struct config_section *sec;  /* [0] is global, then one per workload */
+	size_t nsec;
+	bool quick;
+	struct strbuf files;     /* config files read, for messages */
+};
+
+/* Build the config with defaults for every known section (global + every
+ * workload in the table); sizing may be NULL in tests (def_fn then see zeros). */
+int config_init(struct config *cfg, const struct sizing *sz, bool quick);
+/* Load an INI file. Errors name file:line and the key. */
+int config_load_file(struct config *cfg, const char *path, struct strbuf *err);
+/* Parse "SEC.KEY=VAL"; the dot is required ("global.iterations=3"). */
+int config_set(struct config *cfg, const char *assignment, struct strbuf *err);
+/* Set one key by section and name (used by the INI loader and --set). */
+int config_set_value(struct config *cfg, const char *sec, const char *key,
+		     const char *val, const char *origin, struct strbuf *err);
+/* The typed struct of a section, or NULL. */
+void *config_section(struct config *cfg, const char *name);
+struct config_section *config_find_section(struct config *cfg, const char *name);
+/* {"global": {...}, "readtwice": {...}} of the effective text values of the
+ * sections that are enabled (global always). */
+json_object *config_to_json(const struct config *cfg);
+void config_release(struct config *cfg);
+
+/* Parse one value for one def into dst (the field). 0 or -1 with err saying
+ * what is wrong with the value (the caller adds file:line and key). */
+int option_parse(const struct option_def *d, const char *val, void *dst, struct strbuf *err);
+/* Free what option_parse allocated in the struct of defs. */
+void options_free(const struct option_def *defs, void *base);
+/* Describe a def's type for `lrubench list`: "size", "list of integers 1..1024" */
+void option_describe_type(const struct option_def *d, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * NUMA: which nodes exist, which CPUs and how much memory each has, and the
+ * binding every workload process gets (CPUs of the node + MPOL_BIND to it).
+ */
+#ifndef LRUBENCH_NUMA_H
+#define LRUBENCH_NUMA_H
+
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "core/util.h"
+
+#define LB_MAX_NODES 64
+
+struct numa_bind {
+	int node;            /* -1: no binding ("none") */
+	cpu_set_t cpus;      /* CPUs of that node (all online CPUs when node < 0) */
+	int nr_cpus;         /* CPU_COUNT(&cpus) */
+	uint64_t mem_bytes;  /* MemTotal of the node (of the machine when node < 0) */
+	uint64_t free_bytes; /* MemFree of the node at resolve time */
+};
+
+/* Nodes with memory present, ascending; returns the count (>= 1). `root` is
+ * the sysfs root ("" for the real one; a fake tree in unit tests). */
+int numa_nodes(const char *root, int *nodes, int max);
+/* Resolve "N", "auto" (node with most free memory) or "none". A node that
+ * does not exist returns -1 with err naming it and the nodes present; the
+ * caller exits 3 (LB_EXIT_UNSUPPORTED). A malformed spec returns -2 (exit 2). */
+int numa_resolve(const char *root, const char *spec, struct numa_bind *out, struct strbuf *err);
+/* Apply the binding to the calling process: sched_setaffinity + MPOL_BIND.
+ * Uses only system calls, so it is safe between fork and exec. Returns 0 or
+ * -errno. */
+int numa_apply_self(const struct numa_bind *b);
+/* The node a page of memory at addr lives on (move_pages query), or -1. */
+int numa_node_of_addr(void *addr);
+
+#endif

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Table-driven option parsing, help and synopsis (see parse_options.h). */
+#include "core/parse_options.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool visible(const struct popt *o)
+{
+	return o->type != POPT_END && o->type != POPT_GROUP && o->help;
+}
+
+static void opt_name(const struct popt *o, bool as_long, struct strbuf *sb)
+{
+	if (as_long && o->long_name)
+		strbuf_addf(sb, "--%s", o->long_name);
+	else if (o->short_name)
+		strbuf_addf(sb, "-%c", o->short_name);
+	else
+		strbuf_addf(sb, "--%s", o->long_name);
+}
+
+/* "<what> '<name>'<tail>" plus where to read more: "unknown option '--x'". */
+static int cmd_error(const struct popt_command *cmd, const char *what, const char *name,
+		     const char *tail)
+{
+	error("%s '%s'%s (see 'lrubench %s --help')", what, name, tail, cmd->name);
+	return POPT_USAGE_ERROR;
+}
+
+/* Apply one option; arg is its value (NULL for flags). */
+static int apply(const struct popt *o, const char *arg)
+{
+	switch (o->type) {
+	case POPT_BOOL:
+		*(bool *)o->value = true;
+		return 0;
+	case POPT_STRING:
+		*(const char **)o->value = arg;
+		return 0;
+	case POPT_STRLIST:
+		strlist_push(o->value, arg);
+		return 0;
+	case POPT_CALLBACK:
+		return o->callback(o, arg) ? POPT_USAGE_ERROR : 0;
+	default:
+		return 0;
+	}
+}
+
+static const struct popt *find_long(const struct popt *opts, const char *name, size_t len)
+{
+	for (const struct popt *o = opts; o->type != POPT_END; o++)
+		if (o->long_name && strlen(o->long_name) == len && !strncmp(o->long_name, name, len))
+			return o;
+	return NULL;
+}
+
+static const struct popt *find_short(const struct popt *opts, int c)
+{
+	for (const struct popt *o = opts; o->type != POPT_END; o++)
+		if (o->type != POPT_GROUP && o->short_name == c)
+			return o;
+	return NULL;
+}
+
+static bool is_help(const char *a)
+{
+	return !strcmp(a, "-h") || !strcmp(a, "--help");
+}
+
+int parse_options(const struct popt_command *cmd, int argc, char **argv)
+{
+	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
+	int npos = 0, ret = 0;
+	bool only_args = false;
+
+	for (int i = 1; i < argc && !ret; i++) {
+		const char *a = argv[i];
+
+		if (only_args || a[0] != '-' || !a[1]) {
+			pos[npos++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			only_args = true;
+			continue;
+		}
+		if (is_help(a)) {
+			popt_help(cmd, stdout);
+			ret = POPT_HELP_SHOWN;
+			break;
+		}
+		if (a[1] == '-') {
+			const char *name = a + 2, *eq = strchr(name, '=');
+			size_t len = eq ? (size_t)(eq - name) : strlen(name);
+			const struct popt *o = find_long(cmd->options, name, len);
+			const char *val = eq ? eq + 1 : NULL;
+
+			if (!o) {
+				ret = cmd_error(cmd, "unknown option", a, "");
+				break;
+			}
+			if (!o->argh) {
+				if (val)
+					ret = cmd_error(cmd, "option", a, " takes no value");
+				else
+					ret = apply(o, NULL);
+				continue;
+			}
+			if (!val) {
+				if (i + 1 >= argc) {
+					ret = cmd_error(cmd, "option", a, " needs a value");
+					break;
+				}
+				val = argv[++i];
+			}
+			ret = apply(o, val);
+			continue;
+		}
+		/* one or more short options: "-q", "-qv", "-fjson", "-f json" */
+		for (const char *p = a + 1; *p && !ret; p++) {
+			const struct popt *o = find_short(cmd->options, (unsigned char)*p);
+			char bad[3] = { '-', *p, 0 };
+
+			if (!o) {
+				ret = cmd_error(cmd, "unknown option", bad, "");
+				break;
+			}
+			if (!o->argh) {
+				ret = apply(o, NULL);
+				continue;
+			}
+			if (p[1]) {
+				ret = apply(o, p + 1);
+			} else if (i + 1 < argc) {
+				ret = apply(o, argv[++i]);
+			} else {
+				ret = cmd_error(cmd, "option", bad, " needs a value");
+			}
+			break;
+		}
+	}
+	if (!ret) {
+		for (int k = 0; k < npos; k++)
+			argv[k] = pos[k];
+		argv[npos] = NULL;
+		ret = npos;
+	}
+	free(pos);
+	return ret;
+}
+
+int popt_exit(int parse_result)
+{
+	return parse_result == POPT_HELP_SHOWN ? LB_EXIT_OK : LB_EXIT_USAGE;
+}
+
+void popt_synopsis(const struct popt_command *cmd, struct strbuf *out)
+{
+	strbuf_addstr(out, cmd->name);
+	for (const struct popt *o = cmd->options; o->type != POPT_END; o++) {
+		if (!visible(o))
+			continue;
+		strbuf_addstr(out, " [");
+		opt_name(o, false, out);
+		if (o->argh)
+			strbuf_addf(out, " %s", o->argh);
+		strbuf_addstr(out, "]");
+		if (o->type == POPT_STRLIST)
+			strbuf_addstr(out, "...");
+	}
+	if (cmd->args && *cmd->args)
+		strbuf_addf(out, " %s", cmd->args);
+}
+
+void popt_help(const struct popt_command *cmd, FILE *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	popt_synopsis(cmd, &sb);
+	fprintf(out, "usage: lrubench %s\n", strbuf_str(&sb));
+	if (cmd->description && *cmd->description)
+		fprintf(out, "\n%s\n", cmd->description);
+	fputc('\n', out);
+	for (const struct popt *o = cmd->options; o->type != POPT_END; o++) {
+		if (o->type == POPT_GROUP) {
+			fprintf(out, "\n%s\n", o->help);
+			continue;
+		}
+		if (!visible(o))
+			continue;
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, "    ");
+		if (o->short_name)
+			strbuf_addf(&sb, "-%c%s", o->short_name, o->long_name ? ", " : "");
+		if (o->long_name)
+			strbuf_addf(&sb, "--%s", o->long_name);
+		if (o->argh)
+			strbuf_addf(&sb, " %s", o->argh);
+		if (sb.len < 30)
+			fprintf(out, "%-30s%s\n", strbuf_str(&sb), o->help);
+		else
+			fprintf(out, "%s\n%30s%s\n", strbuf_str(&sb), "", o->help);
+	}
+	strbuf_release(&sb);
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One option system for every command, after git's parse-options: a command
+ * declares its options once, in a table, and that table drives parsing, the
+ * `lrubench <command> --help` text and the synopsis that the man pages are
+ * checked against (tests/integration/cli.sh). No command calls getopt.
+ *
+ *	static const char *format = "text";
+ *	static struct strlist names = STRLIST_INIT;
+ *	static bool quiet;
+ *	static const struct popt opts[] = {
+ *		POPT_STRING('f', "format", &format, "FMT", "text, markdown, json or csv"),
+ *		POPT_STRLIST(0, "set", &sets, "SEC.KEY=VAL", "set a config key (repeatable)"),
+ *		POPT_BOOL('q', "quiet", &quiet, "print errors only"),
+ *		POPT_END(),
+ *	};
+ *	static const struct popt_command cmd = {
+ *		"compare", "[options] DIR...", "Compare labels ...", opts,
+ *	};
+ *	int n = parse_options(&cmd, argc, argv);
+ *	if (n < 0)
+ *		return popt_exit(n);      // 0 after --help, LB_EXIT_USAGE after an error
+ *	// argv[0..n-1] are now the positional arguments
+ *
+ * Options and positional arguments may be mixed; "--" ends the options.
+ * "--name=value", "--name value", "-x value" and "-xvalue" are all accepted;
+ * short flags may be bundled ("-qv"). An unknown option, a missing value or
+ * a value given to a flag is a usage error naming the option.
+ */
+#ifndef LRUBENCH_PARSE_OPTIONS_H
+#define LRUBENCH_PARSE_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "core/strlist.h"
+#include "core/util.h"
+
+enum popt_type {
+	POPT_END = 0,
+	POPT_GROUP,     /* a heading in --help; parses nothing */
+	POPT_BOOL,      /* bool *value = true */
+	POPT_STRING,    /* const char **value = the argument (borrowed from argv) */
+	POPT_STRLIST,   /* struct strlist *value: repeatable, each argument pushed */
+	POPT_CALLBACK,  /* callback(opt, arg); arg is NULL when argh is NULL */
+};
+
+struct popt;
+/* Returns 0, or -1 after printing an error that names the option. */
+typedef int (*popt_cb)(const struct popt *opt, const char *arg);
+
+struct popt {
+	enum popt_type type;
+	int short_name;          /* 0: none */
+	const char *long_name;   /* NULL: none */
+	void *value;
+	const char *argh;        /* the value's name in help ("FILE"); NULL: takes no value */
+	const char *help;        /* one line; NULL: hidden (an alias kept for old scripts) */
+	popt_cb callback;
+};
+
+#define POPT_GROUP(title)             { POPT_GROUP, 0, NULL, NULL, NULL, (title), NULL }
+#define POPT_BOOL(s, l, v, h)         { POPT_BOOL, (s), (l), (v), NULL, (h), NULL }
+#define POPT_STRING(s, l, v, a, h)    { POPT_STRING, (s), (l), (v), (a), (h), NULL }
+#define POPT_STRLIST(s, l, v, a, h)   { POPT_STRLIST, (s), (l), (v), (a), (h), NULL }
+#define POPT_CALLBACK(s, l, v, a, h, cb) { POPT_CALLBACK, (s), (l), (v), (a), (h), (cb) }
+#define POPT_END()                    { POPT_END, 0, NULL, NULL, NULL, NULL, NULL }
+
+struct popt_command {
+	const char *name;          /* "compare" (for "lrubench vm x", "vm x") */
+	const char *args;          /* what follows the options in the synopsis: "DIR..." or "" */
+	const char *description;   /* a paragraph printed under the usage line in --help */
+	const struct popt *options;
+};
+
+#define POPT_HELP_SHOWN (-2)
+#define POPT_USAGE_ERROR (-1)
+
+/*
+ * Parse argv[1..argc-1] (argv[0] is the command's name) against cmd's table.
+ * Returns the number of positional arguments, moved to argv[0..n-1] in
+ * their order; POPT_HELP_SHOWN after printing the full help for -h/--help;
+ * POPT_USAGE_ERROR after printing an error.
+ */
+int parse_options(const struct popt_command *cmd, int argc, char **argv);
+/* The exit code for a negative parse_options() result. */
+int popt_exit(int parse_result);
+
+/* The full help: usage line, description, every visible option. */
+void popt_help(const struct popt_command *cmd, FILE *out);
+/* The one-line synopsis: "compare [-f FMT] [--set SEC.KEY=VAL]... DIR...". */
+void popt_synopsis(const struct popt_command *cmd, struct strbuf *out);
+
+#endif

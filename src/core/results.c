@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Reading and writing the results schema (DESIGN §7). Users may write these
+ * files by hand, so the loader checks every field and names the file and the
+ * JSON path of whatever is wrong; writes are atomic.
+ */
+#include "core/results.h"
+#include "core/strmap.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct result_table *wl_result_table(struct wl_result *r, const char *title,
+				     const char *unit, int better)
+{
+	struct result_table *t;
+
+	for (size_t i = 0; i < r->ntables; i++)
+		if (!strcmp(r->tables[i].title, title))
+			return &r->tables[i];
+	ALLOC_GROW(r->tables, r->ntables + 1, r->cap);
+	t = &r->tables[r->ntables++];
+	memset(t, 0, sizeof(*t));
+	t->title = xstrdup(title);
+	t->unit = xstrdup(unit);
+	t->better = better;
+	return t;
+}
+
+struct op_samples *result_table_op(struct result_table *t, const char *op)
+{
+	struct op_samples *o;
+
+	for (size_t i = 0; i < t->nops; i++)
+		if (!strcmp(t->ops[i].op, op))
+			return &t->ops[i];
+	ALLOC_GROW(t->ops, t->nops + 1, t->cap);
+	o = &t->ops[t->nops++];
+	memset(o, 0, sizeof(*o));
+	o->op = xstrdup(op);
+	return o;
+}
+
+void result_table_add(struct result_table *t, const char *op, double v)
+{
+	struct op_samples *o = result_table_op(t, op);
+
+	ALLOC_GROW(o->v, o->n + 1, o->cap);
+	o->v[o->n++] = v;
+}
+
+const struct result_table *wl_result_find_table(const struct wl_result *r, const char *title)
+{
+	for (size_t i = 0; i < r->ntables; i++)
+		if (!strcmp(r->tables[i].title, title))
+			return &r->tables[i];
+	return NULL;
+}
+
+const struct op_samples *result_table_find_op(const struct result_table *t, const char *op)
+{
+	for (size_t i = 0; i < t->nops; i++)
+		if (!strcmp(t->ops[i].op, op))
+			return &t->ops[i];
+	return NULL;
+}
+
+json_object *wl_result_to_json(const struct wl_result *r)
+{
+	json_object *root = json_object_new_object(), *tables = json_object_new_array();
+
+	json_object_object_add(root, "schema", json_object_new_int(RESULTS_SCHEMA));
+	json_object_object_add(root, "workload", json_object_new_string(r->workload));
+	for (size_t i = 0; i < r->ntables; i++) {
+		const struct result_table *t = &r->tables[i];
+		json_object *jt = json_object_new_object(), *ops = json_object_new_array();
+
+		json_object_object_add(jt, "title", json_object_new_string(t->title));
+		json_object_object_add(jt, "unit", json_object_new_string(t->unit));
+		json_object_object_add(jt, "better",
+				       json_object_new_string(t->better == BETTER_HIGHER ? "higher" : "lower"));
+		for (size_t j = 0; j < t->nops; j++) {
+			json_object *jo = json_object_new_object(), *s = json_object_new_array();
+
+			json_object_object_add(jo, "op", json_object_new_string(t->ops[j].op));
+			for (size_t k = 0; k < t->ops[j].n; k++)
+				json_object_array_add(s, json_object_new_double(t->ops[j].v[k]));
+			json_object_object_add(jo, "samples", s);
+			json_object_array_add(ops, jo);
+		}
+		json_object_object_add(jt, "ops", ops);
+		json_object_array_add(tables, jt);
+	}
+	json_object_object_add(root, "tables", tables);
+	if (r->details)
+		json_object_object_add(root, "details", json_object_get(r->details));
+	if (r->progress)
+		json_object_object_add(root, "progress", json_object_get(r->progress));
+	return root;
+}
+
+static json_object *get_typed(json_object *o, const char *key, json_type type, const char *path,
+			      const char *where, struct strbuf *err)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v)) {
+		strbuf_addf(err, "%s: %s%s\"%s\" is missing", path, where, *where ? "." : "", key);
+		return NULL;
+	}
+	if (!json_object_is_type(v, type)) {
+		strbuf_addf(err, "%s: %s%s\"%s\" has the wrong type (expected %s)", path, where,
+			    *where ? "." : "", key, json_type_to_name(type));
+		return NULL;
+	}
+	return v;
+}
+
+int wl_result_from_json(json_object *o, const char *path, struct wl_result *out, struct strbuf *err)
+{
+	json_object *v, *tables;
+	struct strmap seen = STRMAP_INIT;   /* op names of the current table */
+	int schema;
+
+	memset(out, 0, sizeof(*out));
+	if (!json_object_is_type(o, json_type_object)) {
+		strbuf_addf(err, "%s: not a JSON object", path);
+		return -1;
+	}
+	if (!(v = get_typed(o, "schema", json_type_int, path, "", err)))
+		return -1;
+	schema = json_object_get_int(v);
+	if (schema != RESULTS_SCHEMA) {
+		strbuf_addf(err, "%s: schema version %d is not known (this lrubench reads %d)", path,
+			    schema, RESULTS_SCHEMA);
+		return -1;
+	}
+	if (!(v = get_typed(o, "workload", json_type_string, path, "", err)))
+		return -1;
+	out->workload = xstrdup(json_object_get_string(v));
+	if (!(tables = get_typed(o, "tables", json_type_array, path, "", err)))
+		goto fail;
+	for (size_t i = 0; i < json_object_array_length(tables); i++) {
+		json_object *jt = json_object_array_get_idx(tables, i), *title, *unit, *better, *ops;
+		char where[64];
+		struct result_table *t;
+		int b;
+
+		snprintf(where, sizeof(where), "tables[%zu]", i);
+		if (!json_object_is_type(jt, json_type_object)) {
+			strbuf_addf(err, "%s: %s is not an object", path, where);
+			goto fail;
+		}
+		if (!(title = get_typed(jt, "title", json_type_string, path, where, err)) ||
+		    !(unit = get_typed(jt, "unit", json_type_string, path, where, err)) ||
+		    !(better = get_typed(jt, "better", json_type_string, path, where, err)) ||
+		    !(ops = get_typed(jt, "ops", json_type_array, path, where, err)))
+			goto fail;
+		if (!strcmp(json_object_get_string(better), "higher"))
+			b = BETTER_HIGHER;
+		else if (!strcmp(json_object_get_string(better), "lower"))
+			b = BETTER_LOWER;
+		else {
+			strbuf_addf(err, "%s: %s.better is \"%s\" (expected \"higher\" or \"lower\")", path,
+				    where, json_object_get_string(better));
+			goto fail;
+		}
+		if (wl_result_find_table(out, json_object_get_string(title))) {
+			strbuf_addf(err, "%s: %s: table \"%s\" appears twice", path, where,
+				    json_object_get_string(title));
+			goto fail;
+		}
+		t = wl_result_table(out, json_object_get_string(title), json_object_get_string(unit), b);
+		strmap_release(&seen);
+		for (size_t j = 0; j < json_object_array_length(ops); j++) {
+			json_object *jo = json_object_array_get_idx(ops, j), *op, *samples;
+			char w2[96];
+			struct op_samples *os;
+
+			snprintf(w2, sizeof(w2), "%s.ops[%zu]", where, j);
+			if (!json_object_is_type(jo, json_type_object)) {
+				strbuf_addf(err, "%s: %s is not an object", path, w2);
+				goto fail;
+			}
+			if (!(op = get_typed(jo, "op", json_type_string, path, w2, err)) ||
+			    !(samples = get_typed(jo, "samples", json_type_array, path, w2, err)))
+				goto fail;
+			/* a hash, not result_table_find_op(): with 20,000 ops a linear
+			 * lookup per op made loading quadratic (bench/compare-scale) */
+			if (strmap_get(&seen, json_object_get_string(op), NULL)) {
+				strbuf_addf(err, "%s: %s: op \"%s\" appears twice in \"%s\"", path, w2,
+					    json_object_get_string(op), t->title);
+				goto fail;
+			}
+			ALLOC_GROW(t->ops, t->nops + 1, t->cap);
+			os = &t->ops[t->nops++];
+			memset(os, 0, sizeof(*os));
+			os->op = xstrdup(json_object_get_string(op));
+			strmap_put(&seen, os->op, t->nops - 1);
+			for (size_t k = 0; k < json_object_array_length(samples); k++) {
+				json_object *s = json_object_array_get_idx(samples, k);
+				double d;
+
+				if (!json_object_is_type(s, json_type_double) &&
+				    !json_object_is_type(s, json_type_int)) {
+					strbuf_addf(err, "%s: %s.samples[%zu]: not a number", path, w2, k);
+					goto fail;
+				}
+				d = json_object_get_double(s);
+				if (!isfinite(d)) {
+					strbuf_addf(err, "%s: %s.samples[%zu]: not a finite number", path, w2, k);
+					goto fail;
+				}
+				ALLOC_GROW(os->v, os->n + 1, os->cap);
+				os->v[os->n++] = d;
+			}
+		}
+	}
+	strmap_release(&seen);
+	if (json_object_object_get_ex(o, "details", &v) && json_object_is_type(v, json_type_array))
+		out->details = json_object_get(v);
+	if (json_object_object_get_ex(o, "progress", &v) && json_object_is_type(v, json_type_array))
+		out->progress = json_object_get(v);
+	return 0;
+fail:
+	strmap_release(&seen);
+	wl_result_release(out);
+	return -1;
+}
+
+json_object *json_load_file(const char *path, struct strbuf *err)
+{
+	size_t len;
+	char *text = read_file_str(path, &len);
+	json_tokener *tok;
+	json_object *o;
+	enum json_tokener_error jerr;
+
+	if (!text) {
+		strbuf_addf(err, "cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	tok = json_tokener_new();
+	o = json_tokener_parse_ex(tok, text, (int)len);
+	jerr = json_tokener_get_error(tok);
+	if (!o || jerr != json_tokener_success || (size_t)json_tokener_get_parse_end(tok) < len) {
+		size_t off = json_tokener_get_parse_end(tok), line = 1;
+		const char *why = jerr == json_tokener_success ? "unexpected data after the JSON value"
+			: jerr == json_tokener_continue ? "unexpected end of file"
+			: json_tokener_error_desc(jerr);
+
+		/* trailing white space after a complete value is fine */
+		if (o && jerr == json_tokener_success) {
+			size_t i = off;
+			while (i < len && strchr(" \t\r\n", text[i]))
+				i++;
+			if (i == len)
+				goto ok;
+		}
+		for (size_t i = 0; i < off && i < len; i++)
+			if (text[i] == '\n')
+				line++;
+		strbuf_addf(err, "%s: invalid JSON at line %zu, byte %zu: %s", path, line, off, why);
+		json_object_put(o);
+		o = NULL;
+	}
+ok:
+	json_tokener_free(tok);
+	free(text);
+	return o;
+}
+
+int json_save_file(const char *path, json_object *o, struct strbuf *err)
+{
+	size_t len;
+	const char *s = json_object_to_json_string_length(o, JSON_C_TO_STRING_PRETTY |
+							  JSON_C_TO_STRING_SPACED |
+							  JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+	char *buf = xmalloc(len + 2);
+
+	memcpy(buf, s, len);
+	buf[len] = '\n';
+	if (write_file_atomic(path, buf, len + 1)) {
+		strbuf_addf(err, "cannot write %s", path);
+		free(buf);
+		return -1;
+	}
+	free(buf);
+	return 0;
+}
+
+int wl_result_load(const char *path, struct wl_result *out, struct strbuf *err)
+{
+	json_object *o = json_load_file(path, err);
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!o)
+		return -1;
+	ret = wl_result_from_json(o, path, out, err);
+	json_object_put(o);
+	return ret;
+}
+
+int wl_result_save(const char *path, const struct wl_result *r, struct strbuf *err)
+{
+	json_object *o = wl_result_to_json(r);
+	int ret = json_save_file(path, o, err);
+
+	json_object_put(o);
+	return ret;
+}
+
+void wl_result_release(struct wl_result *r)
+{
+	for (size_t i = 0; i < r->ntables; i++) {
+		struct result_table *t = &r->tables[i];
+		for (size_t j = 0; j < t->nops; j++) {
+			free(t->ops[j].op);
+			free(t->ops[j].v);
+		}
+		free(t->ops);
+		free(t->title);
+		free(t->unit);
+	}
+	free(r->tables);
+	free(r->workload);
+	json_object_put(r->details);
+	json_object_put(r->progress);
+	memset(r, 0, sizeof(*r));
+}
+
+bool is_label_dir(const char *dir)
+{
+	char *p = xasprintf("%s/run.json", dir);
+	bool ok = path_exists(p);
+
+	free(p);
+	return ok;
+}
+
+static int cmp_wl(const void *a, const void *b)
+{
+	return strcmp(((const struct wl_result *)a)->workload, ((const struct wl_result *)b)->workload);
+}
+
+int label_result_load(const char *dir, struct label_result *out, struct strbuf *err)
+{
+	char *p = xasprintf("%s/run.json", dir);
+	size_t cap = 0;
+	json_object *v;
+	DIR *d;
+	struct dirent *de;
+
+	memset(out, 0, sizeof(*out));
+	out->dir = xstrdup(dir);
+	out->run = json_load_file(p, err);
+	free(p);
+	if (!out->run)
+		goto fail;
+	if (!json_object_is_type(out->run, json_type_object)) {
+		strbuf_addf(err, "%s/run.json: not a JSON object", dir);
+		goto fail;
+	}
+	if (!json_object_object_get_ex(out->run, "schema", &v) || json_object_get_int(v) != RESULTS_SCHEMA) {
+		strbuf_addf(err, "%s/run.json: schema version %s is not known (this lrubench reads %d)", dir,
+			    v ? json_object_get_string(v) : "(missing)", RESULTS_SCHEMA);
+		goto fail;
+	}
+	if (json_object_object_get_ex(out->run, "label", &v) && json_object_is_type(v, json_type_string))
+		out->label = xstrdup(json_object_get_string(v));
+	else {
+		const char *slash = strrchr(dir, '/');
+		out->label = xstrdup(slash && slash[1] ? slash + 1 : dir);
+	}
+	d = opendir(dir);
+	if (!d) {
+		strbuf_addf(err, "cannot read folder %s: %s", dir, strerror(errno));
+		goto fail;
+	}
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		char *path;
+
+		if (l < 6 || strcmp(de->d_name + l - 5, ".json") || !strcmp(de->d_name, "run.json") ||
+		    de->d_name[0] == '.')
+			continue;
+		path = xasprintf("%s/%s", dir, de->d_name);
+		ALLOC_GROW(out->wls, out->nwls + 1, cap);
+		if (wl_result_load(path, &out->wls[out->nwls], err)) {
+			free(path);
+			closedir(d);
+			goto fail;
+		}
+		out->nwls++;
+		free(path);
+	}
+	closedir(d);
+	if (out->nwls)
+		qsort(out->wls, out->nwls, sizeof(*out->wls), cmp_wl);
+	return 0;
+fail:
+	label_result_release(out);
+	return -1;
+}
+
+void label_result_release(struct label_result *l)
+{
+	for (size_t i = 0; i < l->nwls; i++)
+		wl_result_release(&l->wls[i]);
+	free(l->wls);
+	free(l->label);
+	free(l->dir);
+	json_object_put(l->run);
+	memset(l, 0, sizeof(*l));
+}

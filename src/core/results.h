@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The results schema (DESIGN §7): results/<label>/run.json and
+ * results/<label>/<workload>.json. This is the contract between run, compare
+ * and plot, and users may write these files by hand, so the loader is strict
+ * and its errors name the file and the place (byte offset or JSON path).
+ *
+ * <workload>.json, schema 1:
+ *   { "schema": 1, "workload": "readtwice",
+ *     "tables": [ { "title": "...", "unit": "MB/s", "better": "higher",
+ *                   "ops": [ { "op": "memcgs-1", "samples": [ ... ] } ] } ],
+ *     "details": [ { "op": "memcgs-1", "iteration": 0, ... } ],   (optional)
+ *     "progress": [ { "op": "memcgs-1", "done": 3 } ] }             (optional, for --resume)
+ */
+#ifndef LRUBENCH_RESULTS_H
+#define LRUBENCH_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <json-c/json.h>
+#include "core/util.h"
+
+#define RESULTS_SCHEMA 1
+
+enum better { BETTER_LOWER = -1, BETTER_HIGHER = 1 };
+
+struct op_samples {
+	char *op;
+	double *v;
+	size_t n, cap;
+};
+
+struct result_table {
+	char *title;
+	char *unit;
+	int better;              /* enum better */
+	struct op_samples *ops;  /* in first-seen order */
+	size_t nops, cap;
+};
+
+struct wl_result {
+	char *workload;
+	struct result_table *tables;
+	size_t ntables, cap;
+	json_object *details;    /* array, owned; may be NULL */
+	json_object *progress;   /* array, owned; may be NULL */
+};
+
+struct label_result {
+	char *label;
+	char *dir;
+	json_object *run;        /* parsed run.json, owned */
+	struct wl_result *wls;   /* every <workload>.json in the folder, sorted by name */
+	size_t nwls;
+};
+
+/* Find or add a table / an op. */
+struct result_table *wl_result_table(struct wl_result *r, const char *title,
+				     const char *unit, int better);
+struct op_samples *result_table_op(struct result_table *t, const char *op);
+void result_table_add(struct result_table *t, const char *op, double v);
+const struct result_table *wl_result_find_table(const struct wl_result *r, const char *title);
+const struct op_samples *result_table_find_op(const struct result_table *t, const char *op);
+
+json_object *wl_result_to_json(const struct wl_result *r);
+int wl_result_from_json(json_object *o, const char *path, struct wl_result *out, struct strbuf *err);
+int wl_result_load(const char *path, struct wl_result *out, struct strbuf *err);
+int wl_result_save(const char *path, const struct wl_result *r, struct strbuf *err);
+void wl_result_release(struct wl_result *r);
+
+/* Parse a JSON file; on a syntax error err says "FILE: invalid JSON at
+ * line L, byte B: <reason>". Returns NULL on error. */
+json_object *json_load_file(const char *path, struct strbuf *err);
+/* Atomic write (temp + fsync + rename), pretty-printed. */
+int json_save_file(const char *path, json_object *o, struct strbuf *err);
+
+/* A label folder: run.json plus every other *.json. */
+int label_result_load(const char *dir, struct label_result *out, struct strbuf *err);
+void label_result_release(struct label_result *l);
+/* Is dir a label folder (has run.json)? */
+bool is_label_dir(const char *dir);
+/*
+ * The labels named on a command line: each DIR is a label folder or a
+ * folder of label folders. names (may be NULL) picks and orders labels by
+ * name; otherwise labels are ordered by run.json "started". Errors: missing
+ * folder, no results, unknown name in names.
+ */
+int labels_collect(char **dirs, size_t ndirs, const char *names,
+		   struct label_result **out, size_t *nout, struct strbuf *err);
+void labels_release(struct label_result *l, size_t n);
+
+#endif

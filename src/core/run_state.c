@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The life of one run; see run_state.h. */
+#include "core/run_state.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "core/cleanup.h"
+#include "core/fs_sigsafe.h"
+#include "core/progress.h"
+#include "core/run_summary.h"
+#include "core/sparse_root.h"
+
+/* ---- run.json ---- */
+
+static json_object *numa_json(const struct numa_bind *b)
+{
+	json_object *o = json_object_new_object(), *cpus = json_object_new_array();
+
+	json_object_object_add(o, "node", b->node < 0 ? json_object_new_string("none")
+							: json_object_new_int(b->node));
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &b->cpus))
+			json_object_array_add(cpus, json_object_new_int(c));
+	json_object_object_add(o, "cpus", cpus);
+	json_object_object_add(o, "mem_bytes", json_object_new_int64((int64_t)b->mem_bytes));
+	return o;
+}
+
+static json_object *run_json_new(struct run_state *rs)
+{
+	json_object *o = json_object_new_object(), *wl = json_object_new_array();
+	char ts[64];
+
+	format_timestamp(rs->started, ts, sizeof(ts));
+	json_object_object_add(o, "schema", json_object_new_int(RESULTS_SCHEMA));
+	json_object_object_add(o, "label", json_object_new_string(rs->label));
+	json_object_object_add(o, "status", json_object_new_string("interrupted"));
+	json_object_object_add(o, "started", json_object_new_string(ts));
+	json_object_object_add(o, "finished", NULL);
+	json_object_object_add(o, "lrubench_version", json_object_new_string(LRUBENCH_VERSION));
+	json_object_object_add(o, "pid", json_object_new_int((int)getpid()));
+	json_object_object_add(o, "system", sysinfo_to_json(rs->sys));
+	json_object_object_add(o, "numa_binding", numa_json(&rs->env.bind));
+	json_object_object_add(o, "config", config_to_json(rs->cfg));
+	for (size_t i = 0; i < rs->nwls; i++)
+		json_object_array_add(wl, json_object_new_string(rs->wls[i]->name));
+	json_object_object_add(o, "workloads", wl);
+	return o;
+}
+
+static int run_json_write(struct run_state *rs, const char *status)
+{
+	struct strbuf err = STRBUF_INIT;
+	char *path = xasprintf("%s/run.json", rs->env.label_dir);
+	int ret;
+
+	json_object_object_add(rs->run_json, "status", json_object_new_string(status));
+	if (strcmp(status, "running")) {
+		char ts[64];
+		format_timestamp(now_realtime(), ts, sizeof(ts));
+		json_object_object_add(rs->run_json, "finished", json_object_new_string(ts));
+	}
+	if (rs->env.facts)
+		json_object_object_add(rs->run_json, "workload_facts", json_object_get(rs->env.facts));
+	ret = json_save_file(path, rs->run_json, &err);
+	if (ret)
+		error("%s", strbuf_str(&err));
+	strbuf_release(&err);
+	free(path);
+	return ret;
+}
+
+/* ---- the label folder ---- */
+
+/* Would mkdir_p(dir) work? Checked on the nearest existing ancestor, so a bad
+ * -o fails before anything is created. */
+static int check_writable(const char *dir)
+{
+	char *p = xstrdup(dir);
+
+	for (;;) {
+		if (path_exists(p)) {
+			int ok = is_dir(p) && access(p, W_OK | X_OK) == 0;
+			if (!ok)
+				error("results folder %s is not writable (%s: %s)", dir, p,
+				      is_dir(p) ? strerror(EACCES) : "not a folder");
+			free(p);
+			return ok ? 0 : -1;
+		}
+		char *slash = strrchr(p, '/');
+		if (!slash) {
+			free(p);
+			p = xstrdup(".");
+		} else if (slash == p) {
+			p[1] = '\0';
+		} else {
+			*slash = '\0';
+		}
+	}
+}
+
+static int check_label_dir(struct run_state *rs, json_object **old_run)
+{
+	char *runjson = xasprintf("%s/run.json", rs->env.label_dir);
+	struct strbuf err = STRBUF_INIT;
+	int ret = 0;
+
+	*old_run = NULL;
+	if (check_writable(rs->outdir)) {
+		ret = -1;
+	} else if (!path_exists(rs->env.label_dir)) {
+		if (rs->resume)
+			ret = error("--resume: nothing to resume in %s (no such folder)", rs->env.label_dir);
+	} else if (!path_exists(runjson)) {
+		if (!rs->force)
+			ret = error("%s exists but holds no run.json; use --force to reuse it or pick another --label",
+				    rs->env.label_dir);
+	} else {
+		json_object *o = json_load_file(runjson, &err), *st = NULL;
+		const char *status = "?";
+
+		if (!o && !rs->force) {
+			ret = error("%s", strbuf_str(&err));
+		} else if (o) {
+			if (json_object_object_get_ex(o, "status", &st))
+				status = json_object_get_string(st);
+			if (!strcmp(status, "complete") && !rs->force)
+				ret = error("%s holds a complete run; use --force to overwrite it or pick another --label",
+					    rs->env.label_dir);
+			else if (strcmp(status, "complete") && !rs->force && !rs->resume)
+				ret = error("%s holds a run that did not complete (status %s): --resume continues it, "
+					    "--force starts over", rs->env.label_dir, status);
+			else if (rs->resume && !strcmp(status, "complete"))
+				ret = error("--resume: %s is already complete", rs->env.label_dir);
+		}
+		if (!ret && rs->resume)
+			*old_run = o;
+		else
+			json_object_put(o);
+	}
+	strbuf_release(&err);
+	free(runjson);
+	return ret;
+}
+
+/* A resumed run must measure the same work as the one it continues. */
+static int check_resume_config(struct run_state *rs, json_object *old_run)
+{
+	json_object *old_cfg, *new_cfg = config_to_json(rs->cfg);
+	int ret = 0;
+
+	if (!json_object_object_get_ex(old_run, "config", &old_cfg)) {
+		ret = error("--resume: %s/run.json has no config", rs->env.label_dir);
+	} else if (!json_object_equal(old_cfg, new_cfg)) {
+		struct strbuf d = STRBUF_INIT;
+		json_object_object_foreach(new_cfg, sec, keys) {
+			json_object *os = NULL;
+			json_object_object_get_ex(old_cfg, sec, &os);
+			json_object_object_foreach(keys, k, v) {
+				json_object *ov = NULL;
+				if (os)
+					json_object_object_get_ex(os, k, &ov);
+				if (!ov || strcmp(json_object_get_string(ov), json_object_get_string(v)))
+					strbuf_addf(&d, "%s%s.%s=%s (was %s)", d.len ? ", " : "", sec, k,
+						    json_object_get_string(v), ov ? json_object_get_string(ov) : "unset");
+			}
+		}
+		ret = error("--resume: the config differs from the interrupted run in %s: %s",
+			    rs->env.label_dir, d.len ? strbuf_str(&d) : "(workloads differ)");
+		strbuf_release(&d);
+	}
+	json_object_put(new_cfg);
+	return ret;
+}
+
+/* ---- scratch folder ---- */
+
+static void remove_workdir(void *arg)
+{
+	remove_tree_sigsafe(arg);
+}
+
+/* ---- the iteration loop ---- */
+
+static size_t progress_get(json_object *progress, const char *step)
+{
+	for (size_t i = 0; progress && i < json_object_array_length(progress); i++) {
+		json_object *e = json_object_array_get_idx(progress, i), *s, *d;
+		if (json_object_object_get_ex(e, "step", &s) && !strcmp(json_object_get_string(s), step) &&
+		    json_object_object_get_ex(e, "done", &d))
+			return (size_t)json_object_get_int(d);
+	}
+	return 0;
+}
+
+static void progress_set(struct wl_result *r, const char *step, size_t done)
+{
+	json_object *e;
+
+	if (!r->progress)
+		r->progress = json_object_new_array();
+	for (size_t i = 0; i < json_object_array_length(r->progress); i++) {
+		json_object *s;
+		e = json_object_array_get_idx(r->progress, i);
+		if (json_object_object_get_ex(e, "step", &s) && !strcmp(json_object_get_string(s), step)) {
+			json_object_object_add(e, "done", json_object_new_int((int)done));
+			return;
+		}
+	}
+	e = json_object_new_object();
+	json_object_object_add(e, "step", json_object_new_string(step));
+	json_object_object_add(e, "done", json_object_new_int((int)done));
+	json_object_array_add(r->progress, e);
+}
+
+static void merge_staging(struct wl_result *dst, const struct wl_result *src, json_object *details)
+{
+	for (size_t i = 0; i < src->ntables; i++) {
+		const struct result_table *t = &src->tables[i];
+		struct result_table *d = wl_result_table(dst, t->title, t->unit, t->better);
+		for (size_t j = 0; j < t->nops; j++)
+			for (size_t k = 0; k < t->ops[j].n; k++)
+				result_table_add(d, t->ops[j].op, t->ops[j].v[k]);
+	}
+	if (!dst->details)
+		dst->details = json_object_new_array();
+	for (size_t i = 0; i < json_object_array_length(details); i++)
+		json_object_array_add(dst->details, json_object_get(json_object_array_get_idx(details, i)));
+}
+
+enum outcome { OK = 0, FAILED = 1, INTERRUPTED = 2 };
+
+static enum outcome run_workload(struct run_state *rs, struct wl_ctx *ctx, struct wl_result *res,
+				 const char *path)
+{
+	struct progress pg;
+	struct strbuf err = STRBUF_INIT;
+	int iters = (int)ctx->iterations, warm = (int)ctx->warmup;
+	size_t units = 0;
+	enum outcome out = OK;
+
+	if (ctx->ops->setup(ctx)) {
+		error("%s: setup failed", ctx->ops->name);
+		return lb_stop_requested() ? INTERRUPTED : FAILED;
+	}
+	for (size_t s = 0; s < ctx->nsteps; s++)
+		if (progress_get(res->progress, ctx->steps[s]) < (size_t)iters)
+			units += (size_t)(warm + iters) - progress_get(res->progress, ctx->steps[s]);
+	progress_begin(&pg, ctx->ops->name, units);
+	for (size_t s = 0; s < ctx->nsteps && out == OK; s++) {
+		size_t done = progress_get(res->progress, ctx->steps[s]);
+
+		if (done >= (size_t)iters)
+			continue;
+		for (int it = -warm; it < iters; it++) {
+			struct wl_result staging = { 0 };
+			struct wl_samples smp;
+			double t0;
+			int r;
+
+			if (it >= 0 && (size_t)it < done)
+				continue;
+			if (lb_stop_requested()) {
+				out = INTERRUPTED;
+				break;
+			}
+			if (env_drop_caches(&rs->env)) {
+				out = FAILED;
+				break;
+			}
+			staging.workload = xstrdup(ctx->ops->name);
+			smp = (struct wl_samples){ &staging, ctx->ops->tables, ctx->steps[s], it, it < 0, 0,
+						   json_object_new_array() };
+			progress_unit(&pg, ctx->steps[s], it, iters, warm);
+			t0 = now_monotonic();
+			r = ctx->ops->run_step(ctx, s, &smp);
+			progress_done(&pg, now_monotonic() - t0, ctx->steps[s], it, iters, warm);
+			if (r == -2 || lb_stop_requested()) {
+				out = INTERRUPTED;
+			} else if (r) {
+				error("%s: %s %s %d failed", ctx->ops->name, ctx->steps[s],
+				      it < 0 ? "warm-up" : "iteration", it < 0 ? warm + it + 1 : it + 1);
+				out = FAILED;
+			} else if (it >= 0) {
+				if (!smp.added)
+					warning("%s: %s iteration %d produced no sample", ctx->ops->name,
+						ctx->steps[s], it + 1);
+				merge_staging(res, &staging, smp.pending_details);
+				progress_set(res, ctx->steps[s], (size_t)it + 1);
+				if (wl_result_save(path, res, &err)) {
+					error("%s", strbuf_str(&err));
+					out = FAILED;
+				}
+			}
+			json_object_put(smp.pending_details);
+			wl_result_release(&staging);
+			if (out != OK)
+				break;
+		}
+	}
+	progress_end(&pg);
+	strbuf_release(&err);
+	return out;
+}
+
+/* ---- setup of the run and the whole sequence ---- */
+
+/*
+ * The run's mounts (tmpfs, the loop filesystem) live in a mount namespace of
+ * its own: invisible to the rest of the machine, and torn down by the kernel
+ * when the run's last process exits, even after SIGKILL, which no cleanup
+ * registry can catch. The loop device is autoclear, so it goes with its
+ * mount. Our mounts must not propagate back, hence the recursive slave.
+ */
+static int private_mounts(void)
+{
+	if (unshare(CLONE_NEWNS))
+		return error_errno("cannot create a private mount namespace");
+	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL))
+		return error_errno("cannot make the mount namespace private");
+	return 0;
+}
+
+/* Scratch folders run-<pid> of runs that were killed: nothing else removes them. */
+static void remove_stale_workdirs(const char *workdir)
+{
+	DIR *d = opendir(workdir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char *end;
+		long pid;
+
+		if (strncmp(de->d_name, "run-", 4))
+			continue;
+		pid = strtol(de->d_name + 4, &end, 10);
+		if (*end || pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		char *p = xasprintf("%s/%s", workdir, de->d_name);
+		if (remove_tree(p))
+			warning("cannot remove %s, left by an earlier run", p);
+		free(p);
+	}
+	closedir(d);
+}
+
+static int prepare_env(struct run_state *rs)
+{
+	struct global_opts *g = &rs->cfg->g;
+
+	if (private_mounts())
+		return -1;
+
+	if (rs->cg.mode != CG_NONE) {
+		if (cg_create_run_parent(&rs->cg, &rs->run_cg))
+			return -1;
+		rs->env.run_cg = &rs->run_cg;
+	}
+	if (mkdir_p(g->workdir, 0755))
+		return -1;
+	remove_stale_workdirs(g->workdir);
+	rs->env.run_workdir = xasprintf("%s/run-%d", g->workdir, (int)getpid());
+	if (mkdir(rs->env.run_workdir, 0755) && errno != EEXIST)
+		return error_errno("cannot create %s", rs->env.run_workdir);
+	cleanup_push("run scratch folder", remove_workdir, rs->env.run_workdir);
+	return 0;
+}
+
+static void release_env(struct run_state *rs)
+{
+	if (rs->env.sparse_state) {
+		sparse_root_teardown(rs->env.sparse_state);
+		rs->env.sparse_state = NULL;
+	}
+	if (rs->env.run_cg) {
+		cg_destroy(&rs->run_cg);
+		rs->env.run_cg = NULL;
+	}
+	cleanup_run_all();   /* the scratch folder and anything a workload left registered */
+}
+
+int run_state_execute(struct run_state *rs)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct wl_ctx *ctxs = xcalloc(rs->nwls, sizeof(*ctxs));
+	struct wl_result *res = xcalloc(rs->nwls, sizeof(*res));
+	json_object *old_run = NULL;
+	enum outcome out = OK;
+	int ret = LB_EXIT_OK;
+
+	rs->env.sys = rs->sys;
+	rs->env.g = &rs->cfg->g;
+	rs->env.label_dir = xasprintf("%s/%s", rs->outdir, rs->label);
+	rs->env.log_dir = xasprintf("%s/logs", rs->env.label_dir);
+	rs->env.cg = &rs->cg;
+	rs->started = now_realtime();
+
+	/* user errors first, before anything is created */
+	if (check_label_dir(rs, &old_run) || (old_run && check_resume_config(rs, old_run))) {
+		ret = LB_EXIT_USAGE;
+		goto out;
+	}
+	if (cg_discover(&rs->cg, "/proc/mounts", "", &err)) {
+		rs->cg.mode = CG_NONE;
+		strbuf_reset(&err);
+	}
+	for (size_t i = 0; i < rs->nwls; i++) {
+		struct wl_ctx *c = &ctxs[i];
+		struct wl_common_opts *co = config_common(rs->cfg, rs->wls[i]->name);
+		int r;
+
+		c->ops = rs->wls[i];
+		c->env = &rs->env;
+		c->opts = config_section(rs->cfg, c->ops->name);
+		c->sec = config_find_section(rs->cfg, c->ops->name);
+		c->iterations = co->iterations == LB_INHERIT ? rs->cfg->g.iterations : co->iterations;
+		c->warmup = co->warmup == LB_INHERIT ? rs->cfg->g.warmup : co->warmup;
+		if (c->ops->probe && c->ops->probe(c, &err)) {
+			error("workload %s cannot run here: %s", c->ops->name, strbuf_str(&err));
+			ret = LB_EXIT_UNSUPPORTED;
+			goto out;
+		}
+		if (c->ops->validate && (r = c->ops->validate(c, &err))) {
+			error("%s", err.len ? strbuf_str(&err) : "invalid configuration");
+			ret = r;
+			goto out;
+		}
+	}
+
+	/* from here on the label folder exists and says what happened */
+	if (rs->force && remove_tree(rs->env.label_dir)) {
+		error("--force: cannot remove %s", rs->env.label_dir);
+		ret = LB_EXIT_FAIL;
+		goto out;
+	}
+	if (mkdir_p(rs->env.label_dir, 0755) || mkdir_p(rs->env.log_dir, 0755)) {
+		ret = LB_EXIT_USAGE;
+		goto out;
+	}
+	rs->run_json = run_json_new(rs);
+	if (old_run) {
+		json_object *v;
+		if (json_object_object_get_ex(old_run, "started", &v))
+			json_object_object_add(rs->run_json, "started", json_object_get(v));
+		if (json_object_object_get_ex(old_run, "workload_facts", &v))
+			rs->env.facts = json_object_get(v);
+		json_object_object_add(rs->run_json, "resumed", json_object_new_boolean(1));
+	}
+	if (run_json_write(rs, "running")) {
+		ret = LB_EXIT_FAIL;
+		goto out;
+	}
+	if (prepare_env(rs)) {
+		out = lb_stop_requested() ? INTERRUPTED : FAILED;
+		goto finish;
+	}
+	info("lrubench %s: %s on %s, results in %s", LRUBENCH_VERSION, rs->label, rs->sys->kernel_release,
+	     rs->env.label_dir);
+	for (size_t i = 0; i < rs->nwls && out == OK; i++) {
+		struct wl_ctx *c = &ctxs[i];
+		char *path = xasprintf("%s/%s.json", rs->env.label_dir, c->ops->name);
+
+		c->workdir = xasprintf("%s/%s", rs->env.run_workdir, c->ops->name);
+		if (mkdir_p(c->workdir, 0755)) {
+			out = FAILED;
+		} else if (rs->resume && path_exists(path)) {
+			if (wl_result_load(path, &res[i], &err)) {
+				error("--resume: %s", strbuf_str(&err));
+				out = FAILED;
+			}
+		} else {
+			res[i].workload = xstrdup(c->ops->name);
+		}
+		if (out == OK)
+			out = run_workload(rs, c, &res[i], path);
+		if (c->ops->teardown)
+			c->ops->teardown(c);
+		free(path);
+	}
+finish:
+	release_env(rs);
+	if (out == OK && lb_stop_requested())
+		out = INTERRUPTED;
+	run_json_write(rs, out == OK ? "complete" : out == INTERRUPTED ? "interrupted" : "failed");
+	if (out == OK) {
+		for (size_t i = 0; i < rs->nwls; i++)
+			run_summary_print(&ctxs[i], &res[i], stdout);
+		info("results: %s/", rs->env.label_dir);
+	} else if (out == INTERRUPTED) {
+		error("interrupted; what was measured is in %s/ ('lrubench run --resume' with the same "
+		      "options continues it)", rs->env.label_dir);
+	}
+	ret = out == OK ? LB_EXIT_OK : out == INTERRUPTED ? LB_EXIT_INTERRUPTED : LB_EXIT_FAIL;
+out:
+	cleanup_run_all();
+	if (ret == LB_EXIT_OK && lb_stop_requested())
+		ret = LB_EXIT_INTERRUPTED;
+	for (size_t i = 0; i < rs->nwls; i++) {
+		for (size_t s = 0; s < ctxs[i].nsteps; s++)
+			free(ctxs[i].steps[s]);
+		free(ctxs[i].steps);
+		free(ctxs[i].workdir);
+		wl_result_release(&res[i]);
+	}
+	free(ctxs);
+	free(res);
+	json_object_put(old_run);
+	json_object_put(rs->run_json);
+	json_object_put(rs->env.facts);
+	free(rs->env.label_dir);
+	free(rs->env.log_dir);
+	free(rs->env.run_workdir);
+	free(rs->env.sparse_dir);
+	cg_env_release(&rs->cg);
+	strbuf_release(&err);
+	return ret;
+}

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * End-of-run summary, hyperfine-like: mean ± σ, CoeffVar, min … max, n per
+ * op, with the same statistics compare uses (Hmean when higher is better),
+ * and advice when the spread is large.
+ */
+#include "core/run_summary.h"
+
+#include <string.h>
+#include "compare/stats.h"
+
+void run_summary_print(struct wl_ctx *ctx, const struct wl_result *res, FILE *out)
+{
+	bool noisy = false;
+
+	if (lb_quiet)
+		return;
+	for (size_t t = 0; t < res->ntables; t++) {
+		const struct result_table *tb = &res->tables[t];
+		size_t w = 2;
+
+		for (size_t o = 0; o < tb->nops; o++)
+			if (strlen(tb->ops[o].op) > w)
+				w = strlen(tb->ops[o].op);
+		fprintf(out, "\n%s (%s, %s is better)\n", tb->title, tb->unit,
+			tb->better == BETTER_HIGHER ? "higher" : "lower");
+		for (size_t o = 0; o < tb->nops; o++) {
+			const struct op_samples *op = &tb->ops[o];
+			struct stats st;
+
+			stats_compute(op->v, op->n, &st);
+			fprintf(out, "  %-*s  %s %12.2f ± %9.2f  CoeffVar %6.2f%%  min %.2f … max %.2f  n=%zu\n",
+				(int)w, op->op, tb->better == BETTER_HIGHER ? "Hmean" : "Amean",
+				stats_mean(&st, tb->better), st.stddev_ok ? st.stddev : 0.0, st.coeffvar,
+				st.min, st.max, st.n);
+			if (st.coeffvar > 10 && st.n > 1)
+				noisy = true;
+		}
+	}
+	if (noisy)
+		fprintf(out, "  note: CoeffVar above 10%% somewhere: more iterations (-i), a longer runtime or "
+			     "a quieter machine make a comparison more telling\n");
+	if (ctx->ops->print_summary)
+		ctx->ops->print_summary(ctx, out);
+}

@@ -1,0 +1,641 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Error reporting, strbuf, allocation, parsers and file helpers. */
+#include "core/util.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+int lb_quiet;
+const char *lb_progname = "lrubench";
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	char msg[4096];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fflush(stdout);
+	fprintf(stderr, "%s: %s%s\n", lb_progname, prefix, msg);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("error: ", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int error_errno(const char *fmt, ...)
+{
+	char msg[4096];
+	int e = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return error("%s: %s", msg, strerror(e));
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void info(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (lb_quiet)
+		return;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+void die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("error: ", fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+static void oom(size_t n)
+{
+	fprintf(stderr, "%s: fatal: out of memory allocating %zu bytes\n", lb_progname, n);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t n)
+{
+	void *p = calloc(nmemb ? nmemb : 1, n ? n : 1);
+
+	if (!p)
+		oom(nmemb * n);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
+		oom(n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s ? s : "");
+
+	if (!p)
+		oom(strlen(s));
+	return p;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
+	if (!p)
+		oom(n);
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return strbuf_detach(&sb);
+}
+
+/* ---- strbuf ---- */
+
+void strbuf_init(struct strbuf *sb)
+{
+	sb->alloc = 64;
+	sb->len = 0;
+	sb->buf = xmalloc(sb->alloc);
+	sb->buf[0] = '\0';
+}
+
+static void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	if (!sb->buf)
+		strbuf_init(sb);
+	if (sb->len + extra + 1 > sb->alloc) {
+		while (sb->len + extra + 1 > sb->alloc)
+			sb->alloc *= 2;
+		sb->buf = xrealloc(sb->buf, sb->alloc);
+	}
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+}
+
+void strbuf_reset(struct strbuf *sb)
+{
+	if (sb->buf) {
+		sb->len = 0;
+		sb->buf[0] = '\0';
+	}
+}
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	strbuf_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	strbuf_grow(sb, 64);
+	va_copy(cp, ap);
+	n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	if ((size_t)n + 1 > sb->alloc - sb->len) {
+		strbuf_grow(sb, (size_t)n);
+		vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
+	}
+	sb->len += (size_t)n;
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+char *strbuf_detach(struct strbuf *sb)
+{
+	char *p;
+
+	if (!sb->buf)
+		strbuf_init(sb);
+	p = sb->buf;
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+	return p;
+}
+
+const char *strbuf_str(const struct strbuf *sb)
+{
+	return sb->buf ? sb->buf : "";
+}
+
+/* ---- parsers ---- */
+
+int parse_ull(const char *s, unsigned long long *v)
+{
+	char *end;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	return 0;
+}
+
+int parse_size(const char *s, uint64_t *bytes)
+{
+	unsigned long long v, mult = 1;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	switch (toupper((unsigned char)*end)) {
+	case '\0': break;
+	case 'K': mult = 1ULL << 10; end++; break;
+	case 'M': mult = 1ULL << 20; end++; break;
+	case 'G': mult = 1ULL << 30; end++; break;
+	case 'T': mult = 1ULL << 40; end++; break;
+	default: return -1;
+	}
+	/* accept 64K, 64KB, 64KiB */
+	if (mult > 1 && *end == 'i')
+		end++;
+	if (mult > 1 && toupper((unsigned char)*end) == 'B')
+		end++;
+	if (*end)
+		return -1;
+	if (v && mult > UINT64_MAX / v)
+		return -1;
+	*bytes = v * mult;
+	return 0;
+}
+
+int parse_seconds(const char *s, double *secs)
+{
+	double v, mult = 1;
+	char *end;
+
+	if (!s || !(isdigit((unsigned char)*s) || *s == '.'))
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || !isfinite(v))
+		return -1;
+	if (!strcmp(end, "") || !strcmp(end, "s"))
+		mult = 1;
+	else if (!strcmp(end, "ms"))
+		mult = 0.001;
+	else if (!strcmp(end, "m") || !strcmp(end, "min"))
+		mult = 60;
+	else if (!strcmp(end, "h"))
+		mult = 3600;
+	else
+		return -1;
+	*secs = v * mult;
+	return 0;
+}
+
+/*
+ * A list of integers: "1,2,4", ranges "1-8" (every integer) and doubling
+ * ranges "1-32:x2" (1,2,4,...,32, then 32 itself if the doubling missed it).
+ */
+int parse_ull_list(const char *s, unsigned long long *v, size_t max, size_t *n)
+{
+	char *copy, *tok, *rest;
+	int ret = 0;
+
+	*n = 0;
+	if (!s || !*s)
+		return -1;
+	copy = rest = xstrdup(s);
+	/* strsep, not strtok: "1,,2" is an error, not "1,2" */
+	while ((tok = strsep(&rest, ","))) {
+		unsigned long long a, b, step = 0;
+		char *dash, *colon;
+
+		while (isspace((unsigned char)*tok))
+			tok++;
+		for (char *e = tok + strlen(tok); e > tok && isspace((unsigned char)e[-1]); )
+			*--e = '\0';
+		colon = strchr(tok, ':');
+		if (colon) {
+			*colon++ = '\0';
+			if (*colon != 'x' || parse_ull(colon + 1, &step) || step < 2) {
+				ret = -1;
+				break;
+			}
+		}
+		dash = strchr(tok, '-');
+		if (dash) {
+			*dash++ = '\0';
+			if (parse_ull(tok, &a) || parse_ull(dash, &b) || a > b || (step && a == 0)) {
+				ret = -1;
+				break;
+			}
+		} else {
+			if (parse_ull(tok, &a) || step) {
+				ret = -1;
+				break;
+			}
+			b = a;
+		}
+		for (unsigned long long x = a; x <= b; ) {
+			if (*n >= max) {
+				ret = -1;
+				goto out;
+			}
+			v[(*n)++] = x;
+			if (step) {
+				if (x == b)
+					break;
+				x = x * step > b ? b : x * step;
+			} else {
+				x++;
+			}
+		}
+	}
+out:
+	free(copy);
+	return ret;
+}
+
+void format_size(uint64_t bytes, char *buf, size_t len)
+{
+	static const char suf[] = "KMGT";
+	int i = -1;
+
+	while (bytes && bytes % 1024 == 0 && i < 3) {
+		bytes /= 1024;
+		i++;
+	}
+	if (i < 0)
+		snprintf(buf, len, "%llu", (unsigned long long)bytes);
+	else
+		snprintf(buf, len, "%llu%c", (unsigned long long)bytes, suf[i]);
+}
+
+/* ---- files ---- */
+
+char *read_file_str(const char *path, size_t *len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[8192];
+	ssize_t r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	strbuf_init(&sb);
+	while ((r = read(fd, buf, sizeof(buf))) != 0) {
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			close(fd);
+			strbuf_release(&sb);
+			errno = e;
+			return NULL;
+		}
+		strbuf_add(&sb, buf, (size_t)r);
+	}
+	close(fd);
+	if (len)
+		*len = sb.len;
+	return strbuf_detach(&sb);
+}
+
+int write_str_file(const char *path, const char *s)
+{
+	size_t len = strlen(s);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t w;
+
+	if (fd < 0)
+		return error_errno("cannot open %s", path);
+	w = write(fd, s, len);
+	if (w < 0 || (size_t)w != len) {
+		int e = w < 0 ? errno : EIO;
+		close(fd);
+		errno = e;
+		return error_errno("cannot write '%s' to %s", s, path);
+	}
+	if (close(fd))
+		return error_errno("cannot write '%s' to %s", s, path);
+	return 0;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	const char *p = data;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		error_errno("cannot create %s", tmp);
+		free(tmp);
+		return -1;
+	}
+	while (len) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			error_errno("cannot write %s", tmp);
+			goto fail;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	if (fsync(fd)) {
+		error_errno("cannot fsync %s", tmp);
+		goto fail;
+	}
+	if (close(fd)) {
+		fd = -1;
+		error_errno("cannot write %s", tmp);
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path)) {
+		error_errno("cannot rename %s to %s", tmp, path);
+		goto fail;
+	}
+	free(tmp);
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	return -1;
+}
+
+void file_tail(const char *path, int lines, struct strbuf *out)
+{
+	size_t len;
+	char *buf = read_file_str(path, &len);
+	size_t i;
+	int seen = 0;
+
+	if (!buf)
+		return;
+	i = len;
+	if (i && buf[i - 1] == '\n')
+		i--;
+	while (i > 0) {
+		if (buf[i - 1] == '\n' && ++seen == lines)
+			break;
+		i--;
+	}
+	strbuf_add(out, buf + i, len - i);
+	if (out->len && out->buf[out->len - 1] == '\n')
+		out->buf[--out->len] = '\0';
+	free(buf);
+}
+
+int mkdir_p(const char *path, mode_t mode)
+{
+	char *p = xstrdup(path);
+	int ret = 0;
+
+	for (char *s = p + 1; ; s++) {
+		if (*s == '/' || *s == '\0') {
+			char c = *s;
+			*s = '\0';
+			if (mkdir(p, mode) && errno != EEXIST) {
+				ret = error_errno("cannot create folder %s", p);
+				break;
+			}
+			*s = c;
+			if (!c)
+				break;
+		}
+	}
+	if (!ret && !is_dir(path))
+		ret = error("%s exists and is not a folder", path);
+	free(p);
+	return ret;
+}
+
+static int remove_tree_at(int parent, const char *name, dev_t dev)
+{
+	struct stat st;
+	int fd, ret = 0;
+	DIR *d;
+	struct dirent *de;
+
+	if (fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW))
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlinkat(parent, name, 0) && errno != ENOENT ? -1 : 0;
+	if (st.st_dev != dev)
+		return -1;   /* a mount point inside: never cross it */
+	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (remove_tree_at(dirfd(d), de->d_name, dev))
+			ret = -1;
+	}
+	closedir(d);
+	if (unlinkat(parent, name, AT_REMOVEDIR) && errno != ENOENT)
+		ret = -1;
+	return ret;
+}
+
+int remove_tree(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : -1;
+	return remove_tree_at(AT_FDCWD, path, st.st_dev);
+}
+
+bool path_exists(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0;
+}
+
+bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+double now_monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+double now_realtime(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void format_timestamp(double t, char *buf, size_t len)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&s, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+char **split_commas(const char *s, size_t *n)
+{
+	char **v = NULL;
+	size_t nr = 0, alloc = 0;
+	const char *p = s;
+
+	while (p && *p) {
+		const char *e = strchr(p, ',');
+		size_t l = e ? (size_t)(e - p) : strlen(p);
+		ALLOC_GROW(v, nr + 2, alloc);
+		v[nr++] = xstrndup(p, l);
+		p = e ? e + 1 : NULL;
+	}
+	ALLOC_GROW(v, nr + 1, alloc);
+	v[nr] = NULL;
+	if (n)
+		*n = nr;
+	return v;
+}
+
+void free_strv(char **v)
+{
+	if (!v)
+		return;
+	for (char **p = v; *p; p++)
+		free(*p);
+	free(v);
+}

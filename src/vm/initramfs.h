@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The guest's initramfs: static busybox, the kernel's modules in load order
+ * and an /init script that mounts the host root read-only over 9p, gives the
+ * guest its own writable places, mounts cgroup v2 and the writable results
+ * share, chroots into the host root and runs `lrubench run` there.
+ */
+#ifndef LRUBENCH_VM_INITRAMFS_H
+#define LRUBENCH_VM_INITRAMFS_H
+
+#include "core/util.h"
+#include "core/strlist.h"
+
+/* Console lines the host watches for. */
+#define VM_MARK_BEGIN "LRUBENCH-BEGIN"
+#define VM_MARK_EXIT "LRUBENCH-EXIT "
+#define VM_MARK_FAIL "LRUBENCH-INIT-FAILED: "
+#define VM_TAG_HOSTROOT "hostroot"
+#define VM_TAG_RESULTS "results"
+
+struct vm_guest {
+	const struct strlist *ko;   /* host paths of the modules, in load order */
+	const char *results_dir;    /* absolute; writable share mounted at the same path */
+	const char *cwd;            /* the host's cwd, so relative -c paths work */
+	const struct strlist *tmpfs;/* extra folders to give a tmpfs (e.g. the workdir) */
+	const struct strlist *cmd;  /* what to run inside the chroot (absolute argv[0]) */
+	const struct strlist *keep; /* host folders that must stay visible even under a
+				     * tmpfs (lrubench's own folder, the cwd, -c files) */
+};
+
+/* The /init text (pure: no I/O), malloc'ed. Modules are /modules/NN-name.ko. */
+char *vm_init_script(const struct vm_guest *g);
+/* "a'b" -> 'a'\''b' appended to sb. */
+void sh_quote(struct strbuf *sb, const char *s);
+/* Write the cpio (newc) archive to path. */
+int vm_initramfs_write(const char *path, const char *busybox, const char *init,
+		       const struct strlist *ko, struct strbuf *err);
+/* Is path an ELF executable without a program interpreter (static)? */
+int elf_is_static(const char *path, struct strbuf *err);
+
+#endif

@@ -1,0 +1,640 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * kernbench: time kernel compiles, optionally several at once, each in its
+ * own memory cgroup on its own copy of the tree (DESIGN §6).
+ *
+ * setup:   source (URL -> verified cache, or a local tarball) -> safe
+ *          extraction into the workdir -> `make <config_target>` (or a .config
+ *          + olddefconfig) -> one copy of the configured tree per memcg ->
+ *          memcgs -> warm-up build (see below) -> one step per jobs value.
+ * step:    per iteration an untimed `make clean` in every tree, then the
+ *          timed `make -jJ <build_target>` in every tree at once. elsp-J is
+ *          the wall time (CLOCK_MONOTONIC) until the last build finished;
+ *          user-J and syst-J are the CPU times of the whole process trees
+ *          (wait4 rusage of each make, which includes every compiler it
+ *          waited for), summed over the concurrent builds.
+ *
+ * Warm-up: there is always at least one untimed full build before the first
+ * timed one. When the workload's `warmup` is 1 or more, the core's warm-up
+ * iterations are those builds (make clean + make, samples dropped); when it
+ * is 0, setup runs one build of every tree with the largest jobs value.
+ *
+ * memcgs = 0 runs one build in lrubench's own cgroup (the memory controller
+ * enabled but unused); memcgs = N runs N concurrent builds, build i in memcg
+ * kernbench-i with memory limit memcg_limit.
+ *
+ * A source that cannot be fetched or fails its checksum fails the run with
+ * exit 1 (the machine is able; the download is not): nothing enters the cache.
+ */
+#include "workloads/kernbench/kernbench.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "net/archive_extract.h"
+#include "core/child.h"
+#include "core/cleanup.h"
+#include "net/fetch.h"
+#include "core/workload.h"
+
+#define KB_DEFAULT_SOURCE "/usr/src/linux-source-6.1.tar.xz"
+#define KB_LOG_TAIL 20
+
+struct kb_opts {
+	char *source;
+	char *sha256;
+	char *cache;
+	char *config_target;
+	char *build_target;
+	struct ull_list jobs;
+	unsigned long long memcgs;
+	uint64_t memcg_limit;
+};
+
+struct kb_build {
+	struct child c;
+	char *log;
+	double end;
+	int code;
+	struct rusage ru;
+	bool done;
+};
+
+struct kb_state {
+	char *archive;            /* the tarball extracted */
+	bool cache_hit;
+	size_t ntrees;
+	char **trees;
+	struct cgroup *cgs;       /* ntrees entries when memcgs > 0 */
+	size_t ncgs;
+	char (*procs)[4096];      /* cgroup.procs path per tree */
+	struct kb_build *builds;  /* ntrees entries, reused per iteration */
+	double t0;                /* start of the timed builds */
+};
+
+/* ---- pure parts ---- */
+
+size_t kernbench_default_jobs(int cpus, unsigned long long *v, size_t max)
+{
+	unsigned long long top = 2ULL * (unsigned long long)(cpus < 1 ? 1 : cpus);
+	size_t n = 0;
+
+	for (unsigned long long j = 1; j < top && n < max; j *= 2)
+		v[n++] = j;
+	if (n < max)
+		v[n++] = top;
+	return n;
+}
+
+int kernbench_config_kind(const char *t)
+{
+	if (!t || !*t)
+		return -1;
+	if (strchr(t, '/'))
+		return 1;
+	if (!strcmp(t, "defconfig") || !strcmp(t, "tinyconfig") || !strcmp(t, "allnoconfig"))
+		return 0;
+	return -1;
+}
+
+static void jobs_default(const struct sizing *sz, char *buf, size_t len)
+{
+	unsigned long long v[LB_LIST_MAX];
+	size_t n = kernbench_default_jobs(sz ? sz->node_cpus : 1, v, LB_LIST_MAX), o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%llu", i ? "," : "", v[i]);
+}
+
+#define KOFF(f) offsetof(struct kb_opts, f)
+static const struct option_def kernbench_options[] = {
+	{ "source", OPT_STR, KOFF(source), KB_DEFAULT_SOURCE, NULL, NULL, 0, 0, NULL, 0,
+	  "kernel source tarball: a path, or an http/https/file URL fetched into the cache "
+	  "(Debian: apt-get install linux-source-6.1)" },
+	{ "sha256", OPT_STR, KOFF(sha256), "", NULL, NULL, 0, 0, NULL, 0,
+	  "expected sha256 of the source (64 hex digits); empty: not checked" },
+	{ "cache", OPT_STR, KOFF(cache), FETCH_DEFAULT_CACHE, NULL, NULL, 0, 0, NULL, 0,
+	  "download cache folder (see 'lrubench fetch')" },
+	{ "config_target", OPT_STR, KOFF(config_target), "defconfig", NULL, "tinyconfig", 0, 0,
+	  NULL, 0, "defconfig, tinyconfig, allnoconfig, or a path to a .config (+ olddefconfig)" },
+	{ "build_target", OPT_STR, KOFF(build_target), "vmlinux", NULL, "init/", 0, 0, NULL, 0,
+	  "the make target that is timed (--quick: init/, a few files: a smoke test)" },
+	{ "jobs", OPT_LIST, KOFF(jobs), NULL, jobs_default, "2", 1, 1024, NULL, 0,
+	  "make -j values, one step each (default: powers of two up to 2 x CPUs of the node, "
+	  "then that maximum)" },
+	{ "memcgs", OPT_UINT, KOFF(memcgs), "0", NULL, NULL, 0, 64, NULL, 0,
+	  "0: one build in lrubench's cgroup; N: N concurrent builds, each in its own memcg "
+	  "on its own copy of the tree" },
+	{ "memcg_limit", OPT_SIZE, KOFF(memcg_limit), "none", NULL, NULL, 0, 0, NULL, OPTF_NONE,
+	  "memory limit of each build's memcg (needs memcgs >= 1)" },
+	OPT_END
+};
+
+static const struct table_def kernbench_tables[] = {
+	{ "kernbench", "s", BETTER_LOWER },
+	{ NULL, NULL, 0 },
+};
+
+static bool str_set(const char *s)
+{
+	return s && *s;
+}
+
+/* ---- probe / validate ---- */
+
+static bool in_path(const char *cmd)
+{
+	const char *path = getenv("PATH");
+	char *dup, *save = NULL;
+	bool found = false;
+
+	dup = xstrdup(path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
+	for (char *d = strtok_r(dup, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char *p = xasprintf("%s/%s", d, cmd);
+
+		found = access(p, X_OK) == 0;
+		free(p);
+	}
+	free(dup);
+	return found;
+}
+
+static int kernbench_probe(struct wl_ctx *ctx, struct strbuf *why)
+{
+	static const char *const tools[][2] = {
+		{ "make", "make" }, { "gcc", "gcc" }, { "flex", "flex" },
+		{ "bison", "bison" }, { "bc", "bc" }, { "cp", "coreutils" },
+	};
+	struct kb_opts *o = ctx->opts;
+	struct strbuf pk = STRBUF_INIT;
+	int missing = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(tools); i++) {
+		if (!in_path(tools[i][0])) {
+			strbuf_addf(why, "%s%s", missing++ ? ", " : "", tools[i][0]);
+			strbuf_addf(&pk, " %s", tools[i][1]);
+		}
+	}
+	if (!path_exists("/usr/include/libelf.h") && !path_exists("/usr/include/gelf.h")) {
+		strbuf_addf(why, "%slibelf headers", missing++ ? ", " : "");
+		strbuf_addstr(&pk, " libelf-dev");
+	}
+	if (!path_exists("/usr/include/openssl/ssl.h")) {
+		strbuf_addf(why, "%slibssl headers", missing++ ? ", " : "");
+		strbuf_addstr(&pk, " libssl-dev");
+	}
+	if (missing) {
+		strbuf_addf(why, " missing for kernel builds (apt-get install%s)", pk.buf);
+		strbuf_release(&pk);
+		return 1;
+	}
+	strbuf_release(&pk);
+	if (o && !strcmp(o->source ? o->source : "", KB_DEFAULT_SOURCE) &&
+	    !path_exists(KB_DEFAULT_SOURCE)) {
+		strbuf_addf(why, "no kernel source at %s (apt-get install linux-source-6.1, or set "
+			    "kernbench.source)", KB_DEFAULT_SOURCE);
+		return 1;
+	}
+	if (o && o->memcgs && (!ctx->env || !ctx->env->cg || ctx->env->cg->mode == CG_NONE)) {
+		strbuf_addf(why, "kernbench.memcgs=%llu needs the memory cgroup controller, which "
+			    "this machine does not have", o->memcgs);
+		return 1;
+	}
+	return 0;
+}
+
+static int kernbench_validate(struct wl_ctx *ctx, struct strbuf *err)
+{
+	struct kb_opts *o = ctx->opts;
+
+	if (str_set(o->sha256) && sha256_parse_hex(o->sha256, NULL)) {
+		strbuf_addf(err, "kernbench.sha256 '%s': expected 64 hex digits", o->sha256);
+		return LB_EXIT_USAGE;
+	}
+	if (!str_set(o->source)) {
+		strbuf_addstr(err, "kernbench.source is empty: give a path or a URL");
+		return LB_EXIT_USAGE;
+	}
+	if (!fetch_is_url(o->source)) {
+		struct stat st;
+
+		if (fetch_has_scheme(o->source)) {
+			strbuf_addf(err, "kernbench.source '%s': unsupported URL (http, https or file)",
+				    o->source);
+			return LB_EXIT_USAGE;
+		}
+		if (stat(o->source, &st)) {
+			strbuf_addf(err, "kernbench.source %s: %s", o->source, strerror(errno));
+			return LB_EXIT_USAGE;
+		}
+	}
+	switch (kernbench_config_kind(o->config_target)) {
+	case -1:
+		strbuf_addf(err, "kernbench.config_target '%s': expected defconfig, tinyconfig, "
+			    "allnoconfig or a path to a .config", o->config_target ? o->config_target : "");
+		return LB_EXIT_USAGE;
+	case 1:
+		if (!path_exists(o->config_target) || is_dir(o->config_target)) {
+			strbuf_addf(err, "kernbench.config_target %s: not a readable .config file",
+				    o->config_target);
+			return LB_EXIT_USAGE;
+		}
+		break;
+	}
+	if (!str_set(o->build_target) || o->build_target[0] == '-') {
+		strbuf_addf(err, "kernbench.build_target '%s': expected a make target",
+			    o->build_target ? o->build_target : "");
+		return LB_EXIT_USAGE;
+	}
+	if (!o->jobs.n) {
+		strbuf_addstr(err, "kernbench.jobs is empty");
+		return LB_EXIT_USAGE;
+	}
+	if (o->memcg_limit && !o->memcgs) {
+		strbuf_addstr(err, "kernbench.memcg_limit needs kernbench.memcgs >= 1 (memcgs = 0 "
+			      "builds in lrubench's own cgroup, which gets no limit)");
+		return LB_EXIT_USAGE;
+	}
+	return LB_EXIT_OK;
+}
+
+/* ---- running make ---- */
+
+static const char *const make_env[] = {
+	/* a `make check` around us must not hand its flags or jobserver down */
+	"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", NULL,
+};
+
+/* The message for a failed command: what, how it ended, the end of its log. */
+static int fail_with_log(const char *what, const char *dir, int code, const char *log)
+{
+	char desc[128];
+	struct strbuf tail = STRBUF_INIT;
+
+	child_describe_code(code, desc, sizeof(desc));
+	if (log)
+		file_tail(log, KB_LOG_TAIL, &tail);
+	if (tail.len)
+		error("%s in %s %s; last lines of %s:\n%s", what, dir, desc, log, strbuf_str(&tail));
+	else
+		error("%s in %s %s (log %s)", what, dir, desc, log ? log : "none");
+	strbuf_release(&tail);
+	return -1;
+}
+
+/* Run make synchronously (configure, clean, copy): 0, -1 error, -1 on SIGINT too. */
+static int run_tool(struct wl_ctx *ctx, const char *const *argv, const char *dir,
+		    const char *procs, const char *log, const char *what)
+{
+	struct child c = {
+		.argv = argv, .dir = dir, .out_path = log, .bind = &ctx->env->bind,
+		.cgroup_procs = procs, .env_add = make_env, .name = what,
+	};
+	int code;
+
+	if (lb_stop_requested())
+		return -1;
+	code = child_run(&c, -1);
+	if (lb_stop_requested())
+		return -1;
+	if (code < 0)
+		return -1;
+	if (code)
+		return fail_with_log(what, dir, code, log);
+	return 0;
+}
+
+static char *log_name(struct wl_ctx *ctx, const char *kind, unsigned long long jobs, int iter,
+		      size_t tree)
+{
+	char it[32];
+
+	if (iter == -1000)
+		snprintf(it, sizeof(it), "setup");
+	else if (iter < 0)
+		snprintf(it, sizeof(it), "w%d", -iter);
+	else
+		snprintf(it, sizeof(it), "i%d", iter);
+	return env_log_path(ctx->env, "kernbench-%s-j%llu-%s-m%zu.log", kind, jobs, it, tree + 1);
+}
+
+static void stop_builds(struct kb_state *st)
+{
+	for (size_t i = 0; i < st->ntrees; i++)
+		if (st->builds[i].c.running)
+			child_stop(&st->builds[i].c, 5.0);
+}
+
+/* make clean in every tree, then the timed builds at once. Fills builds[]. */
+static int build_all(struct wl_ctx *ctx, unsigned long long jobs, int iter, double *elapsed)
+{
+	struct kb_opts *o = ctx->opts;
+	struct kb_state *st = ctx->priv;
+	char jarg[32];
+	const char *argv[] = { "make", jarg, o->build_target, NULL };
+	size_t left;
+	double t0;
+	int ret = 0;
+
+	snprintf(jarg, sizeof(jarg), "-j%llu", jobs);
+	for (size_t i = 0; i < st->ntrees; i++) {
+		static const char *const clean[] = { "make", "clean", NULL };
+		char *log = log_name(ctx, "clean", jobs, iter, i);
+		int r = run_tool(ctx, clean, st->trees[i], st->ncgs ? st->procs[i] : NULL, log,
+				 "make clean");
+
+		free(log);
+		if (r)
+			return -1;
+	}
+	st->t0 = t0 = now_monotonic();
+	for (size_t i = 0; i < st->ntrees; i++) {
+		struct kb_build *b = &st->builds[i];
+
+		free(b->log);
+		memset(b, 0, sizeof(*b));
+		b->log = log_name(ctx, "build", jobs, iter, i);
+		b->c.argv = argv;
+		b->c.dir = st->trees[i];
+		b->c.out_path = b->log;
+		b->c.bind = &ctx->env->bind;
+		b->c.cgroup_procs = st->ncgs ? st->procs[i] : NULL;
+		b->c.env_add = make_env;
+		b->c.name = "make";
+		if (child_start(&b->c)) {
+			stop_builds(st);
+			return -1;
+		}
+	}
+	/* reap in whatever order the builds finish, so each end time is its own */
+	for (left = st->ntrees; left;) {
+		for (size_t i = 0; i < st->ntrees; i++) {
+			struct kb_build *b = &st->builds[i];
+			int r;
+
+			if (b->done)
+				continue;
+			r = child_wait(&b->c, st->ntrees > 1 ? 0.02 : -1, &b->code, &b->ru);
+			if (r == 1)
+				continue;
+			if (r < 0) {
+				stop_builds(st);
+				if (r == -2 || lb_stop_requested())
+					error("interrupted during make %s %s", jarg, o->build_target);
+				return -1;
+			}
+			b->end = now_monotonic();
+			b->done = true;
+			left--;
+		}
+	}
+	*elapsed = 0;
+	for (size_t i = 0; i < st->ntrees; i++) {
+		struct kb_build *b = &st->builds[i];
+		char what[128];
+
+		if (b->end - t0 > *elapsed)
+			*elapsed = b->end - t0;
+		if (b->code && !ret) {
+			snprintf(what, sizeof(what), "make %s %s", jarg, o->build_target);
+			ret = fail_with_log(what, st->trees[i], b->code, b->log);
+		}
+	}
+	return ret;
+}
+
+static double tv_secs(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+/* ---- setup ---- */
+
+static int get_source(struct wl_ctx *ctx)
+{
+	struct kb_opts *o = ctx->opts;
+	struct kb_state *st = ctx->priv;
+
+	if (fetch_is_url(o->source)) {
+		struct fetch_opts fo = {
+			.cache_dir = o->cache, .sha256 = str_set(o->sha256) ? o->sha256 : NULL,
+			.retries = -1, .progress = -1, .quiet = lb_quiet != 0,
+		};
+		struct fetch_result res;
+
+		if (fetch_url(o->source, &fo, &res) != FETCH_OK)
+			return -1;
+		st->archive = res.path;
+		st->cache_hit = res.cache_hit;
+		if (res.cache_hit)
+			info("kernbench: %s found in the cache (%s)", o->source, res.path);
+		return 0;
+	}
+	if (str_set(o->sha256)) {
+		char got[65];
+
+		if (sha256_hex_file(o->source, got))
+			return -1;
+		if (strcasecmp(got, o->sha256))
+			return error("checksum mismatch for %s: sha256 is %s, expected %s",
+				     o->source, got, o->sha256);
+	}
+	st->archive = xstrdup(o->source);
+	return 0;
+}
+
+static int configure(struct wl_ctx *ctx, const char *tree)
+{
+	struct kb_opts *o = ctx->opts;
+	char *log = env_log_path(ctx->env, "kernbench-config.log");
+	const char *argv[] = { "make", o->config_target, NULL };
+	int ret;
+
+	if (kernbench_config_kind(o->config_target) == 1) {
+		size_t len;
+		char *cfg = read_file_str(o->config_target, &len);
+		char *dst = xasprintf("%s/.config", tree);
+
+		if (!cfg) {
+			free(dst);
+			free(log);
+			return error_errno("cannot read kernbench.config_target %s", o->config_target);
+		}
+		ret = write_file_atomic(dst, cfg, len);
+		free(cfg);
+		free(dst);
+		if (ret) {
+			free(log);
+			return -1;
+		}
+		argv[1] = "olddefconfig";
+	}
+	info("kernbench: make %s in %s", argv[1], tree);
+	ret = run_tool(ctx, argv, tree, NULL, log, argv[1]);
+	free(log);
+	return ret;
+}
+
+static int kernbench_setup(struct wl_ctx *ctx)
+{
+	struct kb_opts *o = ctx->opts;
+	struct kb_state *st = xcalloc(1, sizeof(*st));
+	struct run_env *env = ctx->env;
+	double t0;
+
+	ctx->priv = st;
+	st->ntrees = o->memcgs ? o->memcgs : 1;
+	st->trees = xcalloc(st->ntrees, sizeof(*st->trees));
+	st->builds = xcalloc(st->ntrees, sizeof(*st->builds));
+	for (size_t i = 0; i < st->ntrees; i++)
+		st->trees[i] = xasprintf("%s/tree-%zu", ctx->workdir, i + 1);
+
+	if (get_source(ctx))
+		return -1;
+	env_fact(env, "kernbench", "source", json_object_new_string(o->source));
+	env_fact(env, "kernbench", "source_cache_hit", json_object_new_boolean(st->cache_hit));
+
+	info("kernbench: extracting %s", st->archive);
+	t0 = now_monotonic();
+	if (archive_extract_tree(st->archive, st->trees[0]))
+		return -1;
+	env_fact(env, "kernbench", "extract_seconds", json_object_new_double(now_monotonic() - t0));
+	if (configure(ctx, st->trees[0]))
+		return -1;
+	for (size_t i = 1; i < st->ntrees; i++) {
+		const char *argv[] = { "cp", "-a", st->trees[0], st->trees[i], NULL };
+		char *log = env_log_path(env, "kernbench-copy-%zu.log", i + 1);
+		int r = run_tool(ctx, argv, NULL, NULL, log, "cp -a");
+
+		free(log);
+		if (r)
+			return -1;
+	}
+	if (o->memcgs) {
+		st->cgs = xcalloc(st->ntrees, sizeof(*st->cgs));
+		st->procs = xcalloc(st->ntrees, sizeof(*st->procs));
+		for (size_t i = 0; i < st->ntrees; i++) {
+			char name[64];
+
+			snprintf(name, sizeof(name), "kernbench-%zu", i + 1);
+			if (env_memcg(env, name, o->memcg_limit, &st->cgs[i]))
+				return -1;
+			st->ncgs++;
+			cg_procs_file(&st->cgs[i], st->procs[i], sizeof(st->procs[i]));
+		}
+	}
+	for (size_t i = 0; i < o->jobs.n; i++)
+		wl_add_step(ctx, "j%llu", o->jobs.v[i]);
+	env_fact(env, "kernbench", "warmup_build",
+		 json_object_new_string(ctx->warmup ? "core warm-up iterations" : "setup"));
+	if (!ctx->warmup) {
+		unsigned long long jmax = 1;
+		double el;
+
+		for (size_t i = 0; i < o->jobs.n; i++)
+			if (o->jobs.v[i] > jmax)
+				jmax = o->jobs.v[i];
+		info("kernbench: untimed warm-up build (make -j%llu %s)", jmax, o->build_target);
+		if (build_all(ctx, jmax, -1000, &el))
+			return -1;
+	}
+	return 0;
+}
+
+static int kernbench_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples *s)
+{
+	struct kb_opts *o = ctx->opts;
+	struct kb_state *st = ctx->priv;
+	unsigned long long jobs = o->jobs.v[step];
+	json_object *det, *arr;
+	double elapsed, user = 0, sys = 0;
+	char op[48];
+
+	if (build_all(ctx, jobs, s->iteration, &elapsed))
+		return -1;
+	det = json_object_new_object();
+	arr = json_object_new_array();
+	for (size_t i = 0; i < st->ntrees; i++) {
+		struct kb_build *b = &st->builds[i];
+		json_object *one = json_object_new_object();
+		double u = tv_secs(&b->ru.ru_utime), y = tv_secs(&b->ru.ru_stime);
+
+		user += u;
+		sys += y;
+		json_object_object_add(one, "tree", json_object_new_int((int)i + 1));
+		if (st->ncgs)
+			json_object_object_add(one, "memcg", json_object_new_string(st->cgs[i].path));
+		json_object_object_add(one, "elapsed", json_object_new_double(b->end - st->t0));
+		json_object_object_add(one, "user", json_object_new_double(u));
+		json_object_object_add(one, "system", json_object_new_double(y));
+		json_object_object_add(one, "max_rss_kb", json_object_new_int64(b->ru.ru_maxrss));
+		json_object_object_add(one, "log", json_object_new_string(b->log));
+		json_object_array_add(arr, one);
+	}
+	json_object_object_add(det, "jobs", json_object_new_int64((int64_t)jobs));
+	json_object_object_add(det, "builds", arr);
+	wl_detail(s, det);
+	snprintf(op, sizeof(op), "elsp-%llu", jobs);
+	wl_sample(s, 0, op, elapsed);
+	snprintf(op, sizeof(op), "user-%llu", jobs);
+	wl_sample(s, 0, op, user);
+	snprintf(op, sizeof(op), "syst-%llu", jobs);
+	wl_sample(s, 0, op, sys);
+	return 0;
+}
+
+static void kernbench_teardown(struct wl_ctx *ctx)
+{
+	struct kb_state *st = ctx->priv;
+
+	if (!st)
+		return;
+	if (st->builds)
+		stop_builds(st);
+	for (size_t i = 0; i < st->ncgs; i++)
+		cg_destroy(&st->cgs[i]);
+	for (size_t i = 0; st->builds && i < st->ntrees; i++)
+		free(st->builds[i].log);
+	for (size_t i = 0; st->trees && i < st->ntrees; i++)
+		free(st->trees[i]);
+	free(st->trees);
+	free(st->builds);
+	free(st->cgs);
+	free(st->procs);
+	free(st->archive);
+	free(st);
+	ctx->priv = NULL;
+}
+
+static void kernbench_summary(struct wl_ctx *ctx, FILE *out)
+{
+	struct kb_opts *o = ctx->opts;
+	struct kb_state *st = ctx->priv;
+
+	if (!st)
+		return;
+	fprintf(out, "kernbench: %s, make %s, %zu build%s at once%s\n", st->archive,
+		o->build_target, st->ntrees, st->ntrees == 1 ? "" : "s",
+		o->memcgs ? " (one memcg each)" : " (no memcg)");
+}
+
+const struct workload_ops kernbench_ops = {
+	.name = "kernbench",
+	.summary = "kernel compile time (make -jJ) from a verified source tarball, in memcgs",
+	.options = kernbench_options,
+	.opts_size = sizeof(struct kb_opts),
+	.tables = kernbench_tables,
+	.probe = kernbench_probe,
+	.validate = kernbench_validate,
+	.setup = kernbench_setup,
+	.run_step = kernbench_run_step,
+	.teardown = kernbench_teardown,
+	.print_summary = kernbench_summary,
+};

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The readtwice engine: per memcg, `readers` processes read the memcg's
+ * sparse file sequentially with 4 KiB read()s for a fixed time, wrapping to
+ * offset 0 at EOF. Holes read as zeroes without block I/O, so every read
+ * after the first pass is page-cache LRU work (activation, and reclaim
+ * within the memcg limit): vm-scalability's case-lru-file-readtwice, per
+ * memcg.
+ */
+#ifndef LRUBENCH_READTWICE_H
+#define LRUBENCH_READTWICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/cgroup_setup.h"
+#include "core/numa.h"
+
+#define READTWICE_BLOCK 4096
+
+/* What one reader measured; lives in memory shared with the readers. */
+struct rt_reader {
+	uint64_t bytes;
+	double elapsed;   /* seconds between its start and its stop */
+	int err;          /* errno of a failed open/read, 0 when fine */
+	int cpu, node;    /* where it ran when it stopped (getcpu), to check the binding */
+};
+
+struct rt_spec {
+	size_t nmemcg;
+	size_t readers_per_memcg;
+	char **files;                 /* one per memcg */
+	const struct cgroup *cgs;     /* one per memcg, or NULL: stay in our cgroup */
+	const struct numa_bind *bind;
+	double runtime;               /* seconds */
+};
+
+/* Run one round. out has nmemcg * readers_per_memcg entries, reader r of
+ * memcg m at [m * readers_per_memcg + r]. Returns 0; -1 on failure (message
+ * printed, names the reader); -2 when interrupted. */
+int readtwice_round(const struct rt_spec *spec, struct rt_reader *out);
+
+/* MB/s with 1 MB = 10^6 bytes; 0 when secs <= 0. */
+double rt_mbps(uint64_t bytes, double secs);
+
+/* Per-memcg MB/s (sum of its readers' rates), their mean, min and max, and
+ * the aggregate (sum of every reader's rate). memcg_mbps has nmemcg entries. */
+struct rt_summary {
+	double aggregate, per_memcg_mean, per_memcg_min, per_memcg_max;
+};
+void rt_summarize(const struct rt_reader *r, size_t nmemcg, size_t readers_per_memcg,
+		  double *memcg_mbps, struct rt_summary *sum);
+
+#endif

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * readtwice: page-cache LRU churn as the number of memcgs grows (DESIGN §6).
+ * One step per memcg count N (op "memcgs-N"); each iteration creates N fresh
+ * memcgs, runs readers_per_memcg readers in each on the memcg's own sparse
+ * file for `runtime`, and removes the memcgs again.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "core/cleanup.h"
+#include "workloads/readtwice/readers.h"
+#include "core/workload.h"
+
+struct readtwice_opts {
+	struct ull_list memcgs;
+	unsigned long long readers_per_memcg;
+	uint64_t file_size;
+	uint64_t memcg_limit;
+	double runtime;
+};
+
+struct readtwice_state {
+	char **files;          /* one per memcg of the largest step */
+	size_t nfiles;
+};
+
+enum { T_AGGREGATE, T_PER_MEMCG };
+
+static const struct table_def readtwice_tables[] = {
+	[T_AGGREGATE] = { "readtwice MB/s aggregate", "MB/s", BETTER_HIGHER },
+	[T_PER_MEMCG] = { "readtwice MB/s per memcg", "MB/s", BETTER_HIGHER },
+	{ NULL, NULL, 0 },
+};
+
+/* memory.stat counters whose deltas go into the JSON (absent ones are skipped:
+ * cgroup v1 has no per-memcg pgscan/pgsteal/pgactivate) */
+static const char *const stat_keys[] = { "pgscan", "pgsteal", "pgactivate", "workingset_refault" };
+
+/* 1, 2, 4, ... up to twice the node's CPUs: one memcg per CPU and beyond,
+ * where the seed thread saw the lru_lock contention. */
+static void memcgs_default(const struct sizing *sz, char *buf, size_t len)
+{
+	unsigned long long top = sz->node_cpus > 0 ? 2ULL * (unsigned long long)sz->node_cpus : 4;
+
+	snprintf(buf, len, "1-%llu:x2", top);
+}
+
+#define ROFF(f) offsetof(struct readtwice_opts, f)
+static const struct option_def readtwice_options[] = {
+	{ "memcgs", OPT_LIST, ROFF(memcgs), NULL, memcgs_default, "1,2,4", 1, 4096, NULL, 0,
+	  "memcg counts to sweep; each count N is the op memcgs-N" },
+	{ "readers_per_memcg", OPT_UINT, ROFF(readers_per_memcg), "2", NULL, NULL, 1, 64, NULL, 0,
+	  "sequential 4 KiB readers of the memcg's file (two: the second reads what the first cached)" },
+	{ "file_size", OPT_SIZE, ROFF(file_size), "1G", NULL, "512M", 1ULL << 20, 1ULL << 42, NULL, 0,
+	  "size of each memcg's sparse file" },
+	{ "memcg_limit", OPT_SIZE, ROFF(memcg_limit), "256M", NULL, NULL, 16ULL << 20, 1ULL << 50, NULL,
+	  OPTF_NONE, "memory limit of each memcg; none for global reclaim only" },
+	{ "runtime", OPT_TIME, ROFF(runtime), "20s", NULL, "3s", 1, 86400, NULL, 0,
+	  "how long the readers read in each iteration" },
+	OPT_END,
+};
+
+static int readtwice_probe(struct wl_ctx *ctx, struct strbuf *why)
+{
+	if (!ctx->env->cg || ctx->env->cg->mode == CG_NONE) {
+		strbuf_addstr(why, "no memory cgroup controller is mounted (cgroup v2 with memory in "
+			      "cgroup.controllers, or a v1 memory hierarchy)");
+		return 1;
+	}
+	return 0;
+}
+
+static int readtwice_validate(struct wl_ctx *ctx, struct strbuf *err)
+{
+	struct readtwice_opts *o = ctx->opts;
+	char a[32];
+
+	if (o->memcg_limit && o->memcg_limit < 4 * READTWICE_BLOCK * o->readers_per_memcg) {
+		format_size(o->memcg_limit, a, sizeof(a));
+		strbuf_addf(err, "readtwice.memcg_limit=%s is too small for %llu readers", a,
+			    o->readers_per_memcg);
+		return LB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int readtwice_setup(struct wl_ctx *ctx)
+{
+	struct readtwice_opts *o = ctx->opts;
+	struct readtwice_state *st = xcalloc(1, sizeof(*st));
+	const char *dir;
+	size_t most = 0;
+
+	ctx->priv = st;
+	for (size_t i = 0; i < o->memcgs.n; i++) {
+		wl_add_step(ctx, "memcgs-%llu", o->memcgs.v[i]);
+		if (o->memcgs.v[i] > most)
+			most = o->memcgs.v[i];
+	}
+	dir = env_sparse_dir(ctx->env);
+	if (!dir)
+		return -1;
+	st->files = xcalloc(most, sizeof(char *));
+	for (size_t m = 0; m < most; m++) {
+		int fd;
+
+		st->files[m] = xasprintf("%s/readtwice-%zu", dir, m);
+		st->nfiles = m + 1;
+		fd = open(st->files[m], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return error_errno("cannot create %s", st->files[m]);
+		/* all holes: reads make clean page-cache pages without block I/O */
+		if (ftruncate(fd, (off_t)o->file_size)) {
+			error_errno("cannot size %s", st->files[m]);
+			close(fd);
+			return -1;
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+static void stats_snapshot(const struct cgroup *cgs, size_t n, uint64_t *vals, bool *have)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(stat_keys); k++) {
+		have[k] = n > 0;
+		for (size_t m = 0; m < n; m++) {
+			uint64_t v = 0;
+			if (cg_stat(&cgs[m], stat_keys[k], &v))
+				have[k] = false;
+			vals[m * ARRAY_SIZE(stat_keys) + k] = v;
+		}
+	}
+}
+
+static int readtwice_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples *s)
+{
+	struct readtwice_opts *o = ctx->opts;
+	struct readtwice_state *st = ctx->priv;
+	size_t n = o->memcgs.v[step], r = o->readers_per_memcg, made = 0;
+	size_t nk = ARRAY_SIZE(stat_keys);
+	struct cgroup *cgs = xcalloc(n, sizeof(*cgs));
+	struct rt_reader *res = xcalloc(n * r, sizeof(*res));
+	double *mbps = xcalloc(n, sizeof(*mbps));
+	uint64_t *before = xcalloc(n * nk, sizeof(uint64_t)), *after = xcalloc(n * nk, sizeof(uint64_t));
+	bool have_b[ARRAY_SIZE(stat_keys)], have_a[ARRAY_SIZE(stat_keys)];
+	struct rt_spec spec;
+	struct rt_summary sum;
+	int ret = -1;
+
+	for (; made < n; made++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "readtwice-%zu", made);
+		if (env_memcg(ctx->env, name, o->memcg_limit, &cgs[made]))
+			goto out;
+		if (lb_stop_requested()) {
+			made++;
+			ret = -2;
+			goto out;
+		}
+	}
+	stats_snapshot(cgs, n, before, have_b);
+	spec = (struct rt_spec){ n, r, st->files, cgs, &ctx->env->bind, o->runtime };
+	ret = readtwice_round(&spec, res);
+	if (ret)
+		goto out;
+	stats_snapshot(cgs, n, after, have_a);
+	rt_summarize(res, n, r, mbps, &sum);
+	{
+		char op[32];
+		json_object *d = json_object_new_object(), *per = json_object_new_array();
+
+		snprintf(op, sizeof(op), "memcgs-%zu", n);
+		wl_sample(s, T_AGGREGATE, op, sum.aggregate);
+		wl_sample(s, T_PER_MEMCG, op, sum.per_memcg_mean);
+		for (size_t m = 0; m < n; m++)
+			json_object_array_add(per, json_object_new_double(mbps[m]));
+		json_object_object_add(d, "memcg_mbps", per);
+		{
+			/* where the readers ran: evidence that the NUMA binding held */
+			json_object *cpus = json_object_new_array(), *nodes = json_object_new_array();
+			for (size_t k = 0; k < n * r; k++) {
+				json_object_array_add(cpus, json_object_new_int(res[k].cpu));
+				json_object_array_add(nodes, json_object_new_int(res[k].node));
+			}
+			json_object_object_add(d, "reader_cpus", cpus);
+			json_object_object_add(d, "reader_nodes", nodes);
+		}
+		json_object_object_add(d, "memcg_mbps_min", json_object_new_double(sum.per_memcg_min));
+		json_object_object_add(d, "memcg_mbps_max", json_object_new_double(sum.per_memcg_max));
+		json_object_object_add(d, "fairness_min_over_max",
+				       json_object_new_double(sum.per_memcg_max > 0 ?
+							      sum.per_memcg_min / sum.per_memcg_max : 0));
+		for (size_t k = 0; k < nk; k++) {
+			json_object *arr;
+			uint64_t total = 0;
+
+			if (!have_b[k] || !have_a[k])
+				continue;
+			arr = json_object_new_array();
+			for (size_t m = 0; m < n; m++) {
+				uint64_t dlt = after[m * nk + k] - before[m * nk + k];
+				total += dlt;
+				json_object_array_add(arr, json_object_new_int64((int64_t)dlt));
+			}
+			char key[64];
+			snprintf(key, sizeof(key), "memcg_%s", stat_keys[k]);
+			json_object_object_add(d, key, arr);
+			snprintf(key, sizeof(key), "%s_total", stat_keys[k]);
+			json_object_object_add(d, key, json_object_new_int64((int64_t)total));
+		}
+		wl_detail(s, d);
+	}
+out:
+	for (size_t m = 0; m < made; m++)
+		if (cg_destroy(&cgs[m]) && !ret)
+			ret = -1;
+	free(cgs);
+	free(res);
+	free(mbps);
+	free(before);
+	free(after);
+	return ret;
+}
+
+static void readtwice_teardown(struct wl_ctx *ctx)
+{
+	struct readtwice_state *st = ctx->priv;
+
+	if (!st)
+		return;
+	for (size_t m = 0; m < st->nfiles; m++) {
+		unlink(st->files[m]);
+		free(st->files[m]);
+	}
+	free(st->files);
+	free(st);
+	ctx->priv = NULL;
+}
+
+const struct workload_ops readtwice_ops = {
+	.name = "readtwice",
+	.summary = "page-cache LRU churn: sequential readers of sparse files, one set per memcg",
+	.options = readtwice_options,
+	.opts_size = sizeof(struct readtwice_opts),
+	.tables = readtwice_tables,
+	.probe = readtwice_probe,
+	.validate = readtwice_validate,
+	.setup = readtwice_setup,
+	.run_step = readtwice_run_step,
+	.teardown = readtwice_teardown,
+};

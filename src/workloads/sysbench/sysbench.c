@@ -1,0 +1,596 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sysbench OLTP read-only against a private PostgreSQL (DESIGN §6, issue 5):
+ * the benchmark behind the seed thread's -20%/-35% at 18 and 20 threads.
+ *
+ * setup:    user, memcgs, port, initdb + postgresql.conf, postmaster (in
+ *           the "server" memcg, bound to the node), role + database,
+ *           sysbench prepare, one untimed warm-up run
+ * run_step: one `sysbench oltp_read_only run` at one thread count; samples
+ *           are its per-second transaction rate and 95th percentile latency
+ * teardown: sysbench cleanup, fast/immediate/kill stop, cluster removed
+ *
+ * Where things run: the postmaster and its backends in the memcg
+ * "server" (memcg_limit applies there; "none" is the seed's "memory
+ * controller enabled but unused" case); the sysbench client in its own
+ * memcg "client" without a limit, so its memory is never charged to the
+ * server; both bound to the run's NUMA node (like numactl --cpunodebind
+ * --membind in the seed's runs). Without a memory controller both stay in
+ * lrubench's cgroup (memcg_limit must then be none).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "core/child.h"
+#include "core/cleanup.h"
+#include "workloads/sysbench/driver.h"
+#include "workloads/sysbench/parse.h"
+#include "core/workload.h"
+
+struct sysbench_opts {
+	struct ull_list threads;
+	double runtime;
+	double warmup_time;
+	uint64_t workload_size;
+	unsigned long long tables;
+	char *shared_buffers;
+	char *effective_cache_size;
+	uint64_t work_mem;
+	char *max_connections;
+	uint64_t memcg_limit;
+	char *pg_bindir;
+	unsigned long long port;
+};
+
+struct sb_state {
+	struct pg_server srv;
+	struct cgroup server_cg, client_cg;
+	bool have_server_cg, have_client_cg;
+	char client_procs[PATH_MAX];
+	char user[64];
+	unsigned long long table_size, max_threads;
+	unsigned warmup_runs;   /* per-iteration warm-up logs get unique names */
+	bool prepared;
+};
+
+/* ---- defaults sized from the machine ---- */
+
+static void def_threads(const struct sizing *sz, char *buf, size_t len)
+{
+	struct ull_list l;
+	size_t o = 0;
+
+	sb_thread_stride(sz->node_cpus > 0 ? (unsigned)sz->node_cpus : 1, &l);
+	buf[0] = '\0';
+	for (size_t i = 0; i < l.n && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%llu", i ? "," : "", l.v[i]);
+}
+
+static void def_workload_size(const struct sizing *sz, char *buf, size_t len)
+{
+	/* the seed's runs: 3/8 of memory, whole MiB */
+	uint64_t mb = sz->node_mem / 8 * 3 / (1024 * 1024);
+
+	snprintf(buf, len, "%lluM", (unsigned long long)(mb ? mb : 64));
+}
+
+static const struct option_def sysbench_options[] = {
+	{ "threads", OPT_LIST, offsetof(struct sysbench_opts, threads), NULL, def_threads, "1,2",
+	  1, 4096, NULL, 0,
+	  "sysbench thread counts, one step each (default 1..CPUs of the node with mmtests' "
+	  "sysbench stride: 1,4,7,12,18,... ending at the CPU count)" },
+	{ "runtime", OPT_TIME, offsetof(struct sysbench_opts, runtime), "60s", NULL, "3s",
+	  1, 86400, NULL, 0, "length of one measured sysbench run (--time, whole seconds)" },
+	{ "warmup_time", OPT_TIME, offsetof(struct sysbench_opts, warmup_time), "30s", NULL, "2s",
+	  1, 86400, NULL, 0,
+	  "one untimed sysbench run after prepare, at the largest thread count, to load the "
+	  "tables into shared buffers and page cache" },
+	{ "workload_size", OPT_SIZE, offsetof(struct sysbench_opts, workload_size), NULL,
+	  def_workload_size, "32M", 1024 * 1024, 0, NULL, 0,
+	  "size of the sbtest tables, about 4,500 rows per MB (default 3/8 of the node's "
+	  "memory, as in the seed's runs); must fit in the node's memory" },
+	{ "tables", OPT_UINT, offsetof(struct sysbench_opts, tables), "1", NULL, NULL,
+	  1, 1024, NULL, 0, "number of sbtest tables the rows are spread over (prepare loads "
+	  "them in parallel)" },
+	{ "shared_buffers", OPT_STR, offsetof(struct sysbench_opts, shared_buffers), "auto", NULL,
+	  NULL, 0, 0, NULL, OPTF_AUTO,
+	  "PostgreSQL shared_buffers: a size, or auto = 1/8 of the memory the run may use "
+	  "(memcg_limit, else the node's memory)" },
+	{ "effective_cache_size", OPT_STR, offsetof(struct sysbench_opts, effective_cache_size),
+	  "auto", NULL, NULL, 0, 0, NULL, OPTF_AUTO,
+	  "PostgreSQL effective_cache_size: a size, or auto = 1/4 of the memory the run may use" },
+	{ "work_mem", OPT_SIZE, offsetof(struct sysbench_opts, work_mem), "32M", NULL, NULL,
+	  64 * 1024, 0, NULL, 0, "PostgreSQL work_mem (mmtests' default)" },
+	{ "max_connections", OPT_STR, offsetof(struct sysbench_opts, max_connections), "auto",
+	  NULL, NULL, 0, 0, NULL, OPTF_AUTO,
+	  "PostgreSQL max_connections: a number, or auto = the largest thread count + 10, "
+	  "at least 100" },
+	{ "memcg_limit", OPT_SIZE, offsetof(struct sysbench_opts, memcg_limit), "none", NULL, NULL,
+	  0, 0, NULL, OPTF_NONE,
+	  "memory limit of the server's memcg; none = memory controller enabled but unused" },
+	{ "pg_bindir", OPT_STR, offsetof(struct sysbench_opts, pg_bindir), "auto", NULL, NULL,
+	  0, 0, NULL, OPTF_AUTO,
+	  "folder of the PostgreSQL server binaries; auto = newest /usr/lib/postgresql/*/bin" },
+	{ "port", OPT_UINT, offsetof(struct sysbench_opts, port), "5433", NULL, NULL,
+	  1024, 65335, NULL, 0, "first TCP port tried on 127.0.0.1; the first free one is used" },
+	OPT_END
+};
+
+enum { TABLE_TPS, TABLE_LAT };
+static const struct table_def sysbench_tables[] = {
+	[TABLE_TPS] = { "sysbench Transactions per second", "tps", BETTER_HIGHER },
+	[TABLE_LAT] = { "sysbench Latency 95th percentile", "ms", BETTER_LOWER },
+	{ NULL, NULL, 0 },
+};
+
+#define PG_LIB_ROOT "/usr/lib/postgresql"
+
+static struct sysbench_opts *opts_of(struct wl_ctx *ctx)
+{
+	return ctx->opts;
+}
+
+static int sysbench_probe(struct wl_ctx *ctx, struct strbuf *why)
+{
+	struct sysbench_opts *o = opts_of(ctx);
+	char dir[PATH_MAX];
+
+	if (sb_check_binary(why))
+		return 1;
+	/* an explicit pg_bindir is a config value: validate() judges it */
+	if ((!o->pg_bindir || !strcmp(o->pg_bindir, "auto")) &&
+	    pg_find_bindir(PG_LIB_ROOT, dir, sizeof(dir))) {
+		strbuf_addstr(why, "PostgreSQL server binaries not found in " PG_LIB_ROOT
+			      "/*/bin (apt-get install postgresql, or set sysbench.pg_bindir)");
+		return 1;
+	}
+	return 0;
+}
+
+/* The memory the run may use: the server's limit, else the node's memory. */
+static uint64_t run_memory(struct wl_ctx *ctx)
+{
+	struct sysbench_opts *o = opts_of(ctx);
+	uint64_t node = ctx->env->bind.mem_bytes;
+
+	if (o->memcg_limit && (!node || o->memcg_limit < node))
+		return o->memcg_limit;
+	return node;
+}
+
+static int resolve_size(const char *key, const char *val, uint64_t autoval, uint64_t *out,
+			struct strbuf *err)
+{
+	if (!val || !strcmp(val, "auto")) {
+		*out = autoval;
+		return 0;
+	}
+	if (parse_size(val, out)) {
+		strbuf_addf(err, "sysbench.%s: '%s' is not a size or auto", key, val);
+		return -1;
+	}
+	return 0;
+}
+
+static unsigned long long max_of(const struct ull_list *l)
+{
+	unsigned long long m = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i] > m)
+			m = l->v[i];
+	return m;
+}
+
+static int sysbench_validate(struct wl_ctx *ctx, struct strbuf *err)
+{
+	struct sysbench_opts *o = opts_of(ctx);
+	struct sb_state *st;
+	uint64_t mem = run_memory(ctx), node = ctx->env->bind.mem_bytes;
+	unsigned long long maxt = max_of(&o->threads);
+	char a[32], b[32];
+
+	if (!o->threads.n || !maxt) {
+		strbuf_addstr(err, "sysbench.threads: at least one thread count >= 1 is needed");
+		return LB_EXIT_USAGE;
+	}
+	/* One sysbench per run; static, because the cleanup registry points
+	 * into it until the very end (after teardown and the summary). */
+	static struct sb_state state;
+	if (!ctx->priv) {
+		memset(&state, 0, sizeof(state));
+		ctx->priv = &state;
+	}
+	st = ctx->priv;
+	st->max_threads = maxt;
+
+	if (o->pg_bindir && strcmp(o->pg_bindir, "auto")) {
+		struct strbuf why = STRBUF_INIT;
+		if (pg_check_bindir(o->pg_bindir, &why)) {
+			strbuf_addf(err, "sysbench.pg_bindir: %s", strbuf_str(&why));
+			strbuf_release(&why);
+			return LB_EXIT_USAGE;
+		}
+		snprintf(st->srv.bindir, sizeof(st->srv.bindir), "%s", o->pg_bindir);
+	} else if (pg_find_bindir(PG_LIB_ROOT, st->srv.bindir, sizeof(st->srv.bindir))) {
+		strbuf_addstr(err, "PostgreSQL server binaries not found in " PG_LIB_ROOT "/*/bin");
+		return LB_EXIT_UNSUPPORTED;
+	}
+
+	if (node && o->workload_size > node) {
+		format_size(o->workload_size, a, sizeof(a));
+		format_size(node, b, sizeof(b));
+		strbuf_addf(err, "sysbench.workload_size: %s is bigger than the memory of %s (%s)",
+			    a, ctx->env->bind.node >= 0 ? "the NUMA node" : "this machine", b);
+		return LB_EXIT_UNSUPPORTED;
+	}
+	if (o->memcg_limit && (!ctx->env->cg || ctx->env->cg->mode == CG_NONE)) {
+		strbuf_addstr(err, "sysbench.memcg_limit: this machine has no memory cgroup "
+			      "controller (set memcg_limit = none)");
+		return LB_EXIT_UNSUPPORTED;
+	}
+	st->table_size = sb_table_rows(o->workload_size, o->tables);
+	if (!st->table_size) {
+		strbuf_addf(err, "sysbench.workload_size: too small for %llu tables "
+			    "(about 4,500 rows per MB)", o->tables);
+		return LB_EXIT_USAGE;
+	}
+
+	if (resolve_size("shared_buffers", o->shared_buffers, mem / 8, &st->srv.conf.shared_buffers, err) ||
+	    resolve_size("effective_cache_size", o->effective_cache_size, mem / 4,
+			 &st->srv.conf.effective_cache_size, err))
+		return LB_EXIT_USAGE;
+	st->srv.conf.work_mem = o->work_mem;
+	if (!o->max_connections || !strcmp(o->max_connections, "auto")) {
+		st->srv.conf.max_connections = maxt + 10 < 100 ? 100 : maxt + 10;
+	} else {
+		unsigned long long mc;
+		if (parse_ull(o->max_connections, &mc)) {
+			strbuf_addf(err, "sysbench.max_connections: '%s' is not a number or auto",
+				    o->max_connections);
+			return LB_EXIT_USAGE;
+		}
+		/* PostgreSQL keeps 3 for superusers; we need one for psql too */
+		if (mc < maxt + 4) {
+			strbuf_addf(err, "sysbench.max_connections: %llu is too few for %llu "
+				    "threads (needs at least %llu)", mc, maxt, maxt + 4);
+			return LB_EXIT_USAGE;
+		}
+		st->srv.conf.max_connections = mc;
+	}
+	return LB_EXIT_OK;
+}
+
+/* Run one sysbench command as a child in the client memcg. 0, -1 failed,
+ * -2 interrupted. */
+static int run_sysbench(struct wl_ctx *ctx, const char *command, unsigned long long threads,
+			double secs, const char *log, double timeout)
+{
+	struct sysbench_opts *o = opts_of(ctx);
+	struct sb_state *st = ctx->priv;
+	struct sb_cmd cmd = {
+		.test = "oltp_read_only", .command = command, .host = st->srv.sockdir,
+		.port = st->srv.conf.port, .user = "sbtest", .db = "sbtest",
+		.tables = o->tables, .table_size = st->table_size, .threads = threads,
+		.time = secs,
+	};
+	char **argv = sb_argv(&cmd);
+	struct child c = {
+		.argv = (const char *const *)argv,
+		.cgroup_procs = st->have_client_cg ? st->client_procs : NULL,
+		.bind = &ctx->env->bind,
+		.out_path = log,
+		.name = "sysbench",
+	};
+	int code = -1, r;
+
+	unlink(log);   /* child.c appends: one run per log */
+	if (child_start(&c)) {
+		free_strv(argv);
+		return -1;
+	}
+	r = child_wait(&c, timeout, &code, NULL);
+	if (r) {
+		child_stop(&c, 2.0);
+		free_strv(argv);
+		if (r == -2 || lb_stop_requested())
+			return -2;
+		if (r == 1)
+			return error("sysbench %s did not finish within %.0f s (log %s)", command,
+				     timeout, log);
+		return -1;
+	}
+	free_strv(argv);
+	if (code) {
+		char desc[64];
+		struct strbuf tail = STRBUF_INIT;
+
+		child_describe_code(code, desc, sizeof(desc));
+		file_tail(log, 6, &tail);
+		error("sysbench %s %s; last lines of %s:\n%s", command, desc, log, strbuf_str(&tail));
+		strbuf_release(&tail);
+		if (!pg_server_alive(&st->srv)) {
+			struct strbuf pt = STRBUF_INIT;
+			file_tail(st->srv.log_path, 10, &pt);
+			error("postgres is no longer running; last lines of %s:\n%s",
+			      st->srv.log_path, strbuf_str(&pt));
+			strbuf_release(&pt);
+		}
+		return -1;
+	}
+	return 0;
+}
+
+/* The cluster's user must reach <workdir>/pg. The folders this run created
+ * (the run workdir and ours) are made traversable, not readable, for it;
+ * above them the user's folders are checked, never changed. */
+static int reachable_for(struct wl_ctx *ctx, uid_t uid, gid_t gid)
+{
+	const char *run = ctx->env->run_workdir;
+	size_t runlen = run ? strlen(run) : 0;
+	char path[PATH_MAX];
+	char *slash;
+
+	snprintf(path, sizeof(path), "%s", ctx->workdir);
+	for (;;) {
+		struct stat st;
+		bool ours = runlen && !strncmp(path, run, runlen) &&
+			    (path[runlen] == '\0' || path[runlen] == '/');
+
+		if (stat(path[0] ? path : "/", &st))
+			return error_errno("cannot stat %s", path[0] ? path : "/");
+		if (ours) {
+			if ((st.st_mode & 0111) != 0111 && chmod(path, (st.st_mode & 07777) | 0111))
+				return error_errno("cannot chmod %s", path);
+		} else if (!((st.st_uid == uid && (st.st_mode & S_IXUSR)) ||
+			     (st.st_gid == gid && (st.st_mode & S_IXGRP)) ||
+			     (st.st_mode & S_IXOTH))) {
+			return error("the PostgreSQL user (uid %u) cannot enter %s (mode %o): "
+				     "set global.workdir under a folder others may enter",
+				     (unsigned)uid, path[0] ? path : "/", st.st_mode & 07777);
+		}
+		slash = strrchr(path, '/');
+		if (!slash || !path[0])
+			break;
+		*slash = '\0';
+	}
+	return 0;
+}
+
+static int sysbench_setup(struct wl_ctx *ctx)
+{
+	struct sysbench_opts *o = opts_of(ctx);
+	struct sb_state *st = ctx->priv;
+	struct run_env *env = ctx->env;
+	char *setup_log = NULL, *log = NULL;
+	bool created;
+	int r = -1;
+
+	if (!st)   /* validate() was not called: fill the state now */ {
+		struct strbuf err = STRBUF_INIT;
+		if (sysbench_validate(ctx, &err) != LB_EXIT_OK) {
+			error("%s", strbuf_str(&err));
+			strbuf_release(&err);
+			return -1;
+		}
+		strbuf_release(&err);
+		st = ctx->priv;
+	}
+	if (pg_user(st->user, sizeof(st->user), &st->srv.uid, &st->srv.gid, &created))
+		return -1;
+
+	if (reachable_for(ctx, st->srv.uid, st->srv.gid))
+		return -1;
+	if (snprintf(st->srv.top, sizeof(st->srv.top), "%s/pg", ctx->workdir) >= (int)sizeof(st->srv.top) ||
+	    strlen(st->srv.top) + strlen("/.s.PGSQL.65535") >= 108)
+		return error("the workdir path %s is too long for a unix socket (108 bytes); "
+			     "set global.workdir to a shorter path", ctx->workdir);
+
+	if (env->cg && env->cg->mode != CG_NONE) {
+		if (env_memcg(env, "sysbench-server", o->memcg_limit, &st->server_cg))
+			return -1;
+		st->have_server_cg = true;
+		cg_procs_file(&st->server_cg, st->srv.cgroup_procs, sizeof(st->srv.cgroup_procs));
+		if (env_memcg(env, "sysbench-client", 0, &st->client_cg))
+			return -1;
+		st->have_client_cg = true;
+		cg_procs_file(&st->client_cg, st->client_procs, sizeof(st->client_procs));
+	}
+	st->srv.bind = &env->bind;
+
+	st->srv.conf.port = pg_pick_port((int)o->port);
+	if (st->srv.conf.port < 0)
+		return error("no free TCP port on 127.0.0.1 from %llu to %llu", o->port, o->port + 199);
+	if (st->srv.conf.port != (int)o->port)
+		info("sysbench: port %llu is taken; PostgreSQL uses port %d", o->port, st->srv.conf.port);
+
+	setup_log = env_log_path(env, "sysbench-setup.log");
+	log = env_log_path(env, "postgres.log");
+	snprintf(st->srv.log_path, sizeof(st->srv.log_path), "%s", log);
+	free(log);
+	log = NULL;
+
+	env_fact(env, "sysbench", "pg_bindir", json_object_new_string(st->srv.bindir));
+	env_fact(env, "sysbench", "db_user", json_object_new_string(st->user));
+	env_fact(env, "sysbench", "db_user_created", json_object_new_boolean(created));
+	env_fact(env, "sysbench", "port", json_object_new_int(st->srv.conf.port));
+	env_fact(env, "sysbench", "cluster", json_object_new_string(st->srv.top));
+	env_fact(env, "sysbench", "table_size", json_object_new_int64((int64_t)st->table_size));
+	env_fact(env, "sysbench", "shared_buffers",
+		 json_object_new_int64((int64_t)st->srv.conf.shared_buffers));
+	env_fact(env, "sysbench", "effective_cache_size",
+		 json_object_new_int64((int64_t)st->srv.conf.effective_cache_size));
+	env_fact(env, "sysbench", "max_connections",
+		 json_object_new_int64((int64_t)st->srv.conf.max_connections));
+
+	info("sysbench: PostgreSQL cluster in %s (user %s, port %d)", st->srv.top, st->user,
+	     st->srv.conf.port);
+	if (pg_server_init(&st->srv, setup_log))
+		goto out;
+	{
+		/* keep the effective configuration with the results */
+		char conf[PATH_MAX + 32];
+		size_t len;
+		char *text;
+		snprintf(conf, sizeof(conf), "%s/postgresql.conf", st->srv.datadir);
+		text = read_file_str(conf, &len);
+		log = env_log_path(env, "postgresql.conf");
+		if (text)
+			write_file_atomic(log, text, len);
+		free(text);
+		free(log);
+		log = NULL;
+	}
+	if ((r = pg_server_start(&st->srv, 120)))
+		goto out;
+	r = -1;
+	if (pg_server_sql(&st->srv, "CREATE ROLE sbtest LOGIN", setup_log) ||
+	    pg_server_sql(&st->srv, "CREATE DATABASE sbtest OWNER sbtest", setup_log))
+		goto out;
+
+	info("sysbench: prepare %llu table(s) x %llu rows", o->tables, st->table_size);
+	log = env_log_path(env, "sysbench-prepare.log");
+	{
+		unsigned long long pt = o->tables;
+		if (pt > (unsigned long long)env->bind.nr_cpus && env->bind.nr_cpus > 0)
+			pt = (unsigned long long)env->bind.nr_cpus;
+		if (run_sysbench(ctx, "prepare", pt, 0, log, 24 * 3600))
+			goto out;
+	}
+	st->prepared = true;
+	/* writeback of the freshly loaded tables must not overlap the runs */
+	if (pg_server_flush(&st->srv, setup_log))
+		goto out;
+	free(log);
+	log = env_log_path(env, "sysbench-warmup.log");
+	if (run_sysbench(ctx, "run", st->max_threads, o->warmup_time, log,
+			 o->warmup_time * 2 + 120))
+		goto out;
+
+	for (size_t i = 0; i < o->threads.n; i++)
+		wl_add_step(ctx, "threads-%llu", o->threads.v[i]);
+	r = 0;
+out:
+	free(setup_log);
+	free(log);
+	return r;
+}
+
+static int sysbench_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples *s)
+{
+	struct sysbench_opts *o = opts_of(ctx);
+	struct sb_state *st = ctx->priv;
+	unsigned long long t = o->threads.v[step];
+	char *log, op[32];
+	struct sb_result res;
+	size_t len;
+	char *text;
+	int r;
+
+	if (s->iteration >= 0)
+		log = env_log_path(ctx->env, "sysbench-t%llu-i%d.log", t, s->iteration);
+	else
+		log = env_log_path(ctx->env, "sysbench-t%llu-warmup%u.log", t, st->warmup_runs++);
+	r = run_sysbench(ctx, "run", t, o->runtime, log, o->runtime * 2 + 120);
+	if (r) {
+		free(log);
+		return -1;
+	}
+	text = read_file_str(log, &len);
+	if (!text) {
+		error_errno("cannot read %s", log);
+		free(log);
+		return -1;
+	}
+	sb_parse(text, len, &res);
+	free(text);
+	if (!sb_complete(&res)) {
+		char miss[256];
+		error("sysbench output in %s is incomplete (missing %s)%s%s", log,
+		      sb_missing(&res, miss, sizeof(miss)), res.fatal[0] ? ": " : "", res.fatal);
+		free(log);
+		return -1;
+	}
+	snprintf(op, sizeof(op), "%llu", t);
+	wl_sample(s, TABLE_TPS, op, res.tps);
+	wl_sample(s, TABLE_LAT, op, res.lat_pct);
+	{
+		json_object *d = json_object_new_object();
+		const char *base = strrchr(log, '/');
+
+		json_object_object_add(d, "threads", json_object_new_int64((int64_t)t));
+		json_object_object_add(d, "transactions", json_object_new_int64((int64_t)res.transactions));
+		json_object_object_add(d, "tps", json_object_new_double(res.tps));
+		json_object_object_add(d, "queries", json_object_new_int64((int64_t)res.queries));
+		json_object_object_add(d, "qps", json_object_new_double(res.qps));
+		json_object_object_add(d, "errors", json_object_new_int64((int64_t)res.errors));
+		json_object_object_add(d, "errors_per_sec", json_object_new_double(res.errors_ps));
+		json_object_object_add(d, "reconnects", json_object_new_int64((int64_t)res.reconnects));
+		json_object_object_add(d, "reconnects_per_sec", json_object_new_double(res.reconnects_ps));
+		json_object_object_add(d, "total_time_s", json_object_new_double(res.total_time));
+		json_object_object_add(d, "events", json_object_new_int64((int64_t)res.events));
+		json_object_object_add(d, "latency_min_ms", json_object_new_double(res.lat_min));
+		json_object_object_add(d, "latency_avg_ms", json_object_new_double(res.lat_avg));
+		json_object_object_add(d, "latency_max_ms", json_object_new_double(res.lat_max));
+		json_object_object_add(d, "latency_p95_ms", json_object_new_double(res.lat_pct));
+		json_object_object_add(d, "log", json_object_new_string(base ? base + 1 : log));
+		wl_detail(s, d);
+	}
+	if (res.errors)
+		warning("sysbench: %llu ignored errors at %llu threads (%s)", res.errors, t, log);
+	free(log);
+	return 0;
+}
+
+static void sysbench_teardown(struct wl_ctx *ctx)
+{
+	struct sb_state *st = ctx->priv;
+
+	if (!st)
+		return;
+	if (st->prepared && !lb_stop_requested() && pg_server_alive(&st->srv)) {
+		char *log = env_log_path(ctx->env, "sysbench-cleanup.log");
+		/* drop the tables before the server goes: mirrors mmtests, and
+		 * makes a cluster that failed to be removed small */
+		run_sysbench(ctx, "cleanup", 1, 0, log, 300);
+		free(log);
+	}
+	st->prepared = false;
+	pg_server_destroy(&st->srv);
+	if (st->have_client_cg) {
+		cg_destroy(&st->client_cg);
+		st->have_client_cg = false;
+	}
+	if (st->have_server_cg) {
+		cg_destroy(&st->server_cg);
+		st->have_server_cg = false;
+	}
+	/* priv is static: teardown may run again; nothing inside owns heap */
+}
+
+static void sysbench_summary(struct wl_ctx *ctx, FILE *out)
+{
+	struct sb_state *st = ctx->priv;
+
+	if (!st || !st->table_size)
+		return;
+	fprintf(out, "sysbench: PostgreSQL %s, %llu rows/table, shared_buffers %lluM, port %d, user %s\n",
+		st->srv.bindir, st->table_size,
+		(unsigned long long)(st->srv.conf.shared_buffers >> 20), st->srv.conf.port, st->user);
+}
+
+const struct workload_ops sysbench_ops = {
+	.name = "sysbench",
+	.summary = "sysbench OLTP read-only against a private PostgreSQL, per thread count",
+	.options = sysbench_options,
+	.opts_size = sizeof(struct sysbench_opts),
+	.tables = sysbench_tables,
+	.probe = sysbench_probe,
+	.validate = sysbench_validate,
+	.setup = sysbench_setup,
+	.run_step = sysbench_run_step,
+	.teardown = sysbench_teardown,
+	.print_summary = sysbench_summary,
+};

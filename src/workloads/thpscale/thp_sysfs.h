@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Transparent huge page settings in sysfs: /sys/kernel/mm/transparent_hugepage
+ * {enabled,defrag}. Reading the selected mode, checking THP is there at all,
+ * and changing a mode for the run with the old value restored from the
+ * cleanup registry on every exit path (the undo is open/write/close on a
+ * static buffer, so it is async-signal-safe).
+ *
+ * Test hook: LRUBENCH_SYSFS_ROOT replaces "/sys" (a fake tree in unit tests,
+ * e.g. LRUBENCH_SYSFS_ROOT=/tmp/x reads /tmp/x/kernel/mm/transparent_hugepage).
+ */
+#ifndef LRUBENCH_THP_SYSFS_H
+#define LRUBENCH_THP_SYSFS_H
+
+#include <stddef.h>
+#include "core/util.h"
+
+enum thp_knob { THP_ENABLED = 0, THP_DEFRAG = 1 };
+
+/* The knob's path ("<root>/kernel/mm/transparent_hugepage/enabled"). */
+void thp_knob_path(enum thp_knob k, char *buf, size_t len);
+/* The selected ("[bracketed]") mode, or the whole value when the file has no
+ * brackets; 0, or -1 with a message. */
+int thp_knob_read(enum thp_knob k, char *mode, size_t len);
+/* Is `mode` one of the words the knob offers? 1 yes, 0 no, -1 unreadable. */
+int thp_knob_offers(enum thp_knob k, const char *mode);
+/* 0 when THP is present; 1 with why filled when it is not. */
+int thp_probe(struct strbuf *why);
+/* Select `mode`, remembering the old one; restored by thp_knob_restore(),
+ * or by the cleanup registry on any exit. No change (and nothing
+ * registered) when the mode is already selected. 0 or -1 with a message. */
+int thp_knob_set(enum thp_knob k, const char *mode);
+/* Put the old mode back now (idempotent). */
+void thp_knob_restore(enum thp_knob k);
+
+#endif

@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * thpscale: THP fault latency under fragmentation, inside memcgs (DESIGN §6,
+ * after mmtests' thpscale). Per thread count T, `memcgs` instance processes
+ * (each in its own memcg, bound to the run's node) run T threads each; the
+ * engine (thpscale_engine.c) fragments memory and times every 2 MB write
+ * fault; results come back through shared memory.
+ *
+ * A fault kind that never occurs in an iteration gives no samples for its op
+ * (no fault-huge-4 with THP disabled): an op with zero or made-up samples
+ * would break the statistics, while an absent op is simply not compared.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "core/child.h"
+#include "core/cleanup.h"
+#include "workloads/thpscale/thp_sysfs.h"
+#include "workloads/thpscale/engine.h"
+#include "workloads/thpscale/layout.h"
+#include "core/workload.h"
+
+struct thpscale_opts {
+	bool madvise;
+	char *mapsize;             /* "auto" or a size */
+	struct ull_list threads;
+	unsigned long long memcgs;
+	uint64_t memcg_limit;
+	int thp_enabled;
+	int thp_defrag;
+};
+
+static const char *const enabled_modes[] = { "keep", "always", "madvise", "never", NULL };
+static const char *const defrag_modes[] = {
+	"keep", "always", "defer", "defer+madvise", "madvise", "never", NULL
+};
+
+static void threads_default(const struct sizing *sz, char *buf, size_t len)
+{
+	thp_threads_default(sz->node_cpus > 0 ? (unsigned)sz->node_cpus : 1, buf, len);
+}
+
+#define OFF(f) offsetof(struct thpscale_opts, f)
+static const struct option_def thpscale_options[] = {
+	{ "madvise", OPT_BOOL, OFF(madvise), "yes", NULL, NULL, 0, 0, NULL, 0,
+	  "madvise(MADV_HUGEPAGE) the faulted region (so THP=madvise gives huge pages)" },
+	{ "mapsize", OPT_STR, OFF(mapsize), "auto", NULL, "256M", 0, 0, NULL, OPTF_AUTO,
+	  "memory per instance (size), split between its threads; \"auto\": 80% of the node's "
+	  "memory over the instances (60% with a loop sparse_root), at most 3/4 of memcg_limit" },
+	{ "threads", OPT_LIST, OFF(threads), NULL, threads_default, "1,2", 1, 1024, NULL, 0,
+	  "thread counts, one step each (default 1..min(4 x node CPUs, 32), mmtests' large stride)" },
+	{ "memcgs", OPT_UINT, OFF(memcgs), "1", NULL, NULL, 0, 64, NULL, 0,
+	  "concurrent instances, each in its own memcg; 0: one instance in lrubench's own cgroup" },
+	{ "memcg_limit", OPT_SIZE, OFF(memcg_limit), "none", NULL, NULL, 0, 0, NULL, OPTF_NONE,
+	  "memory limit of each instance's memcg (none: no limit)" },
+	{ "thp_enabled", OPT_ENUM, OFF(thp_enabled), "keep", NULL, NULL, 0, 0, enabled_modes, 0,
+	  "set /sys/kernel/mm/transparent_hugepage/enabled for the run (restored after)" },
+	{ "thp_defrag", OPT_ENUM, OFF(thp_defrag), "keep", NULL, NULL, 0, 0, defrag_modes, 0,
+	  "set /sys/kernel/mm/transparent_hugepage/defrag for the run (restored after)" },
+	OPT_END,
+};
+
+enum { TBL_LATENCY = 0, TBL_PCT_HUGE = 1 };
+static const struct table_def thpscale_tables[] = {
+	{ "thpscale Fault Latencies", "usec", BETTER_LOWER },
+	{ "thpscale Percentage Faults Huge", "%", BETTER_HIGHER },
+	{ NULL, NULL, 0 },
+};
+
+/* Per-step totals over measured iterations, for print_summary. The core
+ * prints the summary after teardown and has no later hook, so they live in
+ * static storage (one slot per possible step) rather than in priv. */
+struct step_sum {
+	uint64_t vm[THP_NVMSTAT];
+	uint64_t faults, huge;
+	unsigned iterations;
+};
+static struct step_sum sums[LB_LIST_MAX];
+
+struct thp_priv {
+	uint64_t mapsize;
+	unsigned instances;
+	struct cgroup *cgs;        /* [instances] when memcgs > 0 */
+	unsigned ncgs;
+	int file_cleanup;
+};
+
+/* The data file's path, static for the async-signal-safe unlink. */
+static char data_file[PATH_MAX];
+
+static void unlink_data_file(void *arg)
+{
+	(void)arg;
+	if (data_file[0])
+		unlink(data_file);
+}
+
+static unsigned max_threads(const struct thpscale_opts *o)
+{
+	unsigned long long m = 0;
+
+	for (size_t i = 0; i < o->threads.n; i++)
+		if (o->threads.v[i] > m)
+			m = o->threads.v[i];
+	return (unsigned)m;
+}
+
+static unsigned nr_instances(const struct thpscale_opts *o)
+{
+	return o->memcgs ? (unsigned)o->memcgs : 1;
+}
+
+static int thpscale_probe(struct wl_ctx *ctx, struct strbuf *why)
+{
+	(void)ctx;
+	return thp_probe(why);
+}
+
+/* Does the data file take memory? Yes when the sparse root is a loop image
+ * (on a private tmpfs); no for dir:/path on a real disk. */
+static bool file_in_memory(const struct wl_ctx *ctx)
+{
+	const struct global_opts *g = ctx->env->g;
+
+	return !g || !g->sparse_root || strncmp(g->sparse_root, "dir:", 4);
+}
+
+/* The mapsize to use: "auto" sized from the node and the limit, or the value. */
+static int resolve_mapsize(struct wl_ctx *ctx, uint64_t *out, struct strbuf *err)
+{
+	struct thpscale_opts *o = ctx->opts;
+
+	if (!o->mapsize || !strcmp(o->mapsize, "auto")) {
+		*out = thp_auto_mapsize(ctx->env->bind.mem_bytes, nr_instances(o), o->memcg_limit,
+					file_in_memory(ctx));
+		if (!*out) {
+			strbuf_addstr(err, "thpscale.mapsize: cannot size \"auto\" (node memory unknown); "
+				      "give a size, e.g. 512M");
+			return LB_EXIT_USAGE;
+		}
+		return LB_EXIT_OK;
+	}
+	if (parse_size(o->mapsize, out)) {
+		strbuf_addf(err, "thpscale.mapsize: '%s' is not a size (e.g. 512M, 4G) or auto",
+			    o->mapsize);
+		return LB_EXIT_USAGE;
+	}
+	return LB_EXIT_OK;
+}
+
+static int thpscale_validate(struct wl_ctx *ctx, struct strbuf *err)
+{
+	struct thpscale_opts *o = ctx->opts;
+	const struct run_env *env = ctx->env;
+	uint64_t mapsize;
+	int r;
+
+	if (!o->threads.n) {
+		strbuf_addstr(err, "thpscale.threads: no thread counts");
+		return LB_EXIT_USAGE;
+	}
+	if (!o->memcgs && o->memcg_limit) {
+		strbuf_addstr(err, "thpscale.memcg_limit needs thpscale.memcgs >= 1 "
+			      "(memcgs=0 runs in lrubench's own cgroup)");
+		return LB_EXIT_USAGE;
+	}
+	if (o->memcgs && (!env->cg || env->cg->mode == CG_NONE)) {
+		strbuf_addstr(err, "thpscale.memcgs: no memory cgroup controller on this machine; "
+			      "set thpscale.memcgs=0 to run without memcgs");
+		return LB_EXIT_UNSUPPORTED;
+	}
+	r = resolve_mapsize(ctx, &mapsize, err);
+	if (r)
+		return r;
+	r = thp_check_mapsize(mapsize, nr_instances(o), max_threads(o), env->bind.mem_bytes,
+			      o->memcg_limit, file_in_memory(ctx), err);
+	if (r)
+		return r;
+	/* the data file must fit the loop image of the sparse root */
+	if (file_in_memory(ctx) && env->g && env->g->sparse_size) {
+		struct thp_layout l;
+		uint64_t need;
+
+		thp_layout_init(&l, mapsize, 1);
+		need = l.file_region * nr_instances(o);
+		if (need > env->g->sparse_size / 10 * 9) {
+			char a[32], b[32];
+
+			format_size(need, a, sizeof(a));
+			format_size(env->g->sparse_size, b, sizeof(b));
+			strbuf_addf(err, "thpscale needs a %s data file (mapsize / 4 per instance), more "
+				    "than global.sparse_size %s holds: raise global.sparse_size", a, b);
+			return LB_EXIT_USAGE;
+		}
+	}
+	/* a mode the kernel does not offer (an old kernel without
+	 * defer+madvise, say): this machine cannot do what was asked */
+	if (o->thp_enabled && thp_knob_offers(THP_ENABLED, enabled_modes[o->thp_enabled]) != 1) {
+		strbuf_addf(err, "thpscale.thp_enabled: this kernel does not offer '%s'",
+			    enabled_modes[o->thp_enabled]);
+		return LB_EXIT_UNSUPPORTED;
+	}
+	if (o->thp_defrag && thp_knob_offers(THP_DEFRAG, defrag_modes[o->thp_defrag]) != 1) {
+		strbuf_addf(err, "thpscale.thp_defrag: this kernel does not offer '%s'",
+			    defrag_modes[o->thp_defrag]);
+		return LB_EXIT_UNSUPPORTED;
+	}
+	return LB_EXIT_OK;
+}
+
+static int set_thp(struct wl_ctx *ctx, enum thp_knob k, const char *want, const char *fact)
+{
+	char mode[64];
+
+	if (strcmp(want, "keep") && thp_knob_set(k, want))
+		return -1;
+	if (thp_knob_read(k, mode, sizeof(mode)))
+		return -1;
+	env_fact(ctx->env, "thpscale", fact, json_object_new_string(mode));
+	return 0;
+}
+
+static int thpscale_setup(struct wl_ctx *ctx)
+{
+	struct thpscale_opts *o = ctx->opts;
+	struct thp_priv *p = xcalloc(1, sizeof(*p));
+	struct strbuf err = STRBUF_INIT;
+	struct thp_layout l;
+	const char *dir;
+	json_object *arr;
+
+	ctx->priv = p;
+	p->instances = nr_instances(o);
+	if (resolve_mapsize(ctx, &p->mapsize, &err)) {
+		error("%s", strbuf_str(&err));
+		strbuf_release(&err);
+		return -1;
+	}
+	strbuf_release(&err);
+	if (thp_layout_init(&l, p->mapsize, 1))
+		return error("thpscale.mapsize %llu is too small", (unsigned long long)p->mapsize);
+
+	if (set_thp(ctx, THP_ENABLED, enabled_modes[o->thp_enabled], "thp_enabled") ||
+	    set_thp(ctx, THP_DEFRAG, defrag_modes[o->thp_defrag], "thp_defrag"))
+		return -1;
+	env_fact(ctx->env, "thpscale", "mapsize", json_object_new_int64((int64_t)p->mapsize));
+	env_fact(ctx->env, "thpscale", "instances", json_object_new_int((int)p->instances));
+	arr = json_object_new_array();
+	for (size_t i = 0; i < o->threads.n; i++)
+		json_object_array_add(arr, json_object_new_int64((int64_t)o->threads.v[i]));
+	env_fact(ctx->env, "thpscale", "threads", arr);
+
+	if (o->memcgs) {
+		p->cgs = xcalloc(p->instances, sizeof(*p->cgs));
+		for (unsigned i = 0; i < p->instances; i++) {
+			char name[32];
+
+			snprintf(name, sizeof(name), "thpscale-%u", i + 1);
+			if (env_memcg(ctx->env, name, o->memcg_limit, &p->cgs[i]))
+				return -1;
+			p->ncgs++;
+		}
+	}
+
+	/* the data file, written once per run on a real filesystem: each
+	 * instance read-faults its own mapsize / 4 of it per iteration */
+	dir = env_sparse_dir(ctx->env);
+	if (!dir)
+		return -1;
+	if ((size_t)snprintf(data_file, sizeof(data_file), "%s/thpscale-data", dir) >= sizeof(data_file))
+		return error("path too long: %s/thpscale-data", dir);
+	p->file_cleanup = cleanup_push("thpscale data file", unlink_data_file, NULL);
+	if (thp_write_data_file(data_file, l.file_region * p->instances))
+		return -1;
+
+	memset(sums, 0, sizeof(sums));
+	for (size_t i = 0; i < o->threads.n; i++)
+		wl_add_step(ctx, "threads-%llu", o->threads.v[i]);
+	return 0;
+}
+
+static int read_vmstat(uint64_t v[THP_NVMSTAT])
+{
+	char *text = read_file_str("/proc/vmstat", NULL);
+
+	if (!text)
+		return error("cannot read /proc/vmstat: %s", strerror(errno));
+	thp_vmstat_parse(text, v);
+	free(text);
+	return 0;
+}
+
+/* Start the instances and wait for all of them. 0, -1 (failed), -2 (stop). */
+static int run_instances(struct wl_ctx *ctx, struct thp_shared *sh, const struct thp_layout *l)
+{
+	struct thp_priv *p = ctx->priv;
+	struct thpscale_opts *o = ctx->opts;
+	unsigned n = p->instances, left = 0;
+	struct child *c = xcalloc(n, sizeof(*c));
+	struct thp_instance *in = xcalloc(n, sizeof(*in));
+	char (*procs)[PATH_MAX] = xcalloc(n, sizeof(*procs));
+	bool *done = xcalloc(n, sizeof(*done));
+	int ret = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		in[i] = (struct thp_instance){ .sh = sh, .layout = l, .index = i,
+					       .file = data_file, .madvise = o->madvise };
+		c[i].fn = thp_instance_main;
+		c[i].fn_arg = &in[i];
+		c[i].name = "thpscale instance";
+		c[i].bind = &ctx->env->bind;
+		if (p->ncgs)
+			c[i].cgroup_procs = cg_procs_file(&p->cgs[i], procs[i], sizeof(procs[i]));
+		if (child_start(&c[i])) {
+			thp_shared_abort(sh);
+			ret = -1;
+			break;
+		}
+		left++;
+	}
+	while (left) {
+		for (unsigned i = 0; i < n && left; i++) {
+			int code = 0, r;
+
+			if (done[i] || !c[i].running)
+				continue;
+			r = child_wait(&c[i], left > 1 ? 0.2 : 1.0, &code, NULL);
+			if (r == 1)
+				continue;
+			if (r == -2) {
+				/* SIGINT: break the barrier, stop everybody */
+				thp_shared_abort(sh);
+				for (unsigned j = 0; j < n; j++)
+					if (!done[j] && c[j].running)
+						child_stop(&c[j], 2.0);
+				ret = -2;
+				left = 0;
+				break;
+			}
+			done[i] = true;
+			left--;
+			if (r < 0 || code) {
+				char desc[64];
+
+				child_describe_code(code, desc, sizeof(desc));
+				if (r == 0)
+					error("thpscale instance %u %s", i + 1, desc);
+				else
+					child_stop(&c[i], 1.0);
+				thp_shared_abort(sh);
+				ret = -1;
+			}
+		}
+	}
+	free(done);
+	free(procs);
+	free(in);
+	free(c);
+	return ret;
+}
+
+static int thpscale_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples *s)
+{
+	struct thp_priv *p = ctx->priv;
+	struct thpscale_opts *o = ctx->opts;
+	unsigned T = (unsigned)o->threads.v[step];
+	uint64_t before[THP_NVMSTAT], after[THP_NVMSTAT], faults = 0, huge = 0;
+	double anon_us = 0, file_us = 0;
+	char op[48];
+	struct thp_layout l;
+	struct thp_shared *sh;
+	json_object *d, *vm;
+	int r;
+
+	if (thp_layout_init(&l, p->mapsize, T))
+		return error("thpscale.mapsize is too small for %u threads", T);
+	sh = thp_shared_create(p->instances, T, l.nr_faults);
+	if (!sh)
+		return -1;
+	if (read_vmstat(before)) {
+		thp_shared_destroy(sh);
+		return -1;
+	}
+	r = run_instances(ctx, sh, &l);
+	if (r == 0 && read_vmstat(after))
+		r = -1;
+	/* every thread must have made every fault */
+	for (unsigned i = 0; r == 0 && i < p->instances * T; i++) {
+		const struct thp_thread_result *t = &sh->res[i];
+		if (t->failed || t->faults != l.nr_faults) {
+			error("thpscale instance %u thread %u: %s", i / T + 1, i % T,
+			      t->msg[0] ? t->msg : "incomplete");
+			r = -1;
+		}
+	}
+	if (r == 0) {
+		/* a kind that never occurred gives no samples (no op) */
+		size_t total = (size_t)p->instances * T * l.nr_faults;
+		for (int kind = THP_BASE; kind <= THP_HUGE; kind++) {
+			snprintf(op, sizeof(op), "fault-%s-%u", kind == THP_HUGE ? "huge" : "base", T);
+			for (size_t k = 0; k < total; k++)
+				if (sh->kind[k] == kind)
+					wl_sample(s, TBL_LATENCY, op, sh->lat_us[k]);
+		}
+		snprintf(op, sizeof(op), "fault-both-%u", T);
+		for (size_t k = 0; k < total; k++) {
+			wl_sample(s, TBL_LATENCY, op, sh->lat_us[k]);
+			huge += sh->kind[k] == THP_HUGE;
+		}
+		faults = total;
+		snprintf(op, sizeof(op), "huge-%u", T);
+		wl_sample(s, TBL_PCT_HUGE, op, 100.0 * (double)huge / (double)faults);
+
+		for (unsigned i = 0; i < p->instances * T; i++) {
+			anon_us += sh->res[i].anon_init_us;
+			file_us += sh->res[i].file_init_us;
+		}
+		d = json_object_new_object();
+		json_object_object_add(d, "threads", json_object_new_int((int)T));
+		json_object_object_add(d, "instances", json_object_new_int((int)p->instances));
+		json_object_object_add(d, "faults", json_object_new_int64((int64_t)faults));
+		json_object_object_add(d, "faults_huge", json_object_new_int64((int64_t)huge));
+		json_object_object_add(d, "faults_base", json_object_new_int64((int64_t)(faults - huge)));
+		json_object_object_add(d, "anon_init_us_mean",
+				       json_object_new_double(anon_us / (p->instances * T)));
+		json_object_object_add(d, "file_init_us_mean",
+				       json_object_new_double(file_us / (p->instances * T)));
+		vm = json_object_new_object();
+		for (int k = 0; k < THP_NVMSTAT; k++) {
+			if (before[k] == THP_VMSTAT_MISSING || after[k] == THP_VMSTAT_MISSING)
+				continue;
+			json_object_object_add(vm, thp_vmstat_keys[k],
+					       json_object_new_int64((int64_t)(after[k] - before[k])));
+			if (!s->discard)
+				sums[step].vm[k] += after[k] - before[k];
+		}
+		json_object_object_add(d, "vmstat", vm);
+		wl_detail(s, d);
+		if (!s->discard) {
+			sums[step].faults += faults;
+			sums[step].huge += huge;
+			sums[step].iterations++;
+		}
+	}
+	thp_shared_destroy(sh);
+	return r == 0 ? 0 : -1;
+}
+
+static void thpscale_teardown(struct wl_ctx *ctx)
+{
+	struct thp_priv *p = ctx->priv;
+
+	if (p) {
+		for (unsigned i = 0; i < p->ncgs; i++)
+			cg_destroy(&p->cgs[i]);
+		p->ncgs = 0;
+		if (p->file_cleanup > 0)
+			cleanup_pop(p->file_cleanup, true);
+		free(p->cgs);
+		free(p);
+		ctx->priv = NULL;
+	}
+	/* the THP knobs go back even if setup failed half-way */
+	thp_knob_restore(THP_DEFRAG);
+	thp_knob_restore(THP_ENABLED);
+}
+
+static void thpscale_print_summary(struct wl_ctx *ctx, FILE *out)
+{
+	for (size_t i = 0; i < ctx->nsteps && i < LB_LIST_MAX; i++) {
+		const struct step_sum *ss = &sums[i];
+
+		if (!ss->iterations)
+			continue;
+		fprintf(out, "thpscale %s: %llu faults, %.1f%% huge; vmstat over %u iteration%s:",
+			ctx->steps[i], (unsigned long long)ss->faults,
+			ss->faults ? 100.0 * (double)ss->huge / (double)ss->faults : 0.0,
+			ss->iterations, ss->iterations > 1 ? "s" : "");
+		for (int k = 0; k < THP_NVMSTAT; k++)
+			fprintf(out, " %s=%llu", thp_vmstat_keys[k], (unsigned long long)ss->vm[k]);
+		fputc('\n', out);
+	}
+}
+
+const struct workload_ops thpscale_ops = {
+	.name = "thpscale",
+	.summary = "THP fault latency and huge-page success under fragmentation, per thread count",
+	.options = thpscale_options,
+	.opts_size = sizeof(struct thpscale_opts),
+	.tables = thpscale_tables,
+	.probe = thpscale_probe,
+	.validate = thpscale_validate,
+	.setup = thpscale_setup,
+	.run_step = thpscale_run_step,
+	.teardown = thpscale_teardown,
+	.print_summary = thpscale_print_summary,
+};

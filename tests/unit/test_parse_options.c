@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The option table: parsing, errors, help and synopsis. */
+#include "unit.h"
+#include "core/parse_options.h"
+
+static const char *fmt, *out;
+static bool quiet, force;
+static struct strlist sets = STRLIST_INIT;
+static int cb_calls;
+
+static int count_cb(const struct popt *o, const char *arg)
+{
+	(void)o;
+	if (!strcmp(arg, "bad"))
+		return error("--count: bad value");
+	cb_calls++;
+	return 0;
+}
+
+static const struct popt opts[] = {
+	POPT_STRING('f', "format", &fmt, "FMT", "output format"),
+	POPT_STRING('o', "output", &out, "DIR", "where results go"),
+	POPT_BOOL('q', "quiet", &quiet, "print errors only"),
+	POPT_BOOL(0, "force", &force, "overwrite"),
+	POPT_STRLIST(0, "set", &sets, "SEC.KEY=VAL", "set a key"),
+	POPT_CALLBACK(0, "count", NULL, "N", "counted", count_cb),
+	POPT_STRING(0, "old-name", &out, "DIR", NULL),   /* hidden alias */
+	POPT_END(),
+};
+static const struct popt_command cmd = { "demo", "DIR...", "A demo command.", opts };
+
+static int reset(void **state)
+{
+	(void)state;
+	fmt = out = NULL;
+	quiet = force = false;
+	strlist_release(&sets);
+	cb_calls = 0;
+	return 0;
+}
+
+#define PARSE(...) ({ char *v_[] = { "demo", __VA_ARGS__, NULL }; \
+	int r_ = parse_options(&cmd, (int)ARRAY_SIZE(v_) - 1, v_); \
+	memcpy(argv_out, v_, sizeof(v_) < sizeof(argv_out) ? sizeof(v_) : sizeof(argv_out)); r_; })
+
+static void test_forms(void **state)
+{
+	char *argv_out[16];
+
+	reset(state);
+	assert_int_equal(PARSE("a", "-fjson", "--output=x", "b", "-q", "--set", "g.k=1",
+			       "--set=r.m=2", "--", "-c"), 3);
+	assert_string_equal(fmt, "json");
+	assert_string_equal(out, "x");
+	assert_true(quiet);
+	assert_false(force);
+	assert_int_equal(sets.n, 2);
+	assert_string_equal(sets.v[0], "g.k=1");
+	assert_string_equal(sets.v[1], "r.m=2");
+	assert_string_equal(argv_out[0], "a");
+	assert_string_equal(argv_out[1], "b");
+	assert_string_equal(argv_out[2], "-c");
+	assert_null(argv_out[3]);
+	reset(state);
+	assert_int_equal(PARSE("-f", "csv", "-qo", "d", "--old-name", "e"), 0);
+	assert_string_equal(fmt, "csv");
+	assert_string_equal(out, "e");
+	assert_true(quiet);
+}
+
+static void test_errors(void **state)
+{
+	char *argv_out[16];
+
+	reset(state);
+	assert_int_equal(PARSE("--bogus"), POPT_USAGE_ERROR);
+	assert_int_equal(PARSE("-x"), POPT_USAGE_ERROR);
+	assert_int_equal(PARSE("--format"), POPT_USAGE_ERROR);
+	assert_int_equal(PARSE("-f"), POPT_USAGE_ERROR);
+	assert_int_equal(PARSE("--force=yes"), POPT_USAGE_ERROR);
+	assert_int_equal(PARSE("--count", "bad"), POPT_USAGE_ERROR);
+	assert_int_equal(PARSE("--count", "3", "--count=4"), 0);
+	assert_int_equal(cb_calls, 2);
+	assert_int_equal(popt_exit(POPT_USAGE_ERROR), LB_EXIT_USAGE);
+	assert_int_equal(popt_exit(POPT_HELP_SHOWN), LB_EXIT_OK);
+	/* a lone "-" is an argument (stdin, by convention) */
+	assert_int_equal(PARSE("-"), 1);
+	assert_string_equal(argv_out[0], "-");
+}
+
+static void test_synopsis_and_help(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	popt_synopsis(&cmd, &sb);
+	assert_string_equal(strbuf_str(&sb), "demo [-f FMT] [-o DIR] [-q] [--force] "
+			    "[--set SEC.KEY=VAL]... [--count N] DIR...");
+	popt_help(&cmd, f);
+	fclose(f);
+	assert_non_null(strstr(buf, "usage: lrubench demo [-f FMT]"));
+	assert_non_null(strstr(buf, "A demo command."));
+	assert_non_null(strstr(buf, "-f, --format FMT"));
+	assert_null(strstr(buf, "old-name"));
+	free(buf);
+	strbuf_release(&sb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_forms),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_synopsis_and_help),
+	};
+	int r = cmocka_run_group_tests(tests, NULL, NULL);
+
+	strlist_release(&sets);
+	return r;
+}
