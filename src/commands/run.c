@@ -29,6 +29,7 @@ struct run_args {
 	const char *outdir;
 	const char *label;
 	const char *iterations;
+	const char *profile;       /* --profile KIND: [global] profile */
 	bool quick, force, resume, dry_run;
 };
 
@@ -40,7 +41,7 @@ static void add_arg(char ***v, size_t *n, const char *s)
 
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
-	enum { O_LABEL = 256, O_QUICK, O_SET, O_FORCE, O_RESUME, O_DRY_RUN };
+	enum { O_LABEL = 256, O_QUICK, O_SET, O_FORCE, O_RESUME, O_DRY_RUN, O_PROFILE };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "workloads", required_argument, NULL, 'w' },
@@ -52,6 +53,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		{ "force", no_argument, NULL, O_FORCE },
 		{ "resume", no_argument, NULL, O_RESUME },
 		{ "dry-run", no_argument, NULL, O_DRY_RUN },
+		{ "profile", required_argument, NULL, O_PROFILE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -74,6 +76,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		case O_FORCE: a->force = true; break;
 		case O_RESUME: a->resume = true; break;
 		case O_DRY_RUN: a->dry_run = true; break;
+		case O_PROFILE: a->profile = optarg; break;
 		case ':':
 			return error("option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -158,6 +161,9 @@ static int resolve_config(const struct run_args *a, struct config *cfg, struct s
 			goto usage;
 	if (a->iterations &&
 	    config_set_value(cfg, "global", "iterations", a->iterations, "-i", &err))
+		goto usage;
+	if (a->profile &&
+	    config_set_value(cfg, "global", "profile", a->profile, "--profile", &err))
 		goto usage;
 	for (size_t i = 0; i < a->nsets; i++)
 		if (config_set(cfg, a->sets[i], &err))

@@ -93,6 +93,11 @@ static char *locate_in_path(const char *file)
 	return NULL;
 }
 
+char *child_find_program(const char *name)
+{
+	return locate_in_path(name);
+}
+
 /* environ plus env_add ("K=V" replaces an inherited K). NULL: no additions. */
 static char **build_env(const char *const *add)
 {

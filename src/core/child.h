@@ -57,6 +57,9 @@ void child_signal(struct child *c, int sig);
 void child_stop(struct child *c, double grace);
 /* Describe an exit code: "exited with 3", "killed by signal 9 (Killed)". */
 void child_describe_code(int code, char *buf, size_t len);
+/* The file child_start would run for argv[0] = name (a PATH lookup unless
+ * name has a '/'): malloc'ed, or NULL when there is none. */
+char *child_find_program(const char *name);
 /* Run argv to completion (with the same placement options) and return its
  * exit code, or -1 when it could not start. Output goes to c->out_path. */
 int child_run(struct child *c, double timeout);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/workload.h"
+#include "profile/caps.h"
 
 #define GOFF(f) offsetof(struct global_opts, f)
 #define COFF(f) offsetof(struct wl_common_opts, f)
@@ -35,6 +36,10 @@ const struct option_def global_options[] = {
 	  "private tmpfs) | dir:/path (an existing folder, not tmpfs)" },
 	{ "sparse_size", OPT_SIZE, GOFF(sparse_size), "16G", NULL, NULL, 1ULL << 30, 1ULL << 44, NULL, 0,
 	  "size of the sparse image behind loop-ext4/loop-xfs (only written blocks use memory)" },
+	{ "profile", OPT_ENUM, GOFF(profile), "none", NULL, NULL, 0, 0, profile_kind_names, 0,
+	  "after each step's timed iterations, one untimed iteration under a profiler: lock (lock "
+	  "contention: perf's lock tracepoints, else /proc/lock_stat), cpu (perf sampling), all, or none; "
+	  "the CPU split and reclaim counters are recorded either way" },
 	OPT_END,
 };
 

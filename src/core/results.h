@@ -8,6 +8,7 @@
  * <workload>.json, schema 1:
  *   { "schema": 1, "workload": "readtwice",
  *     "tables": [ { "title": "...", "unit": "MB/s", "better": "higher",
+ *                   "explains": true,                           (optional)
  *                   "ops": [ { "op": "memcgs-1", "samples": [ ... ] } ] } ],
  *     "details": [ { "op": "memcgs-1", "iteration": 0, ... } ],   (optional)
  *     "progress": [ { "op": "memcgs-1", "done": 3 } ] }             (optional, for --resume)
@@ -34,6 +35,7 @@ struct result_table {
 	char *title;
 	char *unit;
 	int better;              /* enum better */
+	bool explains;           /* explains the throughput tables (CPU split, reclaim, locks) */
 	struct op_samples *ops;  /* in first-seen order */
 	size_t nops, cap;
 };
@@ -57,6 +59,10 @@ struct label_result {
 /* Find or add a table / an op. */
 struct result_table *wl_result_table(struct wl_result *r, const char *title,
 				     const char *unit, int better);
+/* The same, for a table that explains the throughput tables ("explains":
+ * true: compare groups it under its own heading, the gate skips it). */
+struct result_table *wl_result_explaining_table(struct wl_result *r, const char *title,
+						const char *unit, int better);
 struct op_samples *result_table_op(struct result_table *t, const char *op);
 void result_table_add(struct result_table *t, const char *op, double v);
 const struct result_table *wl_result_find_table(const struct wl_result *r, const char *title);

@@ -18,6 +18,7 @@
 #include "core/progress.h"
 #include "core/run_summary.h"
 #include "core/sparse_root.h"
+#include "profile/profile.h"
 
 /* ---- run.json ---- */
 
@@ -71,6 +72,7 @@ static int run_json_write(struct run_state *rs, const char *status)
 	}
 	if (rs->env.facts)
 		json_object_object_add(rs->run_json, "workload_facts", json_object_get(rs->env.facts));
+	json_object_object_add(rs->run_json, "profile", profile_run_json(&rs->prof));
 	ret = json_save_file(path, rs->run_json, &err);
 	if (ret)
 		error("%s", strbuf_str(&err));
@@ -222,11 +224,36 @@ static void progress_set(struct wl_result *r, const char *step, size_t done)
 	json_object_array_add(r->progress, e);
 }
 
+/* Was the step's profile pass made (profile.h)? */
+static bool progress_profiled(json_object *progress, const char *step)
+{
+	for (size_t i = 0; progress && i < json_object_array_length(progress); i++) {
+		json_object *e = json_object_array_get_idx(progress, i), *s, *p;
+		if (json_object_object_get_ex(e, "step", &s) && !strcmp(json_object_get_string(s), step) &&
+		    json_object_object_get_ex(e, "profiled", &p))
+			return json_object_get_boolean(p);
+	}
+	return false;
+}
+
+static void progress_set_profiled(struct wl_result *r, const char *step)
+{
+	for (size_t i = 0; r->progress && i < json_object_array_length(r->progress); i++) {
+		json_object *e = json_object_array_get_idx(r->progress, i), *s;
+		if (json_object_object_get_ex(e, "step", &s) && !strcmp(json_object_get_string(s), step)) {
+			json_object_object_add(e, "profiled", json_object_new_boolean(1));
+			return;
+		}
+	}
+}
+
 static void merge_staging(struct wl_result *dst, const struct wl_result *src, json_object *details)
 {
 	for (size_t i = 0; i < src->ntables; i++) {
 		const struct result_table *t = &src->tables[i];
 		struct result_table *d = wl_result_table(dst, t->title, t->unit, t->better);
+
+		d->explains |= t->explains;
 		for (size_t j = 0; j < t->nops; j++)
 			for (size_t k = 0; k < t->ops[j].n; k++)
 				result_table_add(d, t->ops[j].op, t->ops[j].v[k]);
@@ -252,18 +279,21 @@ static enum outcome run_workload(struct run_state *rs, struct wl_ctx *ctx, struc
 		error("%s: setup failed", ctx->ops->name);
 		return lb_stop_requested() ? INTERRUPTED : FAILED;
 	}
-	for (size_t s = 0; s < ctx->nsteps; s++)
+	for (size_t s = 0; s < ctx->nsteps; s++) {
 		if (progress_get(res->progress, ctx->steps[s]) < (size_t)iters)
 			units += (size_t)(warm + iters) - progress_get(res->progress, ctx->steps[s]);
+		if (profile_wanted(&rs->prof) && !progress_profiled(res->progress, ctx->steps[s]))
+			units++;
+	}
 	progress_begin(&pg, ctx->ops->name, units);
 	for (size_t s = 0; s < ctx->nsteps && out == OK; s++) {
 		size_t done = progress_get(res->progress, ctx->steps[s]);
+		bool profile = profile_wanted(&rs->prof) && !progress_profiled(res->progress, ctx->steps[s]);
 
-		if (done >= (size_t)iters)
-			continue;
-		for (int it = -warm; it < iters; it++) {
+		for (int it = -warm; it < iters && done < (size_t)iters; it++) {
 			struct wl_result staging = { 0 };
 			struct wl_samples smp;
+			struct iter_counters ic;
 			double t0;
 			int r;
 
@@ -281,6 +311,8 @@ static enum outcome run_workload(struct run_state *rs, struct wl_ctx *ctx, struc
 			smp = (struct wl_samples){ &staging, ctx->ops->tables, ctx->steps[s], it, it < 0, 0,
 						   json_object_new_array() };
 			progress_unit(&pg, ctx->steps[s], it, iters, warm);
+			/* where the kernel spent the time: CPU split and reclaim counters */
+			profile_iter_begin(&rs->prof, &ic);
 			t0 = now_monotonic();
 			r = ctx->ops->run_step(ctx, s, &smp);
 			progress_done(&pg, now_monotonic() - t0, ctx->steps[s], it, iters, warm);
@@ -294,6 +326,8 @@ static enum outcome run_workload(struct run_state *rs, struct wl_ctx *ctx, struc
 				if (!smp.added)
 					warning("%s: %s iteration %d produced no sample", ctx->ops->name,
 						ctx->steps[s], it + 1);
+				profile_iter_end(&rs->prof, &ic, ctx->ops->name, ctx->steps[s], it, &staging,
+						 smp.pending_details);
 				merge_staging(res, &staging, smp.pending_details);
 				progress_set(res, ctx->steps[s], (size_t)it + 1);
 				if (wl_result_save(path, res, &err)) {
@@ -301,10 +335,26 @@ static enum outcome run_workload(struct run_state *rs, struct wl_ctx *ctx, struc
 					out = FAILED;
 				}
 			}
+			profile_iter_release(&ic);
 			json_object_put(smp.pending_details);
 			wl_result_release(&staging);
 			if (out != OK)
 				break;
+		}
+		/* one more, untimed iteration under the profiler */
+		if (out == OK && profile) {
+			progress_unit(&pg, ctx->steps[s], iters, iters, warm);
+			if (profile_pass(&rs->prof, ctx, s, res) == -2) {
+				out = INTERRUPTED;
+			} else {
+				if (!progress_get(res->progress, ctx->steps[s]))
+					progress_set(res, ctx->steps[s], (size_t)iters);
+				progress_set_profiled(res, ctx->steps[s]);
+				if (wl_result_save(path, res, &err)) {
+					error("%s", strbuf_str(&err));
+					out = FAILED;
+				}
+			}
 		}
 	}
 	progress_end(&pg);
@@ -397,7 +447,7 @@ int run_state_execute(struct run_state *rs)
 	struct wl_result *res = xcalloc(rs->nwls, sizeof(*res));
 	json_object *old_run = NULL;
 	enum outcome out = OK;
-	int ret = LB_EXIT_OK;
+	int ret = LB_EXIT_OK, r0;
 
 	rs->env.sys = rs->sys;
 	rs->env.g = &rs->cfg->g;
@@ -438,6 +488,12 @@ int run_state_execute(struct run_state *rs)
 		}
 	}
 
+	/* a requested profile this machine cannot make is exit 3, before anything exists */
+	if ((r0 = profile_run_init(&rs->prof, (enum profile_kind)rs->cfg->g.profile))) {
+		ret = r0;
+		goto out;
+	}
+
 	/* from here on the label folder exists and says what happened */
 	if (rs->force && remove_tree(rs->env.label_dir)) {
 		error("--force: cannot remove %s", rs->env.label_dir);
@@ -461,7 +517,7 @@ int run_state_execute(struct run_state *rs)
 		ret = LB_EXIT_FAIL;
 		goto out;
 	}
-	if (prepare_env(rs)) {
+	if (prepare_env(rs) || profile_run_setup(&rs->prof, &rs->env)) {
 		out = lb_stop_requested() ? INTERRUPTED : FAILED;
 		goto finish;
 	}
@@ -489,6 +545,7 @@ int run_state_execute(struct run_state *rs)
 		free(path);
 	}
 finish:
+	profile_run_release(&rs->prof);
 	release_env(rs);
 	if (out == OK && lb_stop_requested())
 		out = INTERRUPTED;
@@ -496,6 +553,9 @@ finish:
 	if (out == OK) {
 		for (size_t i = 0; i < rs->nwls; i++)
 			run_summary_print(&ctxs[i], &res[i], stdout);
+		if (rs->prof.failed)
+			warning("the profile of %u step%s failed (see \"profile\" in the details): the "
+				"timed samples are complete", rs->prof.failed, rs->prof.failed > 1 ? "s" : "");
 		info("results: %s/", rs->env.label_dir);
 	} else if (out == INTERRUPTED) {
 		error("interrupted; what was measured is in %s/ ('lrubench run --resume' with the same "
@@ -503,6 +563,7 @@ finish:
 	}
 	ret = out == OK ? LB_EXIT_OK : out == INTERRUPTED ? LB_EXIT_INTERRUPTED : LB_EXIT_FAIL;
 out:
+	profile_run_release(&rs->prof);
 	cleanup_run_all();
 	if (ret == LB_EXIT_OK && lb_stop_requested())
 		ret = LB_EXIT_INTERRUPTED;

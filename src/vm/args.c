@@ -8,7 +8,7 @@
 
 /* options of `run` that take a value: their values are never ours */
 static const char *const run_value_opts[] = {
-	"-c", "--config", "-w", "--workloads", "-i", "--iterations", NULL
+	"-c", "--config", "-w", "--workloads", "-i", "--iterations", "--profile", NULL
 };
 
 static bool in_list(const char *const *l, const char *s)
