@@ -6,9 +6,9 @@
 #include <string.h>
 #include "core/util.h"
 
-void lock_report_add(struct lock_report *r, const char *name, const char *function,
-		     const char *type, unsigned long long contended, double wait_total_ns,
-		     double wait_max_ns, bool lru)
+struct lock_entry *lock_report_add(struct lock_report *r, const char *name, const char *function,
+				   const char *type, unsigned long long contended, double wait_total_ns,
+				   double wait_max_ns, bool lru)
 {
 	struct lock_entry *e;
 
@@ -21,6 +21,8 @@ void lock_report_add(struct lock_report *r, const char *name, const char *functi
 	e->wait_total_ns = wait_total_ns;
 	e->wait_max_ns = wait_max_ns;
 	e->lru = lru;
+	e->taker = NULL;
+	return e;
 }
 
 static void entry_free(struct lock_entry *e)
@@ -28,6 +30,7 @@ static void entry_free(struct lock_entry *e)
 	free(e->name);
 	free(e->function);
 	free(e->type);
+	free(e->taker);
 }
 
 static int by_wait(const void *a, const void *b)
@@ -52,7 +55,8 @@ void lock_report_merge(struct lock_report *r)
 		size_t j;
 
 		for (j = 0; j < out; j++)
-			if (!strcmp(r->e[j].function, e->function) && !strcmp(r->e[j].type, e->type))
+			if (!strcmp(r->e[j].function, e->function) && !strcmp(r->e[j].type, e->type) &&
+			    !strcmp(r->e[j].taker ? r->e[j].taker : "", e->taker ? e->taker : ""))
 				break;
 		if (j == out) {
 			if (out != i) {
@@ -107,6 +111,8 @@ json_object *lock_report_top_json(const struct lock_report *r, size_t n)
 		json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "caller", json_object_new_string(e->function));
+		if (e->taker)
+			json_object_object_add(o, "lock_taker", json_object_new_string(e->taker));
 		json_object_object_add(o, "type", json_object_new_string(e->type));
 		json_object_object_add(o, "contended", json_object_new_int64((int64_t)e->contended));
 		if (e->wait_total_ns >= 0) {

@@ -17,6 +17,8 @@ struct lock_entry {
 	char *name;                   /* caller as printed ("folio_batch_move_lru+0x88") or class */
 	char *function;               /* caller without offset and clone suffix, or the class */
 	char *type;                   /* "spinlock", "mutex", "rwsem:R", ... ; "class" for lock_stat */
+	char *taker;                  /* the function that took the lock, from the call stack
+				       * (perf lock contention -v); NULL when not known */
 	unsigned long long contended;
 	double wait_total_ns;         /* < 0: the source did not print it */
 	double wait_max_ns;           /* < 0: not printed */
@@ -37,15 +39,15 @@ struct lru_lock_summary {
 	size_t callers;               /* entries that matched */
 };
 
-void lock_report_add(struct lock_report *r, const char *name, const char *function,
-		     const char *type, unsigned long long contended, double wait_total_ns,
-		     double wait_max_ns, bool lru);
-/* Sum entries with the same function and type (perf prints one row per call
- * stack, so a caller appears several times), then sort by total wait,
- * largest first (contention count when there is no wait). */
+struct lock_entry *lock_report_add(struct lock_report *r, const char *name, const char *function,
+				   const char *type, unsigned long long contended, double wait_total_ns,
+				   double wait_max_ns, bool lru);
+/* Sum entries with the same function, lock taker and type (perf prints one
+ * row per call stack, so a caller appears several times), then sort by
+ * total wait, largest first (contention count when there is no wait). */
 void lock_report_merge(struct lock_report *r);
 void lock_report_lru(const struct lock_report *r, struct lru_lock_summary *s);
-/* [{"caller","type","contended","wait_total_ms","wait_max_ms","wait_avg_us","lru"}]
+/* [{"caller","lock_taker","type","contended","wait_total_ms","wait_max_ms","wait_avg_us","lru"}]
  * of the first n entries (after lock_report_merge). */
 json_object *lock_report_top_json(const struct lock_report *r, size_t n);
 void lock_report_release(struct lock_report *r);

@@ -57,10 +57,11 @@ const struct lru_lock_name lru_lock_names[] = {
 	  "6.18 kallsyms, 6.1 source, 5.10 source" },
 	{ "shrink_inactive_list", LRU_CALLER, "reclaims: isolates and puts back under the lock",
 	  "6.1 source, 5.10 source (inlined on 6.18)" },
-	{ "shrink_folio_list", LRU_CALLER, "reclaims an isolated list (named by the brief's "
-	  "shrink_*_list; it drops the lock first, so it rarely waits for it)",
-	  "6.18 kallsyms, 6.1 source" },
-	{ "shrink_page_list", LRU_CALLER, "older name of shrink_folio_list", "5.10 source" },
+	{ "shrink_lruvec", LRU_CALLER, "takes lru_lock where shrink_inactive_list and "
+	  "shrink_active_list are inlined into it", "6.18 perf -v (the lock taker under reclaim)" },
+	/* not shrink_folio_list (shrink_page_list before 6.1): it works on a list
+	 * already isolated, without lru_lock (6.1 source), and the spinlock waits
+	 * perf -v showed in it on 6.18 were the zone lock (free_one_page) */
 	{ "move_folios_to_lru", LRU_CALLER, "puts isolated folios back", "6.18 kallsyms, 6.1 source" },
 	{ "move_pages_to_lru", LRU_CALLER, "older name of move_folios_to_lru", "5.10 source" },
 	{ "check_move_unevictable_folios", LRU_CALLER, "rescues unevictable folios",

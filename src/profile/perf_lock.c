@@ -124,7 +124,53 @@ static bool parse_number(const char *tok, size_t len, double *v, bool integer)
 	return !errno && *e == '\0';
 }
 
-static int parse_row(struct parser *p, const char *line, const char *end, struct lock_report *out)
+/* Functions that are the lock itself, not who took it: skipped in a stack. */
+static bool lock_primitive(const char *fn)
+{
+	static const char *const prefixes[] = {
+		"_raw_", "__raw_", "raw_spin_", "do_raw_", "queued_", "native_queued_", "__pv_queued_",
+		"pv_queued_", "__mutex_lock", "mutex_lock", "mutex_spin", "__mutex_", "rwsem_down_",
+		"down_read", "down_write", "__down_", "rt_mutex", "rt_spin", "__rt_mutex", "percpu_down",
+		"__percpu_down", "osq_lock", "lock_acquire", "_spin_lock",
+	};
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(fn, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+/* "\t\t\t0xffffffff8168e8bf  folio_lruvec_lock_irqsave+0x5f" under a row (perf
+ * lock contention -v): the first frame that is not the lock itself is the
+ * function that took the lock, which decides whether it is an LRU lock. */
+static int parse_stack_line(struct parser *p, const char *line, const char *end,
+			    struct lock_entry *row, bool *found)
+{
+	const char *s = skip_ws(line, end), *sym;
+	char fn[256], *raw;
+
+	if (!row)
+		return bad_line(p, line, (size_t)(end - line), "a call stack line before any row");
+	while (s < end && *s != ' ' && *s != '\t')
+		s++;
+	sym = skip_ws(s, end);
+	while (end > sym && (end[-1] == ' ' || end[-1] == '\r'))
+		end--;
+	if (*found || sym == end)
+		return 0;   /* taker known already, or a frame with no symbol */
+	raw = xstrndup(sym, (size_t)(end - sym));
+	lru_caller_function(raw, fn, sizeof(fn));
+	free(raw);
+	if (lock_primitive(fn))
+		return 0;
+	*found = true;
+	row->taker = xstrdup(fn);
+	row->lru = lru_is_lru_caller(fn);
+	return 0;
+}
+
+static struct lock_entry *parse_row(struct parser *p, const char *line, const char *end,
+				    struct lock_report *out)
 {
 	const char *s = line, *tok, *type = NULL, *caller;
 	size_t len, type_len = 0;
@@ -136,8 +182,10 @@ static int parse_row(struct parser *p, const char *line, const char *end, struct
 		switch (p->cols[c]) {
 		case COL_CONTENDED:
 		case COL_ACQUIRED:
-			if (next_token(&s, end, &tok, &len) || !parse_number(tok, len, &v, true))
-				return bad_line(p, line, (size_t)(end - line), "expected a count");
+			if (next_token(&s, end, &tok, &len) || !parse_number(tok, len, &v, true)) {
+				bad_line(p, line, (size_t)(end - line), "expected a count");
+				return NULL;
+			}
 			if (p->cols[c] == COL_CONTENDED)
 				contended = v;
 			break;
@@ -148,8 +196,10 @@ static int parse_row(struct parser *p, const char *line, const char *end, struct
 			const char *save;
 			double ns;
 
-			if (next_token(&s, end, &tok, &len) || !parse_number(tok, len, &v, false))
-				return bad_line(p, line, (size_t)(end - line), "expected a time");
+			if (next_token(&s, end, &tok, &len) || !parse_number(tok, len, &v, false)) {
+				bad_line(p, line, (size_t)(end - line), "expected a time");
+				return NULL;
+			}
 			/* "1.40 ms"; perf before 6.1 printed bare nanoseconds */
 			save = s;
 			if (!next_token(&s, end, &tok, &len) && (ns = unit_ns(tok, len)) > 0)
@@ -163,15 +213,19 @@ static int parse_row(struct parser *p, const char *line, const char *end, struct
 			break;
 		}
 		case COL_TYPE:
-			if (next_token(&s, end, &type, &type_len))
-				return bad_line(p, line, (size_t)(end - line), "expected the lock type");
+			if (next_token(&s, end, &type, &type_len)) {
+				bad_line(p, line, (size_t)(end - line), "expected the lock type");
+				return NULL;
+			}
 			break;
 		case COL_CALLER:
 			caller = skip_ws(s, end);
 			while (end > caller && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
 				end--;
-			if (caller == end)
-				return bad_line(p, line, (size_t)(end - line), "expected the caller");
+			if (caller == end) {
+				bad_line(p, line, (size_t)(end - line), "expected the caller");
+				return NULL;
+			}
 			{
 				char *name = xstrndup(caller, (size_t)(end - caller));
 				char *ty = type ? xstrndup(type, type_len) : xstrdup("?");
@@ -180,18 +234,22 @@ static int parse_row(struct parser *p, const char *line, const char *end, struct
 				if (contended < 0) {
 					free(name);
 					free(ty);
-					return bad_line(p, line, (size_t)(end - line), "no \"contended\" column");
+					bad_line(p, line, (size_t)(end - line), "no \"contended\" column");
+					return NULL;
 				}
+				struct lock_entry *e;
+
 				lru_caller_function(name, fn, sizeof(fn));
-				lock_report_add(out, name, fn, ty, (unsigned long long)contended, total, max,
-						lru_is_lru_caller(name));
+				e = lock_report_add(out, name, fn, ty, (unsigned long long)contended, total, max,
+						    lru_is_lru_caller(name));
 				free(name);
 				free(ty);
+				return e;
 			}
-			return 0;
 		}
 	}
-	return bad_line(p, line, (size_t)(end - line), "no caller column");
+	bad_line(p, line, (size_t)(end - line), "no caller column");
+	return NULL;
 }
 
 /* "bad: 3, total: 1200" */
@@ -211,7 +269,8 @@ int perf_lock_parse(const char *text, const char *perf_version, struct lock_repo
 		    struct strbuf *err)
 {
 	struct parser p = { perf_version && *perf_version ? perf_version : "(unknown version)", err, 0 };
-	bool header = false, footer = false, any = false;
+	bool header = false, footer = false, any = false, taker = false;
+	struct lock_entry *row = NULL;
 	const char *line = text;
 
 	memset(out, 0, sizeof(*out));
@@ -236,8 +295,14 @@ int perf_lock_parse(const char *text, const char *perf_version, struct lock_repo
 			footer = true;
 		} else if (footer) {
 			parse_footer_line(s, end, out);
-		} else if (parse_row(&p, line, end, out)) {
+		} else if (!strncmp(s, "0x", 2) && s != line) {
+			/* rows may move as the report grows: keep an index, not a pointer */
+			if (parse_stack_line(&p, line, end, row ? &out->e[out->n - 1] : NULL, &taker))
+				goto fail;
+		} else if ((row = parse_row(&p, line, end, out)) == NULL) {
 			goto fail;
+		} else {
+			taker = false;
 		}
 		if (!nl)
 			break;

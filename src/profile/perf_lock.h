@@ -14,8 +14,18 @@
  *     then the lock type ("spinlock", "rwsem:R", "mutex", ...) and the
  *     caller "symbol+0xoff";
  *   - rows with no wait time are not printed;
+ *   - with -v, each row is followed by its call stack, one frame a line
+ *     ("\t\t\t0xffffffff8168e8bf  folio_lruvec_lock_irqsave+0x5f");
  *   - a debug footer "=== output for debug ===" (or "===") with
  *     "bad: N, total: M" may follow.
+ *
+ * The caller perf prints is the first non-lock frame after skipping three
+ * (--stack-skip), so on 6.18 a wait in shrink_lruvec (where the inlined
+ * shrink_inactive_list takes lru_lock) is printed as shrink_node, and one
+ * in folio_lruvec_lock_irqsave as folio_batch_move_lru. When the stack is
+ * there, the first frame that is not a lock primitive -- the function that
+ * took the lock -- decides whether the wait is an LRU lock wait; without
+ * it (perf run without -v), the caller does.
  * Anything else after the header is an error that names perf's version and
  * the line, so a format change is noticed, not misread.
  */

@@ -77,7 +77,8 @@ static int command(struct perf_record *r, const char *cmd, double timeout, struc
 		w = child_wait(&r->c, 0, &code, NULL);
 		if (w == 0) {
 			describe_exit(r->what, code, why);
-			add_log_tail(r->log, why);
+			if (code < 128)
+				add_log_tail(r->log, why);
 			return -1;
 		}
 		if (w == -2) {
@@ -206,7 +207,8 @@ int perf_record_stop(struct perf_record *r, struct strbuf *why)
 		code = 0;   /* perf re-raises the SIGINT it stopped on */
 	if (code) {
 		describe_exit(r->what, code, why);
-		add_log_tail(r->log, why);
+		if (code < 128)
+			add_log_tail(r->log, why);
 		return -1;
 	}
 	if (stat(r->data, &st) || !S_ISREG(st.st_mode)) {

@@ -382,7 +382,8 @@ static void read_lock(struct pass *p, struct wl_result *res)
 		}
 	} else if (p->lock_started) {
 		char *out = env_log_path(pr->env, "profile-%s-%s-lock.txt", p->ctx->ops->name, p->step);
-		const char *args[] = { "lock", "contention", "-i", p->lock.data, NULL };
+		/* -v: each row's call stack, to see which function took the lock */
+		const char *args[] = { "lock", "contention", "-i", p->lock.data, "-v", NULL };
 		char *text;
 
 		char *rel = log_rel(out);
