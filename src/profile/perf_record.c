@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,11 +22,14 @@ static void unlink_path(void *arg)
 	unlink(arg);
 }
 
-static void describe_exit(const char *what, int code, struct strbuf *why)
+static void describe_exit(const struct child *c, const char *what, int code, struct strbuf *why)
 {
 	char d[96];
 
-	child_describe_code(code, d, sizeof(d));
+	if (c->term_signal)
+		child_describe_code(128 + c->term_signal, d, sizeof(d));
+	else
+		snprintf(d, sizeof(d), "exited with %d", code);
 	strbuf_addf(why, "%s %s", what, d);
 }
 
@@ -76,8 +80,8 @@ static int command(struct perf_record *r, const char *cmd, double timeout, struc
 		}
 		w = child_wait(&r->c, 0, &code, NULL);
 		if (w == 0) {
-			describe_exit(r->what, code, why);
-			if (code < 128)
+			describe_exit(&r->c, r->what, code, why);
+			if (!r->c.term_signal)
 				add_log_tail(r->log, why);
 			return -1;
 		}
@@ -203,11 +207,11 @@ int perf_record_stop(struct perf_record *r, struct strbuf *why)
 			return -1;
 		}
 	}
-	if (sent_sigint && code == 128 + SIGINT)
+	if (sent_sigint && r->c.term_signal == SIGINT)
 		code = 0;   /* perf re-raises the SIGINT it stopped on */
 	if (code) {
-		describe_exit(r->what, code, why);
-		if (code < 128)
+		describe_exit(&r->c, r->what, code, why);
+		if (!r->c.term_signal)
 			add_log_tail(r->log, why);
 		return -1;
 	}
@@ -270,11 +274,12 @@ int perf_run_report(const char *perf, const char *const *args, const char *out, 
 		goto out;
 	}
 	if (code) {
-		char d[96];
+		char what[64];
 
-		child_describe_code(code, d, sizeof(d));
-		strbuf_addf(why, "perf %s %s %s", args[0], args[1] ? args[1] : "", d);
-		add_log_tail(out, why);
+		snprintf(what, sizeof(what), "perf %s %s", args[0], args[1] ? args[1] : "");
+		describe_exit(&c, what, code, why);
+		if (!c.term_signal)
+			add_log_tail(out, why);
 		goto out;
 	}
 	ret = 0;

@@ -217,12 +217,20 @@ static json_object *counters_result(struct profile_run *pr, struct iter_counters
 void profile_iter_end(struct profile_run *pr, struct iter_counters *c, const char *workload,
 		      const char *step, int iteration, struct wl_result *res, json_object *details)
 {
-	json_object *d = json_object_new_object();
+	json_object *counters = counters_result(pr, c, workload, step, res), *d;
 
-	json_object_object_add(d, "step", json_object_new_string(step));
-	json_object_object_add(d, "iteration", json_object_new_int(iteration));
-	json_object_object_add(d, "counters", counters_result(pr, c, workload, step, res));
-	json_object_array_add(details, d);
+	/* into the iteration's own detail, so a workload keeps one detail per
+	 * iteration; a new entry only when the workload made none */
+	if (json_object_array_length(details) > 0) {
+		d = json_object_array_get_idx(details, 0);
+		json_object_object_add(d, "counters", counters);
+	} else {
+		d = json_object_new_object();
+		json_object_object_add(d, "step", json_object_new_string(step));
+		json_object_object_add(d, "iteration", json_object_new_int(iteration));
+		json_object_object_add(d, "counters", counters);
+		json_object_array_add(details, d);
+	}
 	profile_iter_release(c);
 }
 

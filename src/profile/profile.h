@@ -73,8 +73,9 @@ struct iter_counters {
 };
 void profile_iter_begin(struct profile_run *pr, struct iter_counters *c);
 /* After a successful timed iteration of step: samples into res (the
- * iteration's staging result), a {"step","iteration","counters":{...}}
- * entry into details. Releases c. */
+ * iteration's staging result) and "counters": {...} into the iteration's
+ * first detail (a {"step","iteration","counters"} entry when the workload
+ * made none). Releases c. */
 void profile_iter_end(struct profile_run *pr, struct iter_counters *c, const char *workload,
 		      const char *step, int iteration, struct wl_result *res, json_object *details);
 void profile_iter_release(struct iter_counters *c);
