@@ -191,9 +191,15 @@ static void *compute_worker(void *arg)
 					compute_cell(&cells[li], ch->t->better);
 			if (!cells[0].present)
 				continue;
-			for (size_t li = 1; li < cp->nlabels; li++)
-				if (cells[li].present)
-					compare_cell(&cells[0], &cells[li], ch->t->better, cp->alpha);
+			for (size_t li = 1; li < cp->nlabels; li++) {
+				if (!cells[li].present)
+					continue;
+				compare_cell(&cells[0], &cells[li], ch->t->better, cp->alpha);
+				/* one profiled pass per op has no variance to test against:
+				 * no star for a profile table with a single sample a side */
+				if (ch->t->explains && (cells[0].n < 2 || cells[li].n < 2))
+					cells[li].mm.significant = false;
+			}
 		}
 	}
 	return NULL;

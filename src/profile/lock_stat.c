@@ -3,7 +3,10 @@
 #include "profile/lock_stat.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <unistd.h>
+#include "core/cleanup.h"
 #include <stdlib.h>
 #include <string.h>
 #include "core/strmap.h"
@@ -141,6 +144,40 @@ void lock_stat_release(struct lock_stat_snapshot *s)
 		free(s->c[i].name);
 	free(s->c);
 	memset(s, 0, sizeof(*s));
+}
+
+#define LOCK_STAT_SYSCTL "/proc/sys/kernel/lock_stat"
+
+/* registry undo, async-signal-safe: lock_stat back to 0 */
+static void lock_stat_off(void *arg)
+{
+	int fd = open(LOCK_STAT_SYSCTL, O_WRONLY | O_CLOEXEC);
+
+	(void)arg;
+	if (fd < 0 || write(fd, "0", 1) != 1)
+		cleanup_msg("cannot restore ", LOCK_STAT_SYSCTL);
+	if (fd >= 0)
+		close(fd);
+}
+
+int lock_stat_enable(int *cleanup_id, struct strbuf *why)
+{
+	char *v = read_file_str(LOCK_STAT_SYSCTL, NULL);
+	bool off = v && v[0] == '0';
+
+	*cleanup_id = 0;
+	free(v);
+	if (!off)
+		return 0;   /* on already (or no such knob: the counters run always) */
+	*cleanup_id = cleanup_push("kernel.lock_stat", lock_stat_off, NULL);
+	if (*cleanup_id < 0 || write_str_file(LOCK_STAT_SYSCTL, "1")) {
+		if (*cleanup_id > 0)
+			cleanup_pop(*cleanup_id, false);
+		*cleanup_id = 0;
+		strbuf_addf(why, "cannot set %s to 1", LOCK_STAT_SYSCTL);
+		return -1;
+	}
+	return 0;
 }
 
 int lock_stat_read(const char *path, struct lock_stat_snapshot *out, struct strbuf *err)

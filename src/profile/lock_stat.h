@@ -41,6 +41,11 @@ void lock_stat_diff(const struct lock_stat_snapshot *before, const struct lock_s
 		    struct lock_report *out);
 void lock_stat_release(struct lock_stat_snapshot *s);
 
+/* lock_stat counts only while /proc/sys/kernel/lock_stat is 1: set it when
+ * it is 0, with its restore in the cleanup registry (*cleanup_id > 0 then).
+ * 0, or -1 with why. */
+int lock_stat_enable(int *cleanup_id, struct strbuf *why);
+
 /* Read and parse path (normally /proc/lock_stat). */
 int lock_stat_read(const char *path, struct lock_stat_snapshot *out, struct strbuf *err);
 

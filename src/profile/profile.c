@@ -87,6 +87,16 @@ int profile_run_setup(struct profile_run *pr, struct run_env *env)
 		strbuf_release(&why);
 		pr->tracefs_dir = xstrdup(TRACEFS_DEFAULT);
 	}
+	if ((pr->kind == PROFILE_LOCK || pr->kind == PROFILE_ALL) && !pr->lock_via_perf) {
+		struct strbuf why = STRBUF_INIT;
+		int r = lock_stat_enable(&pr->lock_stat_id, &why);
+
+		if (r)
+			error("profile: %s", why.buf);
+		strbuf_release(&why);
+		if (r)
+			return -1;
+	}
 	return 0;
 }
 
@@ -94,7 +104,9 @@ void profile_run_release(struct profile_run *pr)
 {
 	if (pr->tracefs_id > 0)
 		cleanup_pop(pr->tracefs_id, true);
-	pr->tracefs_id = 0;
+	if (pr->lock_stat_id > 0)
+		cleanup_pop(pr->lock_stat_id, true);
+	pr->tracefs_id = pr->lock_stat_id = 0;
 	cpu_acct_release(&pr->acct);
 	profile_caps_release(&pr->caps);
 	free(pr->cpu_list);

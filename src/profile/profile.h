@@ -46,6 +46,7 @@ struct profile_run {
 	char *cpu_list;              /* "0-3,8" for perf -C; NULL: all */
 	char *tracefs_dir;           /* tracefs lrubench mounted; NULL when it did not */
 	int tracefs_id;
+	int lock_stat_id;            /* kernel.lock_stat switched on by lrubench */
 	unsigned failed;             /* steps whose profile failed */
 	char perf_version[64];       /* kept for run.json after the release */
 	const char *cpu_source;      /* cpu_acct_source(), kept likewise */
