@@ -23,7 +23,7 @@ struct command {
 static const struct command commands[] = {
 	{ "run", cmd_run, NEEDS_ROOT,
 	  "run [-c FILE] [-w LIST] [-o DIR] [--label NAME] [-i N] [--quick] [--set SEC.KEY=VAL]...\n"
-	  "          [--force | --resume] [--dry-run] [-q] [--kernel-a IMG --kernel-b IMG ...]" },
+	  "          [--force | --resume] [--profile KIND] [--dry-run] [-q] [--kernel-a IMG --kernel-b IMG ...]" },
 	{ "compare", cmd_compare, 0,
 	  "compare [-f text|markdown|json|csv] [--names A,B,...] [--alpha P]\n"
 	  "          [--fail-on-regression PCT] [--junit FILE] DIR..." },
