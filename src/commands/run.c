@@ -213,8 +213,11 @@ int cmd_run(int argc, char **argv)
 
 	if (wants_vm(argc, argv))
 		return cmd_run_vm(argc, argv);
-	if (parse_args(argc, argv, &a))
+	if (parse_args(argc, argv, &a)) {
+		free(a.configs);   /* what was collected before the bad option */
+		free(a.sets);
 		return LB_EXIT_USAGE;
+	}
 	if (sysinfo_collect(&si))
 		return LB_EXIT_FAIL;
 	memset(&rs, 0, sizeof(rs));
