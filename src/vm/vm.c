@@ -6,9 +6,9 @@
  * `lrubench run` inside, writing results/<label>/ through a writable share
  * of the results root; then the comparison is printed.
  *
- * This file orchestrates: settings (vm_args.c), image checks (vm_kimage.c),
- * modules (vm_modules.c), the initramfs (vm_initramfs.c), the accelerator
- * probe (vm_kvm_probe.c), qemu (vm_qemu.c), rounds pooling (vm_merge.c).
+ * This file orchestrates, in vm/: settings (args.c), image checks (kimage.c),
+ * modules (modules.c), the initramfs (initramfs.c), the accelerator probe
+ * (kvm_probe.c), qemu (qemu.c), rounds pooling (merge.c).
  */
 #include "vm/vm.h"
 
