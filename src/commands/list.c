@@ -123,8 +123,7 @@ int cmd_list(int argc, char **argv)
 		any = true;
 	}
 	if (wanted("vm", n, argv)) {
-		printf("%s[vm]  VM mode: with kernel_a set, run boots each kernel in qemu and runs "
-		       "the suite there (lrubench-vm(7))\n", any ? "\n" : "");
+		printf("%s[vm]  VM mode, when kernel_a is set: see lrubench-vm(7)\n", any ? "\n" : "");
 		list_options("vm", vm_options, &sz);
 	}
 	if (!n)

@@ -280,7 +280,7 @@ static int run_in_vms(struct config *cfg)
 	return cmd_run_vm(&va);
 }
 
-int cmd_run(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct config cfg;
 	struct sysinfo si;
@@ -290,7 +290,6 @@ int cmd_run(int argc, char **argv)
 	size_t nwls = 0;
 	int n, ret;
 
-	run_args_reset();
 	n = parse_options(&run_command, argc, argv);
 	if (n < 0)
 		return popt_exit(n);
@@ -342,6 +341,15 @@ out:
 	config_release(&cfg);
 	sysinfo_release(&si);
 	free(wls);
+	return ret;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	int ret;
+
+	run_args_reset();
+	ret = run(argc, argv);
 	run_args_reset();
 	return ret;
 }
