@@ -310,7 +310,11 @@ static int run(int argc, char **argv)
 	ret = load_config(&cfg, &si);
 	vm = ret ? NULL : config_section(&cfg, "vm");
 	if (vm && (*vm->kernel[0] || *vm->kernel[1])) {
-		ret = run_in_vms(&cfg);
+		/* a misspelt workload fails here, not after a boot */
+		if (select_workloads(&cfg, A.workloads ? A.workloads : cfg.g.workloads, &wls, &nwls))
+			ret = LB_EXIT_USAGE;
+		else
+			ret = run_in_vms(&cfg);
 		goto out;
 	}
 	if (!ret)

@@ -75,6 +75,10 @@ test_vm_kernel_b_without_a() {
   assert_grep_err "label-a"
   expect_exit 2 "$LRUBENCH" run --kernel-a "$T/x" --set vm.colour=red -o "$T/results"
   assert_grep_err "vm.colour"
+  # the suite's workloads are checked before anything boots
+  expect_exit 2 "$LRUBENCH" run --kernel-a host -w nosuch -o "$T/results"
+  assert_grep_err "unknown workload 'nosuch'"
+  assert_no_file "$T/results"
 }
 
 # --kernel-a host: the running kernel, natively, through the same path
