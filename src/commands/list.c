@@ -58,7 +58,7 @@ static void list_configs(void)
 
 int cmd_list(int argc, char **argv)
 {
-	struct sysinfo si;
+	struct sys_facts si;
 	struct numa_bind b;
 	struct strbuf err = STRBUF_INIT;
 	struct sizing sz = { 0 };

@@ -144,7 +144,7 @@ static int select_workloads(struct config *cfg, const char *list,
 	return 0;
 }
 
-static int resolve_config(const struct run_args *a, struct config *cfg, struct sysinfo *si,
+static int resolve_config(const struct run_args *a, struct config *cfg, struct sys_facts *si,
 			  struct numa_bind *bind)
 {
 	struct sizing sz = { si, si->nr_cpus, si->mem_total_kb * 1024 };
@@ -199,7 +199,7 @@ int cmd_run(int argc, char **argv)
 {
 	struct run_args a;
 	struct config cfg;
-	struct sysinfo si;
+	struct sys_facts si;
 	struct run_state rs;
 	const struct workload_ops **wls = NULL;
 	size_t nwls = 0;

@@ -74,7 +74,7 @@ struct workload_ops {
 };
 
 struct run_env {
-	struct sysinfo *sys;
+	struct sys_facts *sys;
 	struct cg_env *cg;          /* mode CG_NONE when no memory controller */
 	struct cgroup *run_cg;      /* lrubench-<pid>; NULL when mode is CG_NONE */
 	struct numa_bind bind;      /* the run's node (node < 0: none) */
