@@ -62,7 +62,7 @@ static void line(const char *what, bool ok, const char *fmt, ...)
 
 int cmd_check(int argc, char **argv)
 {
-	struct sysinfo si;
+	struct sys_facts si;
 	struct cg_env cg;
 	struct strbuf err = STRBUF_INIT;
 	struct config cfg;

@@ -80,7 +80,7 @@ static bool wanted(const char *section, int n, char **names)
 
 int cmd_list(int argc, char **argv)
 {
-	struct sysinfo si;
+	struct sys_facts si;
 	struct numa_bind b;
 	struct strbuf err = STRBUF_INIT;
 	struct sizing sz = { 0 };

@@ -123,14 +123,16 @@ int cmd_plot(int argc, char **argv)
 		ret = LB_EXIT_USAGE;
 		goto out;
 	}
+	/* OUTDIR was checked above: a write failing from here on is an I/O
+	 * failure (disk full, ...), not a usage error */
 	if (plot_write_figures(&cmp, outdir, fmt, &set)) {
-		ret = LB_EXIT_USAGE;
+		ret = LB_EXIT_FAIL;
 		goto out;
 	}
 	/* the same text `lrubench compare` prints, at its default alpha */
 	report_text(&cmp, &text);
 	if (plot_write_index(&cmp, &set, strbuf_str(&text), outdir)) {
-		ret = LB_EXIT_USAGE;
+		ret = LB_EXIT_FAIL;
 		goto out;
 	}
 	if (!plot_have_gnuplot()) {

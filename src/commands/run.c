@@ -165,7 +165,7 @@ static int select_workloads(struct config *cfg, const char *list,
 }
 
 /* Defaults, --quick, the files, -i, --set and the aliases, in that order. */
-static int load_config(struct config *cfg, struct sysinfo *si)
+static int load_config(struct config *cfg, struct sys_facts *si)
 {
 	struct sizing sz = { si, si->nr_cpus, si->mem_total_kb * 1024 };
 	struct strbuf err = STRBUF_INIT;
@@ -189,7 +189,7 @@ usage:
 }
 
 /* The node to run on; defaults sized by the machine are sized again for it. */
-static int bind_node(struct config *cfg, struct sysinfo *si, struct numa_bind *bind)
+static int bind_node(struct config *cfg, struct sys_facts *si, struct numa_bind *bind)
 {
 	struct sizing sz = { si, si->nr_cpus, si->mem_total_kb * 1024 };
 	struct strbuf err = STRBUF_INIT;
@@ -283,7 +283,7 @@ static int run_in_vms(struct config *cfg)
 static int run(int argc, char **argv)
 {
 	struct config cfg;
-	struct sysinfo si;
+	struct sys_facts si;
 	struct run_state rs;
 	const struct vm_opts *vm;
 	const struct workload_ops **wls = NULL;

@@ -53,7 +53,10 @@ int child_start(struct child *c);
 int child_wait(struct child *c, double timeout, int *code, struct rusage *ru);
 /* Signal the child's whole process group. */
 void child_signal(struct child *c, int sig);
-/* SIGTERM, wait up to grace seconds, then SIGKILL and reap. Idempotent. */
+/* SIGTERM to the group, wait up to grace seconds for the leader to exit,
+ * then SIGKILL to the group (descendants that outlived the leader too) and
+ * reap. The leader is reaped only after that last kill, so the group id
+ * cannot belong to another process yet. Idempotent. */
 void child_stop(struct child *c, double grace);
 /* Describe an exit code: "exited with 3", "killed by signal 9 (Killed)". */
 void child_describe_code(int code, char *buf, size_t len);

@@ -17,7 +17,7 @@
 #include <json-c/json.h>
 #include "core/util.h"
 
-struct sysinfo;
+struct sys_facts;
 struct config;
 struct numa_bind;
 
@@ -42,7 +42,7 @@ struct ull_list {
 
 /* What a def_fn sees: facts to size a default from. */
 struct sizing {
-	const struct sysinfo *sys;
+	const struct sys_facts *sys;
 	int node_cpus;           /* CPUs on the chosen node (or machine) */
 	uint64_t node_mem;       /* memory of the chosen node (or machine), bytes */
 };
