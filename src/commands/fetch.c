@@ -8,16 +8,16 @@
  * uses, which is how the extraction is tested and measured on its own.
  *
  * Exit codes: 0 ok; 1 the download, the checksum or the extraction failed;
- * 2 usage (unknown option, malformed sha256, unsupported URL); 130 interrupted.
+ * 2 usage (unknown option, malformed sha256, unsupported URL); 3 the helper
+ * program lrubench-net (which does the work) is missing; 130 interrupted.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "net/archive_extract.h"
 #include "core/cleanup.h"
 #include "commands/commands.h"
+#include "core/net_client.h"
 #include "core/parse_options.h"
-#include "net/fetch.h"
 #include "core/util.h"
 
 /* The command line as given; reset by every cmd_fetch(). */
@@ -59,6 +59,17 @@ const struct popt_command fetch_command = {
 	fetch_options,
 };
 
+/* The helper program lrubench-net does the work: without it this machine
+ * cannot (exit 3; the error names where it was looked for). */
+static bool have_helper(void)
+{
+	char *helper = net_helper_path();
+	bool found = helper != NULL;
+
+	free(helper);
+	return found;
+}
+
 int cmd_fetch(int argc, char **argv)
 {
 	struct fetch_opts o = { .retries = -1, .progress = -1 };
@@ -99,8 +110,11 @@ int cmd_fetch(int argc, char **argv)
 	}
 
 	if (fetch_is_url(src)) {
-		enum fetch_status st = fetch_url(src, &o, &res);
+		enum fetch_status st;
 
+		if (!have_helper())
+			return LB_EXIT_UNSUPPORTED;
+		st = net_fetch_url(src, &o, &res);
 		if (st == FETCH_INTERRUPTED)
 			return LB_EXIT_INTERRUPTED;
 		if (st != FETCH_OK)
@@ -114,11 +128,13 @@ int cmd_fetch(int argc, char **argv)
 	} else if (!extract) {
 		return popt_usage_error(&fetch_command, "'%s' is not a URL (a local tarball needs "
 					"--extract DIR)", src);
+	} else if (!have_helper()) {
+		return LB_EXIT_UNSUPPORTED;
 	} else {
 		if (o.sha256) {
 			char got[65];
 
-			if (sha256_hex_file(src, got))
+			if (net_sha256_file(src, got))
 				return lb_stop_requested() ? LB_EXIT_INTERRUPTED : LB_EXIT_FAIL;
 			if (strcasecmp(got, o.sha256)) {
 				error("checksum mismatch for %s: sha256 is %s, expected %s", src, got,
@@ -132,7 +148,7 @@ int cmd_fetch(int argc, char **argv)
 	if (extract) {
 		double t0 = now_monotonic();
 
-		r = archive_extract_tree(path, extract);
+		r = net_extract_tree(path, extract);
 		if (!r)
 			info("extracted %s into %s in %.2f s", path, extract, now_monotonic() - t0);
 	}

@@ -189,6 +189,8 @@ child_main(struct child *c, const char *prog, char **envp, int out_fd, int null_
 		if (dup2(null_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
 			child_fail(err_fd, STEP_STDIO);
 	}
+	if (c->inherit_fd > 0 && fcntl(c->inherit_fd, F_SETFD, 0) < 0)
+		child_fail(err_fd, STEP_STDIO);
 	if (c->set_ids) {
 		if (setgroups(0, NULL) || setgid(c->gid) || setuid(c->uid))
 			child_fail(err_fd, STEP_IDS);

@@ -31,6 +31,8 @@ struct child {
 	const char *dir;           /* chdir here first; NULL: stay */
 	const char *out_path;      /* stdout+stderr appended here; NULL: inherit */
 	bool null_stdio;           /* stdin/stdout/stderr to /dev/null (overrides out_path) */
+	int inherit_fd;            /* > 0: stays open across exec (a pipe the child writes a
+				    * result to, its number given in argv) */
 	const char *const *env_add;/* extra "K=V" entries for the child's environment */
 	uid_t uid;                 /* drop to uid/gid when set_ids (e.g. postgres refuses root) */
 	gid_t gid;

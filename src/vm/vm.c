@@ -21,6 +21,7 @@
 #include <json-c/json.h>
 #include "core/child.h"
 #include "core/cleanup.h"
+#include "core/net_client.h"
 #include "core/util.h"
 #include "vm/args.h"
 #include "vm/initramfs.h"
@@ -143,6 +144,14 @@ static int check_tools(struct vm_run *r)
 	if (!in_path(QEMU)) {
 		error("VM mode needs %s (apt-get install qemu-system-x86)", QEMU);
 		return LB_EXIT_UNSUPPORTED;
+	}
+	{
+		/* the initramfs is written by the helper program lrubench-net */
+		char *helper = net_helper_path();
+
+		if (!helper)
+			return LB_EXIT_UNSUPPORTED;
+		free(helper);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(busyboxes) && !r->busybox; i++) {
 		strbuf_reset(&err);

@@ -37,10 +37,9 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "net/archive_extract.h"
 #include "core/child.h"
 #include "core/cleanup.h"
-#include "net/fetch.h"
+#include "core/net_client.h"
 #include "core/workload.h"
 
 #define KB_DEFAULT_SOURCE "/usr/src/linux-source-6.1.tar.xz"
@@ -197,6 +196,14 @@ static enum wl_status kernbench_probe(struct wl_ctx *ctx, struct strbuf *why)
 		return WL_UNSUPPORTED;
 	}
 	strbuf_release(&pk);
+	{
+		/* fetch and extraction run in the helper program lrubench-net */
+		char *helper = net_helper_find(why);
+
+		if (!helper)
+			return WL_UNSUPPORTED;
+		free(helper);
+	}
 	if (o && !strcmp(o->source ? o->source : "", KB_DEFAULT_SOURCE) &&
 	    !path_exists(KB_DEFAULT_SOURCE)) {
 		strbuf_addf(why, "no kernel source at %s (apt-get install linux-source-6.1, or set "
@@ -430,7 +437,7 @@ static int get_source(struct wl_ctx *ctx)
 		};
 		struct fetch_result res;
 
-		if (fetch_url(o->source, &fo, &res) != FETCH_OK)
+		if (net_fetch_url(o->source, &fo, &res) != FETCH_OK)
 			return -1;
 		st->archive = res.path;
 		st->cache_hit = res.cache_hit;
@@ -441,7 +448,7 @@ static int get_source(struct wl_ctx *ctx)
 	if (str_set(o->sha256)) {
 		char got[65];
 
-		if (sha256_hex_file(o->source, got))
+		if (net_sha256_file(o->source, got))
 			return -1;
 		if (strcasecmp(got, o->sha256))
 			return error("checksum mismatch for %s: sha256 is %s, expected %s",
@@ -503,7 +510,7 @@ static enum wl_status kernbench_setup(struct wl_ctx *ctx)
 
 	info("kernbench: extracting %s", st->archive);
 	t0 = now_monotonic();
-	if (archive_extract_tree(st->archive, st->trees[0]))
+	if (net_extract_tree(st->archive, st->trees[0]))
 		return WL_FAILED;
 	env_fact(env, "kernbench", "extract_seconds", json_object_new_double(now_monotonic() - t0));
 	if (configure(ctx, st->trees[0]))
