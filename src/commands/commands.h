@@ -3,6 +3,8 @@
 #ifndef LRUBENCH_COMMANDS_H
 #define LRUBENCH_COMMANDS_H
 
+#include <stdio.h>
+
 int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);

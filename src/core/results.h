@@ -9,8 +9,8 @@
  *   { "schema": 1, "workload": "readtwice",
  *     "tables": [ { "title": "...", "unit": "MB/s", "better": "higher",
  *                   "ops": [ { "op": "memcgs-1", "samples": [ ... ] } ] } ],
- *     "details": [ { "op": "memcgs-1", "iteration": 0, ... } ],   (optional)
- *     "progress": [ { "op": "memcgs-1", "done": 3 } ] }             (optional, for --resume)
+ *     "details": [ { "step": "memcgs-1", "iteration": 0, ... } ],   (optional)
+ *     "progress": [ { "step": "memcgs-1", "done": 3 } ] }             (optional, for --resume)
  */
 #ifndef LRUBENCH_RESULTS_H
 #define LRUBENCH_RESULTS_H

@@ -71,16 +71,6 @@ void info(const char *fmt, ...)
 	fflush(stdout);
 }
 
-void die(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport("error: ", fmt, ap);
-	va_end(ap);
-	exit(code);
-}
-
 static void oom(size_t n)
 {
 	fprintf(stderr, "%s: fatal: out of memory allocating %zu bytes\n", lb_progname, n);

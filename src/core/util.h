@@ -27,14 +27,13 @@ enum lb_exit {
 /*
  * error() prints "lrubench: error: ..." to stderr and returns -1, so callers
  * can write `return error("cannot open %s: %s", path, strerror(errno));`.
- * warning() and info() print and return nothing. die() prints and exits 2
- * (only for top-level usage errors; library code returns errors instead).
+ * warning() and info() print and return nothing. There is no die(): every
+ * function returns its error and the command turns it into an exit code.
  */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 extern int lb_quiet;   /* -q: info() prints nothing */
 extern const char *lb_progname;
 
