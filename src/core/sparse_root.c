@@ -34,6 +34,7 @@
 #include <unistd.h>
 #include "core/child.h"
 #include "core/cleanup.h"
+#include "core/path.h"
 #include "core/util.h"
 
 enum sr_kind { SR_DIR, SR_EXT4, SR_XFS };
@@ -143,32 +144,6 @@ static void undo_loop(void *arg)
 }
 
 /* ---- setup steps ---- */
-
-static char *find_tool(const char *name)
-{
-	const char *path = getenv("PATH");
-	struct strbuf dirs = STRBUF_INIT;
-	char *found = NULL;
-
-	strbuf_addf(&dirs, "%s:/usr/sbin:/sbin", path ? path : "/usr/bin:/bin");
-	for (char *p = dirs.buf; p && *p && !found; ) {
-		char *e = strchr(p, ':');
-		char *cand;
-
-		if (e)
-			*e = '\0';
-		if (*p) {
-			cand = xasprintf("%s/%s", p, name);
-			if (!access(cand, X_OK))
-				found = cand;
-			else
-				free(cand);
-		}
-		p = e ? e + 1 : NULL;
-	}
-	strbuf_release(&dirs);
-	return found;
-}
 
 static int set_path(char *buf, const char *a, const char *b)
 {
@@ -323,7 +298,7 @@ static int setup_dir(struct sparse_root *sr, const char *path)
 static int setup_loop(struct sparse_root *sr, const char *workdir, uint64_t size)
 {
 	const char *tool_name = mkfs_tool[sr->kind];
-	char *tool = find_tool(tool_name), opts[64];
+	char *tool = find_in_path(tool_name), opts[64];
 	uint64_t tmpfs_size;
 	int fd, r;
 

@@ -21,6 +21,7 @@
 #include <json-c/json.h>
 #include "core/child.h"
 #include "core/cleanup.h"
+#include "core/path.h"
 #include "core/util.h"
 #include "vm/args.h"
 #include "vm/initramfs.h"
@@ -61,22 +62,6 @@ struct vm_run {
 	struct vm_tmpdir tmp;
 	struct strlist keep;     /* host folders the guest must see (see vm_guest.keep) */
 };
-
-static bool in_path(const char *cmd)
-{
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save;
-	bool found = false;
-
-	copy = xstrdup(path ? path : "/usr/bin:/bin");
-	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-		char *p = xasprintf("%s/%s", dir, cmd);
-		found = access(p, X_OK) == 0;
-		free(p);
-	}
-	free(copy);
-	return found;
-}
 
 /* images, labels, output folder: everything checkable before booting */
 static int check_inputs(struct vm_run *r)
@@ -140,7 +125,7 @@ static int check_tools(struct vm_run *r)
 	struct strbuf err = STRBUF_INIT;
 	static const char *const busyboxes[] = { "/bin/busybox", "/usr/bin/busybox" };
 
-	if (!in_path(QEMU)) {
+	if (!program_in_path(QEMU)) {
 		error("VM mode needs %s (apt-get install qemu-system-x86)", QEMU);
 		return LB_EXIT_UNSUPPORTED;
 	}

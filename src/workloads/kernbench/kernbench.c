@@ -40,6 +40,7 @@
 #include "net/archive_extract.h"
 #include "core/child.h"
 #include "core/cleanup.h"
+#include "core/path.h"
 #include "net/fetch.h"
 #include "core/workload.h"
 
@@ -149,23 +150,6 @@ static bool str_set(const char *s)
 
 /* ---- probe / validate ---- */
 
-static bool in_path(const char *cmd)
-{
-	const char *path = getenv("PATH");
-	char *dup, *save = NULL;
-	bool found = false;
-
-	dup = xstrdup(path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
-	for (char *d = strtok_r(dup, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-		char *p = xasprintf("%s/%s", d, cmd);
-
-		found = access(p, X_OK) == 0;
-		free(p);
-	}
-	free(dup);
-	return found;
-}
-
 static int kernbench_probe(struct wl_ctx *ctx, struct strbuf *why)
 {
 	static const char *const tools[][2] = {
@@ -177,7 +161,7 @@ static int kernbench_probe(struct wl_ctx *ctx, struct strbuf *why)
 	int missing = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(tools); i++) {
-		if (!in_path(tools[i][0])) {
+		if (!program_in_path(tools[i][0])) {
 			strbuf_addf(why, "%s%s", missing++ ? ", " : "", tools[i][0]);
 			strbuf_addf(&pk, " %s", tools[i][1]);
 		}

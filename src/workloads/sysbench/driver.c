@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include "core/cleanup.h"
 #include "core/fs_sigsafe.h"
+#include "core/path.h"
 #include "workloads/sysbench/driver.h"
 
 /* ------------------------------------------------------------------ pure */
@@ -206,11 +207,13 @@ char **sb_argv(const struct sb_cmd *c)
 
 /* ------------------------------------------------------ small processes */
 
-/* Run argv (PATH lookup) with stdout+stderr into buf; returns the exit
- * code, 127 when it cannot be executed, -1 when fork fails. Used before
- * child.c's machinery matters (probe) and for one-shot tools. */
+/* Run argv (argv[0] found by find_in_path) with stdout+stderr into buf;
+ * returns the exit code, 127 when it cannot be executed, -1 when fork
+ * fails. Used before child.c's machinery matters (probe) and for one-shot
+ * tools. */
 static int run_capture(const char *const *argv, char *buf, size_t len)
 {
+	char *prog;
 	int pfd[2];
 	pid_t pid;
 	size_t used = 0;
@@ -218,12 +221,18 @@ static int run_capture(const char *const *argv, char *buf, size_t len)
 
 	if (len)
 		buf[0] = '\0';
-	if (pipe2(pfd, O_CLOEXEC))
+	prog = find_in_path(argv[0]);
+	if (!prog)
+		return 127;
+	if (pipe2(pfd, O_CLOEXEC)) {
+		free(prog);
 		return -1;
+	}
 	pid = fork();
 	if (pid < 0) {
 		close(pfd[0]);
 		close(pfd[1]);
+		free(prog);
 		return -1;
 	}
 	if (pid == 0) {
@@ -232,9 +241,10 @@ static int run_capture(const char *const *argv, char *buf, size_t len)
 			dup2(null, 0);
 		dup2(pfd[1], 1);
 		dup2(pfd[1], 2);
-		execvp(argv[0], (char *const *)argv);
+		execv(prog, (char *const *)argv);
 		_exit(127);
 	}
+	free(prog);
 	close(pfd[1]);
 	for (;;) {
 		char tmp[4096];
