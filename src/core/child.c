@@ -11,6 +11,7 @@
 #include "core/child.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -455,6 +456,21 @@ void child_describe_code(int code, char *buf, size_t len)
 		snprintf(buf, len, "killed by signal %d (%s)", code - 128, strsignal(code - 128));
 	else
 		snprintf(buf, len, "exited with %d", code);
+}
+
+int child_failed(int code, const char *log, const char *fmt, ...)
+{
+	struct strbuf what = STRBUF_INIT;
+	char desc[64];
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&what, fmt, ap);
+	va_end(ap);
+	child_describe_code(code, desc, sizeof(desc));
+	error_with_log(log, "%s %s", what.buf, desc);
+	strbuf_release(&what);
+	return -1;
 }
 
 int child_run(struct child *c, double timeout)

@@ -254,7 +254,7 @@ out:
  */
 static int run_mkfs(struct sparse_root *sr, const char *tool)
 {
-	char log[PATH_MAX], desc[64];
+	char log[PATH_MAX];
 	const char *ext4[] = { tool, "-q", "-F", "-E", "nodiscard,lazy_itable_init=1,lazy_journal_init=1", sr->dev, NULL };
 	const char *xfs[] = { tool, "-q", "-f", "-K", sr->dev, NULL };
 	struct child c = { .argv = sr->kind == SR_EXT4 ? ext4 : xfs, .out_path = log };
@@ -265,16 +265,8 @@ static int run_mkfs(struct sparse_root *sr, const char *tool)
 	code = child_run(&c, 600);
 	if (code == 0)
 		return 0;
-	if (code > 0) {
-		char *out = read_file_str(log, NULL);
-
-		child_describe_code(code, desc, sizeof(desc));
-		if (out)
-			out[strcspn(out, "\n")] = '\0';
-		error("%s %s failed (%s)%s%s", mkfs_tool[sr->kind], sr->dev, desc, out && *out ? ": " : "",
-		      out ? out : "");
-		free(out);
-	}
+	if (code > 0)   /* the log is in our tmpfs, gone after cleanup: its tail is all there is */
+		child_failed(code, log, "%s %s", mkfs_tool[sr->kind], sr->dev);
 	return -1;
 }
 

@@ -496,6 +496,30 @@ void file_tail(const char *path, int lines, struct strbuf *out)
 	free(buf);
 }
 
+int error_with_log(const char *log, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT, tail = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	if (log)
+		file_tail(log, LOG_TAIL_LINES, &tail);
+	if (tail.len) {
+		/* the tail apart: error() would cut a long one at its 4 KiB */
+		error("%s; last lines of %s:", msg.buf, log);
+		fprintf(stderr, "%s\n", tail.buf);
+	} else if (log) {
+		error("%s (log %s)", msg.buf, log);
+	} else {
+		error("%s", msg.buf);
+	}
+	strbuf_release(&msg);
+	strbuf_release(&tail);
+	return -1;
+}
+
 int mkdir_p(const char *path, mode_t mode)
 {
 	char *p = xstrdup(path);

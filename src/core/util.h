@@ -92,6 +92,13 @@ int write_file_atomic(const char *path, const void *data, size_t len);
 /* The last `lines` lines of a file (a child's log) appended to out, for
  * error messages; nothing when the file cannot be read. */
 void file_tail(const char *path, int lines, struct strbuf *out);
+/* How many lines of a log every failure message shows (enough for a
+ * compiler error with its context, short enough to read). */
+#define LOG_TAIL_LINES 20
+/* error() the message, then "; last lines of LOG:" and the last
+ * LOG_TAIL_LINES lines of log, or " (log LOG)" when it has none to show
+ * (log may be NULL). Returns -1. For a child's exit code use child_failed(). */
+int error_with_log(const char *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int mkdir_p(const char *path, mode_t mode);
 /* Remove a tree without following symlinks; stays on one filesystem. */
 int remove_tree(const char *path);

@@ -12,31 +12,6 @@
 #include "core/util.h"
 
 
-/* Capture stderr around fn-calls so error() messages can be checked. */
-static int saved_err = -1;
-static char errpath[256];
-
-static void capture_start(void)
-{
-	int fd;
-
-	snprintf(errpath, sizeof(errpath), "%s/stderr", unit_tmp);
-	fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	assert_true(fd >= 0);
-	fflush(stderr);
-	saved_err = dup(2);
-	dup2(fd, 2);
-	close(fd);
-}
-
-static char *capture_end(void)
-{
-	fflush(stderr);
-	dup2(saved_err, 2);
-	close(saved_err);
-	return read_file_str(errpath, NULL);
-}
-
 static void test_exec_not_found(void **state)
 {
 	const char *argv[] = { "lrubench-no-such-program-xyz", NULL };
@@ -45,9 +20,9 @@ static void test_exec_not_found(void **state)
 	int r;
 
 	(void)state;
-	capture_start();
+	unit_stderr_start();
 	r = child_start(&c);
-	msg = capture_end();
+	msg = unit_stderr_end();
 	assert_int_equal(r, -1);
 	assert_false(c.running);
 	assert_non_null(strstr(msg, "cannot run 'lrubench-no-such-program-xyz': No such file or directory"));
@@ -69,18 +44,18 @@ static void test_exec_failure_through_pipe(void **state)
 	close(fd);
 	/* found by stat but not executable: EACCES from execve in the child */
 	chmod(path, 0644);
-	capture_start();
+	unit_stderr_start();
 	r = child_start(&c);
-	msg = capture_end();
+	msg = unit_stderr_end();
 	assert_int_equal(r, -1);
 	assert_non_null(strstr(msg, "cannot run '"));
 	assert_non_null(strstr(msg, "Permission denied"));
 	free(msg);
 
 	snprintf(path, sizeof(path), "%s/missing/prog", unit_tmp);
-	capture_start();
+	unit_stderr_start();
 	r = child_start(&c);
-	msg = capture_end();
+	msg = unit_stderr_end();
 	assert_int_equal(r, -1);
 	assert_non_null(strstr(msg, "No such file or directory"));
 	free(msg);
@@ -270,9 +245,9 @@ static void test_bad_cgroup_file(void **state)
 	char *msg;
 
 	(void)state;
-	capture_start();
+	unit_stderr_start();
 	assert_int_equal(child_start(&c), -1);
-	msg = capture_end();
+	msg = unit_stderr_end();
 	assert_non_null(strstr(msg, "cannot join cgroup /nonexistent-lrubench/cgroup.procs"));
 	free(msg);
 }
@@ -370,11 +345,11 @@ static void test_registry_full(void **state)
 	char *msg;
 
 	(void)state;
-	capture_start();
+	unit_stderr_start();
 	while (n < (1 << 18) && (id = cleanup_push("filler", noop, NULL)) > 0)
 		ids[n++] = id;
 	assert_int_equal(child_start(&c), -1);
-	msg = capture_end();
+	msg = unit_stderr_end();
 	assert_non_null(strstr(msg, "cannot run 'sleep': the cleanup registry is full"));
 	assert_false(c.running);
 	assert_int_equal(kill(c.pid, 0), -1);
@@ -382,6 +357,32 @@ static void test_registry_full(void **state)
 		cleanup_pop(ids[--n], false);
 	free(ids);
 	free(msg);
+}
+
+/* child_failed on a real child's exit code and log: status, then the tail */
+static void test_child_failed_message(void **state)
+{
+	char *log = xasprintf("%s/failing.log", unit_tmp);
+	const char *argv[] = { "sh", "-c", "i=0; while [ $i -lt 30 ]; do i=$((i+1)); echo out$i; done; exit 3", NULL };
+	struct child c = { .argv = argv, .out_path = log };
+	char *msg, *want = xasprintf("lrubench: error: sh -c in /x exited with 3; last lines of %s:\n", log);
+	int code;
+
+	(void)state;
+	unlink(log);
+	code = child_run(&c, 10);
+	assert_int_equal(code, 3);
+	unit_stderr_start();
+	assert_int_equal(child_failed(code, log, "sh -c in %s", "/x"), -1);
+	assert_int_equal(child_failed(128 + SIGKILL, NULL, "make"), -1);
+	msg = unit_stderr_end();
+	assert_true(!strncmp(msg, want, strlen(want)));
+	assert_non_null(strstr(msg, "\nout11\nout12\n"));   /* 30 - LOG_TAIL_LINES + 1 = 11 */
+	assert_null(strstr(msg, "out10\n"));
+	assert_non_null(strstr(msg, "out30\nlrubench: error: make killed by signal 9 (Killed)\n"));
+	free(msg);
+	free(want);
+	free(log);
 }
 
 int main(void)
@@ -402,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_null_stdio_and_ids),
 		cmocka_unit_test(test_registry_full),
 		cmocka_unit_test(test_numa_bound_child),
+		cmocka_unit_test(test_child_failed_message),
 	};
 	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
 }

@@ -45,7 +45,6 @@
 #include "core/workload.h"
 
 #define KB_DEFAULT_SOURCE "/usr/src/linux-source-6.1.tar.xz"
-#define KB_LOG_TAIL 20
 
 struct kb_opts {
 	char *source;
@@ -256,23 +255,6 @@ static const char *const make_env[] = {
 	"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", NULL,
 };
 
-/* The message for a failed command: what, how it ended, the end of its log. */
-static int fail_with_log(const char *what, const char *dir, int code, const char *log)
-{
-	char desc[128];
-	struct strbuf tail = STRBUF_INIT;
-
-	child_describe_code(code, desc, sizeof(desc));
-	if (log)
-		file_tail(log, KB_LOG_TAIL, &tail);
-	if (tail.len)
-		error("%s in %s %s; last lines of %s:\n%s", what, dir, desc, log, strbuf_str(&tail));
-	else
-		error("%s in %s %s (log %s)", what, dir, desc, log ? log : "none");
-	strbuf_release(&tail);
-	return -1;
-}
-
 /* Run make synchronously (configure, clean, copy): 0, -1 error, -1 on SIGINT too. */
 static int run_tool(struct wl_ctx *ctx, const char *const *argv, const char *dir,
 		    const char *procs, const char *log, const char *what)
@@ -291,7 +273,7 @@ static int run_tool(struct wl_ctx *ctx, const char *const *argv, const char *dir
 	if (code < 0)
 		return -1;
 	if (code)
-		return fail_with_log(what, dir, code, log);
+		return child_failed(code, log, "%s in %s", what, dir);
 	return 0;
 }
 
@@ -388,7 +370,7 @@ static int build_all(struct wl_ctx *ctx, unsigned long long jobs, int iter, doub
 			*elapsed = b->end - t0;
 		if (b->code && !ret) {
 			snprintf(what, sizeof(what), "make %s %s", jarg, o->build_target);
-			ret = fail_with_log(what, st->trees[i], b->code, b->log);
+			ret = child_failed(b->code, b->log, "%s in %s", what, st->trees[i]);
 		}
 	}
 	return ret;
