@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands/commands.h"
+#include "compare/labels.h"
 #include "compare/model.h"
 #include "core/results.h"
 #include "core/util.h"
@@ -174,8 +175,8 @@ int cmd_compare(int argc, char **argv)
 	case FMT_CSV:
 		report_csv(&cmp, &out);
 		/* CSV has no room for them: the warnings go to stderr */
-		for (size_t i = 0; i < cmp.nwarnings; i++)
-			warning("%s", cmp.warnings[i]);
+		for (size_t i = 0; i < cmp.warnings.n; i++)
+			warning("%s", cmp.warnings.v[i]);
 		break;
 	}
 	if (junit) {

@@ -18,6 +18,7 @@
 #include "core/cleanup.h"
 #include "commands/commands.h"
 #include "compare/plot.h"
+#include "compare/labels.h"
 #include "compare/model.h"
 #include "core/results.h"
 #include "core/util.h"

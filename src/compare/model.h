@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include "core/results.h"
 #include "compare/stats.h"
+#include "core/strlist.h"
 #include "core/strmap.h"
 #include "core/util.h"
 
@@ -86,8 +87,7 @@ struct comparison {
 	size_t nwls, cap;
 	struct cmp_fact *facts;
 	size_t nfacts, factcap;
-	char **warnings;                  /* configs differ, TCG, ... */
-	size_t nwarnings, warncap;
+	struct strlist warnings;          /* configs differ, TCG, ... */
 };
 
 /* Build the model; errors (better or unit disagreeing between labels) go to

@@ -190,9 +190,9 @@ void report_json(const struct comparison *c, double fail_pct, struct strbuf *out
 		strbuf_addstr(out, "]}");
 	}
 	strbuf_addstr(out, c->nfacts ? "\n  ],\n  \"warnings\": [" : "],\n  \"warnings\": [");
-	for (size_t i = 0; i < c->nwarnings; i++) {
+	for (size_t i = 0; i < c->warnings.n; i++) {
 		strbuf_addstr(out, i ? ", " : "");
-		jstr(out, c->warnings[i]);
+		jstr(out, c->warnings.v[i]);
 	}
 	strbuf_addstr(out, "],\n  \"workloads\": [");
 	for (size_t w = 0; w < c->nwls; w++) {
