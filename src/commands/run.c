@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core/cleanup.h"
+#include "core/label_name.h"
 #include "commands/commands.h"
 #include "core/run_state.h"
 #include "core/sparse_root.h"
@@ -87,12 +88,16 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	return 0;
 }
 
-static int check_label(const char *label)
+/* given: --label; otherwise the label is the kernel release */
+static int check_label(const char *label, bool given)
 {
-	if (!*label || !strcmp(label, ".") || !strcmp(label, "..") || strchr(label, '/') ||
-	    strlen(label) > 200)
-		return error("label '%s' cannot be a folder name", label);
-	return 0;
+	struct strbuf err = STRBUF_INIT;
+
+	if (!label_name_check(label, &err))
+		return 0;
+	error("%s%s", err.buf, given ? "" : " (it defaults to the kernel release: give --label NAME)");
+	strbuf_release(&err);
+	return -1;
 }
 
 /* Which workloads: -w, else [global] workloads; "all" means every one. */
@@ -215,7 +220,7 @@ int cmd_run(int argc, char **argv)
 	ret = resolve_config(&a, &cfg, &si, &rs.env.bind);
 	if (!ret && select_workloads(&cfg, a.workloads ? a.workloads : cfg.g.workloads, &wls, &nwls))
 		ret = LB_EXIT_USAGE;
-	if (!ret && check_label(a.label ? a.label : si.kernel_release))
+	if (!ret && check_label(a.label ? a.label : si.kernel_release, a.label != NULL))
 		ret = LB_EXIT_USAGE;
 	if (!ret && a.dry_run) {
 		/* the effective config, as run.json would record it; nothing is run */

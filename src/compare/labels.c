@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/label_name.h"
 #include "core/parallel.h"
 #include "core/strlist.h"
 
@@ -47,13 +48,20 @@ static int find_dirs(const char *dir, struct strlist *out, struct strbuf *err)
 		return -1;
 	}
 	while ((de = readdir(d))) {
+		struct strbuf why = STRBUF_INIT;
 		char *p;
 
-		if (de->d_name[0] == '.')
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		p = xasprintf("%s/%s", dir, de->d_name);
-		if (is_dir(p) && is_label_dir(p))
-			strlist_push(&subs, p);
+		if (is_dir(p) && is_label_dir(p)) {
+			/* the folders `run` can write, no others (.git, .snapshots...) */
+			if (!label_name_check(de->d_name, &why))
+				strlist_push(&subs, p);
+			else if (de->d_name[0] != '.')   /* hidden ones are meant to be */
+				warning("%s is not read: %s", p, why.buf);
+		}
+		strbuf_release(&why);
 		free(p);
 	}
 	closedir(d);

@@ -209,11 +209,6 @@ int vm_args_parse(int argc, char **argv, unsigned host_cpus, struct vm_args *a, 
 				    'a' + k, 'a' + k);
 			return -1;
 		}
-		if (a->label[k] && (!*a->label[k] || strchr(a->label[k], '/') || a->label[k][0] == '.')) {
-			strbuf_addf(err, "--label-%c '%s': a label is a folder name (no '/', not starting with '.')",
-				    'a' + k, a->label[k]);
-			return -1;
-		}
 		if (a->kernel[k] && !*a->kernel[k]) {
 			strbuf_addf(err, "--kernel-%c: empty image path", 'a' + k);
 			return -1;

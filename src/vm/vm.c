@@ -21,6 +21,7 @@
 #include <json-c/json.h>
 #include "core/child.h"
 #include "core/cleanup.h"
+#include "core/label_name.h"
 #include "core/path.h"
 #include "core/util.h"
 #include "vm/args.h"
@@ -87,6 +88,15 @@ static int check_inputs(struct vm_run *r)
 			k->image_abs = realpath(k->image, NULL);
 		}
 		k->label = xstrdup(r->a.label[i] ? r->a.label[i] : k->ki.release);
+		if (label_name_check(k->label, &err)) {
+			if (r->a.label[i])
+				error("--label-%c: %s", k->which, err.buf);
+			else
+				error("kernel %c: %s (it defaults to the kernel release: give "
+				      "--label-%c NAME)", k->which, err.buf, k->which);
+			strbuf_release(&err);
+			return LB_EXIT_USAGE;
+		}
 	}
 	if (r->nk == 2 && !strcmp(r->k[0].label, r->k[1].label)) {
 		error("both kernels would write results/%s: give --label-a and --label-b", r->k[0].label);

@@ -77,6 +77,19 @@ test_vm_kernel_b_without_a() {
   assert_grep_err "vm.colour"
 }
 
+# The label rule of `run --label` (core/label_name.h), for --label-a and for
+# the kernel release that is the default label; refused before any boot.
+test_vm_label_names() {
+  need_root
+  vm_fake_bzimage "$T/bzImage" "9.9.9-lrubench"
+  expect_exit 2 "$LRUBENCH" run --kernel-a "$T/bzImage" --label-a .hidden -o "$T/results"
+  assert_grep_err "label-a: label '.hidden' starts with '.'"
+  vm_fake_bzimage "$T/bzImage" "9.9.9,lrubench"
+  expect_exit 2 "$LRUBENCH" run --kernel-a "$T/bzImage" -o "$T/results"
+  assert_grep_err "kernel a: label '9.9.9,lrubench' has ','.*give --label-a NAME"
+  assert_no_file "$T/results"
+}
+
 # --kernel-a host: the running kernel, natively, through the same path
 test_vm_host_kernel() {
   need_root
