@@ -73,7 +73,7 @@ int cmd_compare(int argc, char **argv)
 	};
 	enum format fmt = FMT_TEXT;
 	const char *names = NULL, *junit = NULL;
-	double alpha = 0.10, fail_pct = -1;
+	double alpha = CMP_DEFAULT_ALPHA, fail_pct = -1;
 	struct label_result *labels = NULL;
 	size_t nlabels = 0, nreg = 0;
 	struct comparison cmp;

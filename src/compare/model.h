@@ -90,6 +90,11 @@ struct comparison {
 	struct strlist warnings;          /* configs differ, TCG, ... */
 };
 
+/* The significance level of the mmtests t-test when none is given: what
+ * mmtests' compare-kernels uses, so the marks match its reports. compare's
+ * --alpha changes it; plot always uses it. */
+#define CMP_DEFAULT_ALPHA 0.10
+
 /* Build the model; errors (better or unit disagreeing between labels) go to
  * err naming the workload, table and labels. */
 int comparison_build(const struct label_result *labels, size_t nlabels, double alpha,
