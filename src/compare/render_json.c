@@ -40,6 +40,15 @@ static void jnum(struct strbuf *out, double d)
 		strbuf_addstr(out, "null");
 }
 
+/* "a", "b", "c" (the inside of an array) */
+static void jstr_list(struct strbuf *out, const char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addstr(out, i ? ", " : "");
+		jstr(out, v[i]);
+	}
+}
+
 static void jkey(struct strbuf *out, const char *k)
 {
 	jstr(out, k);
@@ -183,17 +192,11 @@ void report_json(const struct comparison *c, double fail_pct, struct strbuf *out
 		jkey(out, "fact");
 		jstr(out, c->facts[i].name);
 		strbuf_addstr(out, ", \"values\": [");
-		for (size_t l = 0; l < c->nlabels; l++) {
-			strbuf_addstr(out, l ? ", " : "");
-			jstr(out, c->facts[i].values[l]);
-		}
+		jstr_list(out, (const char *const *)c->facts[i].values, c->nlabels);
 		strbuf_addstr(out, "]}");
 	}
 	strbuf_addstr(out, c->nfacts ? "\n  ],\n  \"warnings\": [" : "],\n  \"warnings\": [");
-	for (size_t i = 0; i < c->warnings.n; i++) {
-		strbuf_addstr(out, i ? ", " : "");
-		jstr(out, c->warnings.v[i]);
-	}
+	jstr_list(out, (const char *const *)c->warnings.v, c->warnings.n);
 	strbuf_addstr(out, "],\n  \"workloads\": [");
 	for (size_t w = 0; w < c->nwls; w++) {
 		const struct cmp_workload *wl = &c->wls[w];

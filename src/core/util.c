@@ -473,15 +473,29 @@ fail:
 	return -1;
 }
 
+/* file_tail reads at most this much of the end of a log: a kernel build's
+ * log has megabytes, its last lines are in its last few KiB */
+#define TAIL_READ_MAX (64 * 1024)
+
 void file_tail(const char *path, int lines, struct strbuf *out)
 {
-	size_t len;
-	char *buf = read_file_str(path, &len);
-	size_t i;
-	int seen = 0;
+	char *buf = xmalloc(TAIL_READ_MAX);
+	struct stat st;
+	size_t len = 0, i;
+	ssize_t r;
+	int seen = 0, fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
-	if (!buf)
-		return;
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode))
+		goto out;
+	if (st.st_size > TAIL_READ_MAX && lseek(fd, st.st_size - TAIL_READ_MAX, SEEK_SET) < 0)
+		goto out;
+	while (len < TAIL_READ_MAX && (r = read(fd, buf + len, TAIL_READ_MAX - len)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			goto out;
+		len += (size_t)r;
+	}
 	i = len;
 	if (i && buf[i - 1] == '\n')
 		i--;
@@ -490,9 +504,20 @@ void file_tail(const char *path, int lines, struct strbuf *out)
 			break;
 		i--;
 	}
-	strbuf_add(out, buf + i, len - i);
+	/* the text goes to a terminal: no carriage returns (serial consoles
+	 * write \r\n), no escape sequences or other control bytes */
+	for (; i < len; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if (c == '\r')
+			continue;
+		strbuf_add(out, c < 0x20 && c != '\n' && c != '\t' ? "?" : &buf[i], 1);
+	}
 	if (out->len && out->buf[out->len - 1] == '\n')
 		out->buf[--out->len] = '\0';
+out:
+	if (fd >= 0)
+		close(fd);
 	free(buf);
 }
 

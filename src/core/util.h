@@ -89,8 +89,9 @@ char *read_file_str(const char *path, size_t *len);
 int write_str_file(const char *path, const char *s);
 /* Write data to path atomically: temp file in the same folder, fsync, rename. */
 int write_file_atomic(const char *path, const void *data, size_t len);
-/* The last `lines` lines of a file (a child's log) appended to out, for
- * error messages; nothing when the file cannot be read. */
+/* The last `lines` lines of a regular file (a child's log) appended to out,
+ * for error messages: only its last 64 KiB are read, '\r' is dropped and
+ * other control bytes but '\t' show as '?'. Nothing when it cannot be read. */
 void file_tail(const char *path, int lines, struct strbuf *out);
 /* How many lines of a log every failure message shows (enough for a
  * compiler error with its context, short enough to read). */

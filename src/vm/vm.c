@@ -283,7 +283,8 @@ static int run_guest(struct vm_run *r, struct kernel *k, int round, const char *
 	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
 	struct vm_qemu_spec q = { 0 };
 	struct vm_boot b;
-	char *init, *console, *qlog, *prefix, *ldir, *lcopy;
+	struct strbuf said = STRBUF_INIT;   /* what qemu printed, when it ended on its own */
+	char *init, *console, *qlog, *prefix, *ldir, *lcopy, *qemu_said;
 	int code;
 
 	guest_cmd(r, k, dest, &cmd);
@@ -345,19 +346,16 @@ static int run_guest(struct vm_run *r, struct kernel *k, int round, const char *
 		code = LB_EXIT_FAIL;
 		*status = "failed";
 		*why = xasprintf("the guest kernel panicked: %s", b.reason.buf);
-		error("kernel %c (%s): %s\nconsole tail (%s):\n%s", k->which, k->label, *why, lcopy, b.tail.buf);
 		break;
 	case VM_TIMEOUT:
 		code = LB_EXIT_FAIL;
 		*status = "failed";
 		*why = xasprintf("the guest did not finish within vm_timeout=%.0fs: qemu was killed", r->a.timeout);
-		error("kernel %c (%s): %s\nconsole tail (%s):\n%s", k->which, k->label, *why, lcopy, b.tail.buf);
 		break;
 	case VM_INIT_FAILED:
 		code = LB_EXIT_UNSUPPORTED;
 		*status = "failed";
 		*why = xasprintf("the guest could not set up: %s", b.reason.buf);
-		error("kernel %c (%s): %s\nconsole tail (%s):\n%s", k->which, k->label, *why, lcopy, b.tail.buf);
 		break;
 	case VM_INTERRUPTED:
 		code = LB_EXIT_INTERRUPTED;
@@ -365,17 +363,20 @@ static int run_guest(struct vm_run *r, struct kernel *k, int round, const char *
 		*why = xstrdup("interrupted: the VM was stopped");
 		break;
 	case VM_LOST:
-	default: {
-		char *ql = read_file_str(qlog, NULL);
+	default:
 		code = LB_EXIT_FAIL;
 		*status = "failed";
 		*why = xasprintf("qemu ended (%d) before the guest reported an exit status", b.qemu_code);
-		error("kernel %c (%s): %s\nqemu said: %s\nconsole tail (%s):\n%s", k->which, k->label, *why,
-		      ql && *ql ? ql : "nothing", lcopy, b.tail.buf);
-		free(ql);
+		qemu_said = read_file_str(qlog, NULL);
+		strbuf_addf(&said, "\nqemu said: %s", qemu_said && *qemu_said ? qemu_said : "nothing");
+		free(qemu_said);
 		break;
 	}
-	}
+	/* a guest that failed on its own: the end of its console says why */
+	if (b.outcome != VM_DONE && b.outcome != VM_INTERRUPTED)
+		error_with_log(path_exists(lcopy) ? lcopy : console, "kernel %c (%s): %s%s", k->which,
+			       k->label, *why, strbuf_str(&said));
+	strbuf_release(&said);
 	free(lcopy);
 	vm_boot_release(&b);
 out:

@@ -124,6 +124,34 @@ static void file_tails(void **state)
 	strbuf_reset(&t);
 	file_tail("/nonexistent/file", 3, &t);
 	assert_string_equal(strbuf_str(&t), "");
+	file_tail(unit_tmp, 3, &t);   /* a folder is no log */
+	assert_string_equal(strbuf_str(&t), "");
+	strbuf_release(&t);
+	free(path);
+}
+
+/* a serial console's \r\n and escape sequences do not reach the terminal */
+static void file_tail_is_printable(void **state)
+{
+	char *path = unit_put("console.log", "boot\r\n\x1b[31mred\x1b[0m\r\ntab\there\r\n");
+	struct strbuf t = STRBUF_INIT;
+
+	(void)state;
+	file_tail(path, 2, &t);
+	assert_string_equal(t.buf, "?[31mred?[0m\ntab\there");
+	strbuf_release(&t);
+	free(path);
+}
+
+/* a log of megabytes: the tail still comes from its end */
+static void file_tail_of_a_large_log(void **state)
+{
+	char *path = numbered_log("large.log", 300000);   /* ~3.3 MB */
+	struct strbuf t = STRBUF_INIT;
+
+	(void)state;
+	file_tail(path, 3, &t);
+	assert_string_equal(t.buf, "line299998\nline299999\nline300000");
 	strbuf_release(&t);
 	free(path);
 }
@@ -170,7 +198,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sizes), cmocka_unit_test(times), cmocka_unit_test(lists),
 		cmocka_unit_test(strbufs), cmocka_unit_test(atomic_write),
-		cmocka_unit_test(file_tails), cmocka_unit_test(error_with_log_shows_the_tail),
+		cmocka_unit_test(file_tails), cmocka_unit_test(file_tail_is_printable),
+		cmocka_unit_test(file_tail_of_a_large_log), cmocka_unit_test(error_with_log_shows_the_tail),
 		cmocka_unit_test(error_with_log_without_a_tail),
 	};
 	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
