@@ -88,14 +88,14 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	return 0;
 }
 
-/* given: --label; otherwise the label is the kernel release */
-static int check_label(const char *label, bool given)
+static int check_label(const char *label)
 {
 	struct strbuf err = STRBUF_INIT;
 
 	if (!label_name_check(label, &err))
 		return 0;
-	error("%s%s", err.buf, given ? "" : " (it defaults to the kernel release: give --label NAME)");
+	/* the label may be the kernel release, which the user did not choose */
+	error("%s (give --label NAME)", err.buf);
 	strbuf_release(&err);
 	return -1;
 }
@@ -220,7 +220,7 @@ int cmd_run(int argc, char **argv)
 	ret = resolve_config(&a, &cfg, &si, &rs.env.bind);
 	if (!ret && select_workloads(&cfg, a.workloads ? a.workloads : cfg.g.workloads, &wls, &nwls))
 		ret = LB_EXIT_USAGE;
-	if (!ret && check_label(a.label ? a.label : si.kernel_release, a.label != NULL))
+	if (!ret && check_label(a.label ? a.label : si.kernel_release))
 		ret = LB_EXIT_USAGE;
 	if (!ret && a.dry_run) {
 		/* the effective config, as run.json would record it; nothing is run */

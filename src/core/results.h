@@ -10,7 +10,7 @@
  *     "tables": [ { "title": "...", "unit": "MB/s", "better": "higher",
  *                   "ops": [ { "op": "memcgs-1", "samples": [ ... ] } ] } ],
  *     "details": [ { "step": "memcgs-1", "iteration": 0, ... } ],   (optional)
- *     "progress": [ { "step": "memcgs-1", "done": 3 } ] }             (optional, for --resume)
+ *     "progress": [ { "step": "memcgs-1", "done": 3 } ] }           (optional, for --resume)
  */
 #ifndef LRUBENCH_RESULTS_H
 #define LRUBENCH_RESULTS_H

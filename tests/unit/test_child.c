@@ -20,9 +20,9 @@ static void test_exec_not_found(void **state)
 	int r;
 
 	(void)state;
-	unit_stderr_start();
+	capture_start();
 	r = child_start(&c);
-	msg = unit_stderr_end();
+	msg = capture_end();
 	assert_int_equal(r, -1);
 	assert_false(c.running);
 	assert_non_null(strstr(msg, "cannot run 'lrubench-no-such-program-xyz': No such file or directory"));
@@ -44,18 +44,18 @@ static void test_exec_failure_through_pipe(void **state)
 	close(fd);
 	/* found by stat but not executable: EACCES from execve in the child */
 	chmod(path, 0644);
-	unit_stderr_start();
+	capture_start();
 	r = child_start(&c);
-	msg = unit_stderr_end();
+	msg = capture_end();
 	assert_int_equal(r, -1);
 	assert_non_null(strstr(msg, "cannot run '"));
 	assert_non_null(strstr(msg, "Permission denied"));
 	free(msg);
 
 	snprintf(path, sizeof(path), "%s/missing/prog", unit_tmp);
-	unit_stderr_start();
+	capture_start();
 	r = child_start(&c);
-	msg = unit_stderr_end();
+	msg = capture_end();
 	assert_int_equal(r, -1);
 	assert_non_null(strstr(msg, "No such file or directory"));
 	free(msg);
@@ -245,9 +245,9 @@ static void test_bad_cgroup_file(void **state)
 	char *msg;
 
 	(void)state;
-	unit_stderr_start();
+	capture_start();
 	assert_int_equal(child_start(&c), -1);
-	msg = unit_stderr_end();
+	msg = capture_end();
 	assert_non_null(strstr(msg, "cannot join cgroup /nonexistent-lrubench/cgroup.procs"));
 	free(msg);
 }
@@ -345,11 +345,11 @@ static void test_registry_full(void **state)
 	char *msg;
 
 	(void)state;
-	unit_stderr_start();
+	capture_start();
 	while (n < (1 << 18) && (id = cleanup_push("filler", noop, NULL)) > 0)
 		ids[n++] = id;
 	assert_int_equal(child_start(&c), -1);
-	msg = unit_stderr_end();
+	msg = capture_end();
 	assert_non_null(strstr(msg, "cannot run 'sleep': the cleanup registry is full"));
 	assert_false(c.running);
 	assert_int_equal(kill(c.pid, 0), -1);
@@ -372,10 +372,10 @@ static void test_child_failed_message(void **state)
 	unlink(log);
 	code = child_run(&c, 10);
 	assert_int_equal(code, 3);
-	unit_stderr_start();
+	capture_start();
 	assert_int_equal(child_failed(code, log, "sh -c in %s", "/x"), -1);
 	assert_int_equal(child_failed(128 + SIGKILL, NULL, "make"), -1);
-	msg = unit_stderr_end();
+	msg = capture_end();
 	assert_true(!strncmp(msg, want, strlen(want)));
 	assert_non_null(strstr(msg, "\nout11\nout12\n"));   /* 30 - LOG_TAIL_LINES + 1 = 11 */
 	assert_null(strstr(msg, "out10\n"));

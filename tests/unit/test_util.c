@@ -164,9 +164,9 @@ static void error_with_log_shows_the_tail(void **state)
 	char *msg, *last = xasprintf("line%d\n", LOG_TAIL_LINES + 5);
 
 	(void)state;
-	unit_stderr_start();
+	capture_start();
 	assert_int_equal(error_with_log(log, "initdb %s", "went wrong"), -1);
-	msg = unit_stderr_end();
+	msg = capture_end();
 	assert_true(!strncmp(msg, want, strlen(want)));
 	assert_null(strstr(msg, "line5\n"));
 	assert_int_equal(strlen(msg) - strlen(last), (size_t)(strstr(msg, last) - msg));
@@ -182,10 +182,10 @@ static void error_with_log_without_a_tail(void **state)
 	char *msg, *want = xasprintf("lrubench: error: x failed (log %s)\n", empty);
 
 	(void)state;
-	unit_stderr_start();
+	capture_start();
 	error_with_log(empty, "x failed");
 	error_with_log(NULL, "y failed");
-	msg = unit_stderr_end();
+	msg = capture_end();
 	assert_true(!strncmp(msg, want, strlen(want)));
 	assert_string_equal(msg + strlen(want), "lrubench: error: y failed\n");
 	free(msg);

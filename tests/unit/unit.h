@@ -46,11 +46,11 @@ static inline char *unit_put(const char *rel, const char *text)
 }
 
 /* Capture stderr (into unit_tmp/stderr) so that error() messages can be
- * checked: unit_stderr_start(), the calls, then unit_stderr_end() returns
+ * checked: capture_start(), the calls, then capture_end() returns
  * what they printed (malloc'ed). Needs unit_tmp_setup. */
 static int unit_saved_stderr = -1;
 
-static inline void unit_stderr_start(void)
+static inline void capture_start(void)
 {
 	char *path = xasprintf("%s/stderr", unit_tmp);
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -63,7 +63,7 @@ static inline void unit_stderr_start(void)
 	free(path);
 }
 
-static inline char *unit_stderr_end(void)
+static inline char *capture_end(void)
 {
 	char *path = xasprintf("%s/stderr", unit_tmp);
 	char *text;
