@@ -5,6 +5,7 @@
 #ifndef LRUBENCH_COMMANDS_H
 #define LRUBENCH_COMMANDS_H
 
+#include <stdio.h>
 #include "core/parse_options.h"
 
 int cmd_run(int argc, char **argv);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands/commands.h"
+#include "compare/labels.h"
 #include "compare/model.h"
 #include "core/results.h"
 #include "core/util.h"
@@ -117,7 +118,7 @@ int cmd_compare(int argc, char **argv)
 {
 	enum format fmt = FMT_TEXT;
 	const char *names, *junit;
-	double alpha = 0.10, fail_pct = -1;
+	double alpha = CMP_DEFAULT_ALPHA, fail_pct = -1;
 	struct label_result *labels = NULL;
 	size_t nlabels = 0, nreg = 0;
 	struct comparison cmp;
@@ -165,8 +166,8 @@ int cmd_compare(int argc, char **argv)
 	case FMT_CSV:
 		report_csv(&cmp, &out);
 		/* CSV has no room for them: the warnings go to stderr */
-		for (size_t i = 0; i < cmp.nwarnings; i++)
-			warning("%s", cmp.warnings[i]);
+		for (size_t i = 0; i < cmp.warnings.n; i++)
+			warning("%s", cmp.warnings.v[i]);
 		break;
 	}
 	if (junit) {

@@ -18,6 +18,7 @@
 #include "commands/commands.h"
 #include "core/parse_options.h"
 #include "compare/plot.h"
+#include "compare/labels.h"
 #include "compare/model.h"
 #include "core/results.h"
 #include "core/util.h"
@@ -108,7 +109,7 @@ int cmd_plot(int argc, char **argv)
 			ret = LB_EXIT_USAGE;
 			goto out;
 		}
-	if (comparison_build(labels, nl, 0.10, &cmp, &err)) {
+	if (comparison_build(labels, nl, CMP_DEFAULT_ALPHA, &cmp, &err)) {
 		error("%s", strbuf_str(&err));
 		ret = LB_EXIT_USAGE;
 		goto out;

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core/cleanup.h"
+#include "core/label_name.h"
 #include "commands/commands.h"
 #include "core/parse_options.h"
 #include "core/run_state.h"
@@ -109,10 +110,14 @@ static void run_args_reset(void)
 
 static int check_label(const char *label)
 {
-	if (!*label || !strcmp(label, ".") || !strcmp(label, "..") || strchr(label, '/') ||
-	    strlen(label) > 200)
-		return error("label '%s' cannot be a folder name", label);
-	return 0;
+	struct strbuf err = STRBUF_INIT;
+
+	if (!label_name_check(label, &err))
+		return 0;
+	/* the label may be the kernel release, which the user did not choose */
+	error("%s (give --label NAME)", err.buf);
+	strbuf_release(&err);
+	return -1;
 }
 
 /* Which workloads: -w, else [global] workloads; "all" means every one. */

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include "core/results.h"
 #include "compare/stats.h"
+#include "core/strlist.h"
 #include "core/strmap.h"
 #include "core/util.h"
 
@@ -89,9 +90,13 @@ struct comparison {
 	size_t nwls, cap;
 	struct cmp_fact *facts;
 	size_t nfacts, factcap;
-	char **warnings;                  /* configs differ, TCG, ... */
-	size_t nwarnings, warncap;
+	struct strlist warnings;          /* configs differ, TCG, ... */
 };
+
+/* The significance level of the mmtests t-test when none is given: what
+ * mmtests' compare-kernels uses, so the marks match its reports. compare's
+ * --alpha changes it; plot always uses it. */
+#define CMP_DEFAULT_ALPHA 0.10
 
 /* Build the model; errors (better or unit disagreeing between labels) go to
  * err naming the workload, table and labels. */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "core/child.h"
 #include "core/cleanup.h"
+#include "core/path.h"
 #include "compare/plot.h"
 
 /* ---------- small helpers ---------- */
@@ -1004,22 +1005,7 @@ int plot_write_index(const struct comparison *c, const struct plot_set *set,
 
 bool plot_have_gnuplot(void)
 {
-	const char *path = getenv("PATH");
-	char *copy, *save = NULL;
-	bool found = false;
-
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	copy = xstrdup(path);
-	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-		char *p = xasprintf("%s/gnuplot", *d ? d : ".");
-		struct stat st;
-
-		found = !stat(p, &st) && S_ISREG(st.st_mode) && !access(p, X_OK);
-		free(p);
-	}
-	free(copy);
-	return found;
+	return program_in_path("gnuplot");
 }
 
 static void print_log(const char *path, bool as_error)

@@ -37,8 +37,8 @@ void report_differences_text(const struct comparison *c, struct strbuf *out)
 			strbuf_addstr(out, "\n");
 		}
 	}
-	for (size_t i = 0; i < c->nwarnings; i++)
-		strbuf_addf(out, "WARNING: %s\n", c->warnings[i]);
+	for (size_t i = 0; i < c->warnings.n; i++)
+		strbuf_addf(out, "WARNING: %s\n", c->warnings.v[i]);
 }
 
 /* "note: LABEL: WHAT for op a, b, c" with at most 8 ops named */

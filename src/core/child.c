@@ -11,6 +11,7 @@
 #include "core/child.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -25,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "core/cleanup.h"
+#include "core/path.h"
 #include "core/util.h"
 
 extern char **environ;
@@ -65,32 +67,6 @@ static void child_cleanup(void *arg)
 			;
 		c->running = false;
 	}
-}
-
-/* The PATH lookup execvp would do, done in the parent. NULL: not found. */
-static char *locate_in_path(const char *file)
-{
-	const char *path = getenv("PATH");
-	const char *p;
-
-	if (strchr(file, '/'))
-		return xstrdup(file);
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (p = path; ; ) {
-		const char *e = strchrnul(p, ':');
-		size_t l = (size_t)(e - p);
-		char *cand = l ? xasprintf("%.*s/%s", (int)l, p, file) : xasprintf("./%s", file);
-		struct stat st;
-
-		if (!stat(cand, &st) && S_ISREG(st.st_mode) && !access(cand, X_OK))
-			return cand;
-		free(cand);
-		if (!*e)
-			break;
-		p = e + 1;
-	}
-	return NULL;
 }
 
 /* environ plus env_add ("K=V" replaces an inherited K). NULL: no additions. */
@@ -255,7 +231,9 @@ int child_start(struct child *c)
 	if (c->argv) {
 		if (!c->argv[0])
 			return error("child '%s': empty argv", name);
-		prog = locate_in_path(c->argv[0]);
+		/* a name with '/' goes to execve as it is, so that its
+		 * failure (EACCES, ENOEXEC...) is the one reported */
+		prog = strchr(c->argv[0], '/') ? xstrdup(c->argv[0]) : find_in_path(c->argv[0]);
 		if (!prog)
 			return error("cannot run '%s': %s", c->argv[0], strerror(ENOENT));
 	}
@@ -511,6 +489,21 @@ void child_describe_code(int code, char *buf, size_t len)
 		snprintf(buf, len, "killed by signal %d (%s)", code - 128, strsignal(code - 128));
 	else
 		snprintf(buf, len, "exited with %d", code);
+}
+
+int child_failed(int code, const char *log, const char *fmt, ...)
+{
+	struct strbuf what = STRBUF_INIT;
+	char desc[64];
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&what, fmt, ap);
+	va_end(ap);
+	child_describe_code(code, desc, sizeof(desc));
+	error_with_log(log, "%s %s", what.buf, desc);
+	strbuf_release(&what);
+	return -1;
 }
 
 int child_run(struct child *c, double timeout)

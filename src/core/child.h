@@ -62,6 +62,10 @@ void child_signal(struct child *c, int sig);
 void child_stop(struct child *c, double grace);
 /* Describe an exit code: "exited with 3", "killed by signal 9 (Killed)". */
 void child_describe_code(int code, char *buf, size_t len);
+/* Report a child that ended badly, the one way: "WHAT exited with 2; last
+ * lines of LOG:" and the end of its log (error_with_log; log may be NULL).
+ * code is the exit code child_wait/child_run gave. Returns -1. */
+int child_failed(int code, const char *log, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Run argv to completion (with the same placement options) and return its
  * exit code, or -1 when it could not start. Output goes to c->out_path. */
 int child_run(struct child *c, double timeout);

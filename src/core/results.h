@@ -96,14 +96,5 @@ int label_result_load(const char *dir, struct label_result *out, struct strbuf *
 void label_result_release(struct label_result *l);
 /* Is dir a label folder (has run.json)? */
 bool is_label_dir(const char *dir);
-/*
- * The labels named on a command line: each DIR is a label folder or a
- * folder of label folders. names (may be NULL) picks and orders labels by
- * name; otherwise labels are ordered by run.json "started". Errors: missing
- * folder, no results, unknown name in names.
- */
-int labels_collect(char **dirs, size_t ndirs, const char *names,
-		   struct label_result **out, size_t *nout, struct strbuf *err);
-void labels_release(struct label_result *l, size_t n);
 
 #endif

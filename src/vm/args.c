@@ -39,11 +39,6 @@ int vm_args_from_config(struct vm_args *a, const struct vm_opts *vm, struct strb
 				    'a' + k, 'a' + k);
 			return -1;
 		}
-		if (a->label[k] && (!*a->label[k] || strchr(a->label[k], '/') || a->label[k][0] == '.')) {
-			strbuf_addf(err, "--label-%c '%s': a label is a folder name (no '/', not starting with '.')",
-				    'a' + k, a->label[k]);
-			return -1;
-		}
 	}
 	if (a->force && a->resume) {
 		strbuf_addstr(err, "--force and --resume exclude each other");

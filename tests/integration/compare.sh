@@ -93,6 +93,19 @@ test_names_pick_and_order() {
   cmp "$T/out" "$FIX/expected/golden.txt" || fail "order should follow run.json started"
 }
 
+# In a folder of labels only folders with a label's name are labels (the
+# rule run and the VM mode apply): a hidden one is skipped quietly, another
+# with a warning naming it; the comparison is the same.
+test_folder_names_that_are_not_labels() {
+  copy golden
+  cp -r "$T/golden/6.8.0-vanilla" "$T/golden/.hidden"
+  cp -r "$T/golden/6.8.0-vanilla" "$T/golden/old results"
+  expect_exit 0 "$LRUBENCH" compare "$T/golden"
+  cmp "$T/out" "$FIX/expected/golden.txt" || fail "the comparison changed"
+  assert_grep_err "golden/old results is not read: label 'old results' has ' '"
+  if grep -q hidden "$T/err"; then fail "a hidden folder was reported"; fi
+}
+
 test_json_values() {
   expect_exit 0 "$LRUBENCH" compare -f json "$FIX/golden"
   py 'import json,sys,math

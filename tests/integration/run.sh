@@ -175,7 +175,11 @@ test_bad_inputs() {
   bad_input 2 "numa_node" -o "$T/r" --label bad --set global.numa_node=seven
   bad_input 2 "unknown workload 'nosuch'" -o "$T/r" --label bad -w nosuch
   bad_input 2 "unknown option '--bogus'" -o "$T/r" --label bad --bogus
-  bad_input 2 "label '..' cannot be a folder name" -o "$T/r" --label ..
+  # the one label rule (core/label_name.h), the one compare applies to folders
+  bad_input 2 "label '..' starts with '.': a label is 1 to 200 characters" -o "$T/r" --label ..
+  bad_input 2 "label '.hidden' starts with '.'" -o "$T/r" --label .hidden
+  bad_input 2 "label 'a/b' has '/'" -o "$T/r" --label a/b
+  bad_input 2 "label 'a,b' has ','" -o "$T/r" --label a,b
   bad_input 2 "sparse_root" -o "$T/r" --label bad --set global.sparse_root=nfs
   bad_input 2 "nothing to resume" -o "$T/r" --label bad --resume
 }

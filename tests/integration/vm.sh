@@ -81,6 +81,19 @@ test_vm_kernel_b_without_a() {
   assert_no_file "$T/results"
 }
 
+# The label rule of `run --label` (core/label_name.h), for --label-a and for
+# the kernel release that is the default label; refused before any boot.
+test_vm_label_names() {
+  need_root
+  vm_fake_bzimage "$T/bzImage" "9.9.9-lrubench"
+  expect_exit 2 "$LRUBENCH" run --kernel-a "$T/bzImage" --label-a .hidden -o "$T/results"
+  assert_grep_err "label-a: label '.hidden' starts with '.'"
+  vm_fake_bzimage "$T/bzImage" "9.9.9,lrubench"
+  expect_exit 2 "$LRUBENCH" run --kernel-a "$T/bzImage" -o "$T/results"
+  assert_grep_err "kernel a: label '9.9.9,lrubench' has ','.*give --label-a NAME"
+  assert_no_file "$T/results"
+}
+
 # --kernel-a host: the running kernel, natively, through the same path
 test_vm_host_kernel() {
   need_root
@@ -267,7 +280,7 @@ test_vm_guest_panic() {
   TMPDIR=$T/tmp expect_exit 1 "$LRUBENCH" run "${VM_SUITE[@]}" --kernel-a "$KA" \
     --set vm.cmdline_extra=rdinit=/no-such-init -o "$T/results"
   assert_grep_err "panicked: Kernel panic"
-  assert_grep_err "console tail"
+  assert_grep_err "; last lines of .*/vm-console.log:"
   assert_grep "Kernel panic" "$T/results/$RA/logs/vm-console.log"
   vm_no_leftovers
 }
@@ -304,7 +317,7 @@ test_vm_timeout() {
   # the suite alone reads for 6 x 2 s, so 10 s can never be enough
   TMPDIR=$T/tmp expect_exit 1 "$LRUBENCH" run "${VM_SUITE[@]}" --kernel-a "$KA" --vm-timeout 10s -o "$T/results"
   assert_grep_err "did not finish within vm_timeout=10s"
-  assert_grep_err "console tail"
+  assert_grep_err "; last lines of .*/vm-console.log:"
   assert_file "$T/results/$RA/logs/vm-console.log"
   vm_no_leftovers
 }

@@ -40,10 +40,10 @@
 #include "core/child.h"
 #include "core/cleanup.h"
 #include "core/net_client.h"
+#include "core/path.h"
 #include "core/workload.h"
 
 #define KB_DEFAULT_SOURCE "/usr/src/linux-source-6.1.tar.xz"
-#define KB_LOG_TAIL 20
 
 struct kb_opts {
 	char *source;
@@ -149,23 +149,6 @@ static bool str_set(const char *s)
 
 /* ---- probe / validate ---- */
 
-static bool in_path(const char *cmd)
-{
-	const char *path = getenv("PATH");
-	char *dup, *save = NULL;
-	bool found = false;
-
-	dup = xstrdup(path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
-	for (char *d = strtok_r(dup, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-		char *p = xasprintf("%s/%s", d, cmd);
-
-		found = access(p, X_OK) == 0;
-		free(p);
-	}
-	free(dup);
-	return found;
-}
-
 static enum wl_status kernbench_probe(struct wl_ctx *ctx, struct strbuf *why)
 {
 	static const char *const tools[][2] = {
@@ -177,7 +160,7 @@ static enum wl_status kernbench_probe(struct wl_ctx *ctx, struct strbuf *why)
 	int missing = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(tools); i++) {
-		if (!in_path(tools[i][0])) {
+		if (!program_in_path(tools[i][0])) {
 			strbuf_addf(why, "%s%s", missing++ ? ", " : "", tools[i][0]);
 			strbuf_addf(&pk, " %s", tools[i][1]);
 		}
@@ -280,23 +263,6 @@ static const char *const make_env[] = {
 	"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", NULL,
 };
 
-/* The message for a failed command: what, how it ended, the end of its log. */
-static int fail_with_log(const char *what, const char *dir, int code, const char *log)
-{
-	char desc[128];
-	struct strbuf tail = STRBUF_INIT;
-
-	child_describe_code(code, desc, sizeof(desc));
-	if (log)
-		file_tail(log, KB_LOG_TAIL, &tail);
-	if (tail.len)
-		error("%s in %s %s; last lines of %s:\n%s", what, dir, desc, log, strbuf_str(&tail));
-	else
-		error("%s in %s %s (log %s)", what, dir, desc, log ? log : "none");
-	strbuf_release(&tail);
-	return -1;
-}
-
 /* Run make synchronously (configure, clean, copy): 0, -1 error, -1 on SIGINT too. */
 static int run_tool(struct wl_ctx *ctx, const char *const *argv, const char *dir,
 		    const char *procs, const char *log, const char *what)
@@ -315,7 +281,7 @@ static int run_tool(struct wl_ctx *ctx, const char *const *argv, const char *dir
 	if (code < 0)
 		return -1;
 	if (code)
-		return fail_with_log(what, dir, code, log);
+		return child_failed(code, log, "%s in %s", what, dir);
 	return 0;
 }
 
@@ -412,7 +378,7 @@ static int build_all(struct wl_ctx *ctx, unsigned long long jobs, int iter, doub
 			*elapsed = b->end - t0;
 		if (b->code && !ret) {
 			snprintf(what, sizeof(what), "make %s %s", jarg, o->build_target);
-			ret = fail_with_log(what, st->trees[i], b->code, b->log);
+			ret = child_failed(b->code, b->log, "%s in %s", what, st->trees[i]);
 		}
 	}
 	return ret;

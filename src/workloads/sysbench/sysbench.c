@@ -270,9 +270,8 @@ static enum wl_status run_sysbench(struct wl_ctx *ctx, const char *command, unsi
 		.tables = o->tables, .table_size = st->table_size, .threads = threads,
 		.time = secs,
 	};
-	char **argv = sb_argv(&cmd);
+	struct strlist argv = STRLIST_INIT;
 	struct child c = {
-		.argv = (const char *const *)argv,
 		.cgroup_procs = st->have_client_cg ? st->client_procs : NULL,
 		.bind = &ctx->env->bind,
 		.out_path = log,
@@ -280,37 +279,28 @@ static enum wl_status run_sysbench(struct wl_ctx *ctx, const char *command, unsi
 	};
 	int code = -1, r;
 
+	sb_argv(&cmd, &argv);
+	c.argv = (const char *const *)argv.v;
 	unlink(log);   /* child.c appends: one run per log */
 	if (child_start(&c)) {
-		free_strv(argv);
+		strlist_release(&argv);
 		return WL_FAILED;
 	}
 	r = child_wait(&c, timeout, &code, NULL);
 	if (r) {
 		child_stop(&c, 2.0);
-		free_strv(argv);
+		strlist_release(&argv);
 		if (r == -2 || lb_stop_requested())
 			return WL_INTERRUPTED;
 		if (r == 1)
 			error("sysbench %s did not finish within %.0f s (log %s)", command, timeout, log);
 		return WL_FAILED;
 	}
-	free_strv(argv);
+	strlist_release(&argv);
 	if (code) {
-		char desc[64];
-		struct strbuf tail = STRBUF_INIT;
-
-		child_describe_code(code, desc, sizeof(desc));
-		file_tail(log, 6, &tail);
-		error("sysbench %s %s; last lines of %s:\n%s", command, desc, log, strbuf_str(&tail));
-		strbuf_release(&tail);
-		if (!pg_server_alive(&st->srv)) {
-			struct strbuf pt = STRBUF_INIT;
-			file_tail(st->srv.log_path, 10, &pt);
-			error("postgres is no longer running; last lines of %s:\n%s",
-			      st->srv.log_path, strbuf_str(&pt));
-			strbuf_release(&pt);
-		}
+		child_failed(code, log, "sysbench %s", command);
+		if (!pg_server_alive(&st->srv))
+			error_with_log(st->srv.log_path, "postgres is no longer running");
 		return WL_FAILED;
 	}
 	return WL_OK;
