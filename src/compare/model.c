@@ -90,7 +90,7 @@ static void compute_cell(struct cmp_cell *c, int better)
 	c->row_ok[ROW_MEAN] = better > 0 ? c->st.hmean_ok : true;
 	c->row[ROW_STDDEV] = c->st.stddev_ok ? c->st.stddev : 0;
 	c->row_ok[ROW_STDDEV] = c->st.stddev_ok;
-	/* CoeffVar is defined as 0 when Stddev is not (DESIGN §8) */
+	/* CoeffVar is defined as 0 when Stddev is not (docs/ARCHITECTURE.md §10) */
 	c->row[ROW_COEFFVAR] = c->st.coeffvar;
 	c->row_ok[ROW_COEFFVAR] = true;
 	/* one sort for the three B?mean rows; small cells sort on the stack */

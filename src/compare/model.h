@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The comparison model behind `lrubench compare` (DESIGN §8): per workload,
+ * The comparison model behind `lrubench compare` (docs/ARCHITECTURE.md §10): per workload,
  * per table, per op, per label the mmtests statistics, the percent columns
  * against the first label (the baseline), mmtests' Student-t significance on
  * the mean row, and beyond mmtests the Welch test, 95% confidence intervals

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * `lrubench plot`: gnuplot figures from results folders (DESIGN §7).
+ * `lrubench plot`: gnuplot figures from results folders (docs/ARCHITECTURE.md §8).
  *
  * For every workload and table three kinds of figure may be made:
  *   scaling  ops that are a numeric sweep (memcgs-N, plain thread counts,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Comparison statistics with mmtests' "classic" (2018-2024) semantics,
- * DESIGN §8, checked against reference/stats-golden.md, plus the Student-t
+ * docs/ARCHITECTURE.md §10, checked against golden vectors from mmtests' own code
+ * (tests/unit/test_stats.c), plus the Student-t
  * distribution computed natively so that `compare` needs no R.
  */
 #include <float.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The cleanup registry (DESIGN §9). Everything a run creates or changes -- a
+ * The cleanup registry (docs/ARCHITECTURE.md §7). Everything a run creates or changes -- a
  * cgroup, a mount, a loop device, a child process, a server, a sysfs value --
  * is pushed here the moment it exists, and undone in reverse order on every
  * exit path: normal return, error, SIGINT/SIGTERM/SIGHUP, and atexit().

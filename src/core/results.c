@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Reading and writing the results schema (DESIGN §7). Users may write these
+ * Reading and writing the results schema (docs/ARCHITECTURE.md §8). Users may write these
  * files by hand, so the loader checks every field and names the file and the
  * JSON path of whatever is wrong; writes are atomic.
  */

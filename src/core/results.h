@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The results schema (DESIGN §7): results/<label>/run.json and
+ * The results schema (docs/ARCHITECTURE.md §8): results/<label>/run.json and
  * results/<label>/<workload>.json. This is the contract between run, compare
  * and plot, and users may write these files by hand, so the loader is strict
  * and its errors name the file and the place (byte offset or JSON path).

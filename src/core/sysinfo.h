@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The system facts that produced a number (run.json "system", DESIGN §7). */
+/* The system facts that produced a number (run.json "system", docs/ARCHITECTURE.md §8). */
 #ifndef LRUBENCH_SYSINFO_H
 #define LRUBENCH_SYSINFO_H
 

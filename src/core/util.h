@@ -15,7 +15,7 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Exit codes, DESIGN §4. */
+/* Exit codes (docs/ARCHITECTURE.md §9). */
 enum lb_exit {
 	LB_EXIT_OK = 0,
 	LB_EXIT_FAIL = 1,        /* a workload failed, or a significant regression */

@@ -8,7 +8,7 @@
 
 FIX=$LRUBENCH_SRC/tests/fixtures/compare
 
-# python3 one-liners read the outputs (DESIGN: jq-free parsing in tests)
+# python3 one-liners read the outputs (no jq needed on the test machine)
 py() { python3 -c "$@"; }
 
 # A bad input: exit 2, a message on stderr, nothing on stdout, no JUnit file.
@@ -352,7 +352,7 @@ test_help() {
   assert_grep "usage: lrubench compare" "$T/out"
 }
 
-# The contract between run and compare (DESIGN §7): two real, tiny readtwice
+# The contract between run and compare (docs/ARCHITECTURE.md §8): two real, tiny readtwice
 # runs compared, so a change to what `run` writes cannot break `compare` unseen.
 test_real_run_results_compare() {
   need_root

@@ -112,13 +112,13 @@ test_plot_svg() {
 }
 
 # Each .dat row = mean row (Hmean/Amean), stddev, min, max, n recomputed in
-# python3 from the fixture samples with the DESIGN §8 formulas.
+# python3 from the fixture samples with the formulas of docs/ARCHITECTURE.md §10.
 test_plot_dat_matches_stats() {
   need_cmd python3
   # gnuplot is not needed for the data: keep it out of PATH (scripts still written)
   mkdir -p "$T/bin"
   expect_exit 3 env PATH="$T/bin" "$LRUBENCH" plot -o "$T/plots" "$PLOT_FIX"
-  python3 "$PLOT_CHECK" dat "$PLOT_FIX" "$T/plots" || fail ".dat numbers differ from DESIGN §8"
+  python3 "$PLOT_CHECK" dat "$PLOT_FIX" "$T/plots" || fail ".dat numbers differ from docs/ARCHITECTURE.md §10"
   # the golden vector V1 (stats-golden.md) is the fixture's readtwice memcgs-1
   assert_grep '^"memcgs-1" 1 1062.72' "$T/plots/readtwice-mb-s-aggregate-scaling.dat"
   assert_grep '^"memcgs-1" 1 915.08' "$T/plots/readtwice-mb-s-aggregate-scaling.dat"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * kernbench: time kernel compiles, optionally several at once, each in its
- * own memory cgroup on its own copy of the tree (DESIGN §6).
+ * own memory cgroup on its own copy of the tree (lrubench(1)).
  *
  * setup:   source (URL -> verified cache, or a local tarball) -> safe
  *          extraction into the workdir -> `make <config_target>` (or a .config

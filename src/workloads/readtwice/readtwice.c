@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * readtwice: page-cache LRU churn as the number of memcgs grows (DESIGN §6).
+ * readtwice: page-cache LRU churn as the number of memcgs grows (lrubench(1)).
  * One step per memcg count N (op "memcgs-N"); each iteration creates N fresh
  * memcgs, runs readers_per_memcg readers in each on the memcg's own sparse
  * file for `runtime`, and removes the memcgs again.

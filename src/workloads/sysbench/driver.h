@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * PostgreSQL lifecycle and sysbench prepare/run/cleanup for the sysbench
- * workload (DESIGN §6). The workload file (src/workloads/sysbench.c) owns the
+ * workload (lrubench-sysbench(7)). The workload file (sysbench.c) owns the
  * options and the sweep; this file owns the server and the client commands.
  *
  * The cluster is private to one run: <workdir>/pg (owned by the database

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * sysbench OLTP read-only against a private PostgreSQL (DESIGN §6, issue 5):
+ * sysbench OLTP read-only against a private PostgreSQL (lrubench-sysbench(7)):
  * the benchmark behind the seed thread's -20%/-35% at 18 and 20 threads.
  *
  * setup:    user, memcgs, port, initdb + postgresql.conf, postmaster (in

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * thpscale: THP fault latency under fragmentation, inside memcgs (DESIGN §6,
+ * thpscale: THP fault latency under fragmentation, inside memcgs (lrubench-thpscale(7),
  * after mmtests' thpscale). Per thread count T, `memcgs` instance processes
  * (each in its own memcg, bound to the run's node) run T threads each; the
  * engine (engine.c) fragments memory and times every 2 MB write
