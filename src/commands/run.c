@@ -89,8 +89,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 
 static int check_label(const char *label)
 {
-	if (!*label || !strcmp(label, ".") || !strcmp(label, "..") || strchr(label, '/') ||
-	    strlen(label) > 200)
+	if (!label_name_ok(label))
 		return error("label '%s' cannot be a folder name", label);
 	return 0;
 }

@@ -344,6 +344,12 @@ bool is_label_dir(const char *dir)
 	return ok;
 }
 
+bool label_name_ok(const char *label)
+{
+	return *label && strcmp(label, ".") && strcmp(label, "..") && !strchr(label, '/') &&
+	       strlen(label) <= LABEL_NAME_MAX;
+}
+
 static int cmp_wl(const void *a, const void *b)
 {
 	return strcmp(((const struct wl_result *)a)->workload, ((const struct wl_result *)b)->workload);

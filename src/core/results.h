@@ -79,6 +79,10 @@ int label_result_load(const char *dir, struct label_result *out, struct strbuf *
 void label_result_release(struct label_result *l);
 /* Is dir a label folder (has run.json)? */
 bool is_label_dir(const char *dir);
+/* Can label name a folder of its own under the results folder: not empty,
+ * not "." or "..", no '/', at most LABEL_NAME_MAX bytes? */
+#define LABEL_NAME_MAX 200
+bool label_name_ok(const char *label);
 /*
  * The labels named on a command line: each DIR is a label folder or a
  * folder of label folders. names (may be NULL) picks and orders labels by
