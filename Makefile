@@ -102,6 +102,18 @@ check: tests
 check-unit: tests
 	@LRUBENCH_BUILD=$(BUILD) tests/run-tests --unit
 
+# bench/mutate builds mutants in scratch copies and links the unit tests
+# itself (a mutant changes one object; relinking is most of its cost): it
+# takes the compiler, flags and objects from here, so they cannot drift.
+print-unit-build:
+	$(info CC=$(CC))
+	$(info CFLAGS=$(CPPFLAGS) $(CFLAGS) $(XCFLAGS) -Itests/unit)
+	$(info LDFLAGS=$(LDFLAGS))
+	$(info LIB_OBJS=$(LIB_OBJS))
+	$(info LIBS=$(LIBS) -lcmocka)
+	$(info TEST_SRCS=$(TEST_SRCS))
+	@:
+
 install: lrubench lrubench-net
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)/configs
 	install -m 755 lrubench $(DESTDIR)$(BINDIR)/lrubench
@@ -113,4 +125,4 @@ install: lrubench lrubench-net
 clean:
 	rm -rf build lrubench lrubench-net
 
-.PHONY: all check check-unit tests install clean
+.PHONY: all check check-unit print-unit-build tests install clean
