@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * lrubench compare [-f text|markdown|json|csv] [--names A,B,...] [--alpha P]
+ * lrubench compare [-f text|markdown|json|csv|email] [--names A,B,...] [--alpha P]
  *                  [--fail-on-regression PCT] [--junit FILE] DIR...
  *
  * Everything is loaded, checked and rendered in memory first: a bad input
@@ -14,11 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands/commands.h"
+#include "compare/email.h"
 #include "compare/model.h"
 #include "core/results.h"
 #include "core/util.h"
 
-enum format { FMT_TEXT, FMT_MARKDOWN, FMT_JSON, FMT_CSV };
+enum format { FMT_TEXT, FMT_MARKDOWN, FMT_JSON, FMT_CSV, FMT_EMAIL };
 
 static int parse_number(const char *opt, const char *s, double *v)
 {
@@ -33,7 +34,7 @@ static int parse_number(const char *opt, const char *s, double *v)
 
 /* not usage_of(): that lives in main.c, which the unit tests do not link */
 static const char usage_line[] =
-	"usage: lrubench compare [-f text|markdown|json|csv] [--names A,B,...] [--alpha P]\n"
+	"usage: lrubench compare [-f text|markdown|json|csv|email] [--names A,B,...] [--alpha P]\n"
 	"          [--fail-on-regression PCT] [--junit FILE] DIR...\n";
 
 static void help(FILE *out)
@@ -43,7 +44,8 @@ static void help(FILE *out)
 		"\n"
 		"Compare the results folders of two or more labels (DIR is a label folder with\n"
 		"run.json, or a folder of them). The first label is the baseline.\n\n"
-		"  -f, --format FMT            text (mmtests layout, default), markdown, json, csv\n"
+		"  -f, --format FMT            text (mmtests layout, default), markdown, json,\n"
+		"                              csv, email (72 columns, for a cover letter)\n"
 		"      --names A,B,...         pick and order labels (default: by run.json started)\n"
 		"      --alpha P               significance level of the t-test, 0<P<1 (default 0.10)\n"
 		"      --fail-on-regression PCT  exit 1 when a mean row is significantly worse\n"
@@ -98,8 +100,11 @@ int cmd_compare(int argc, char **argv)
 				fmt = FMT_JSON;
 			else if (!strcmp(optarg, "csv"))
 				fmt = FMT_CSV;
+			else if (!strcmp(optarg, "email"))
+				fmt = FMT_EMAIL;
 			else {
-				error("-f: unknown format '%s' (text, markdown, json or csv)", optarg);
+				error("-f: unknown format '%s' (text, markdown, json, csv or email)",
+				      optarg);
 				return LB_EXIT_USAGE;
 			}
 			break;
@@ -170,6 +175,7 @@ int cmd_compare(int argc, char **argv)
 	switch (fmt) {
 	case FMT_TEXT: report_text(&cmp, &out); break;
 	case FMT_MARKDOWN: report_markdown(&cmp, &out); break;
+	case FMT_EMAIL: report_email(&cmp, &out); break;
 	case FMT_JSON: report_json(&cmp, fail_pct, &out); break;
 	case FMT_CSV:
 		report_csv(&cmp, &out);
