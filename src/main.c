@@ -25,9 +25,11 @@ static const struct command commands[] = {
 	  "run [-c FILE] [-w LIST] [-o DIR] [--label NAME] [-i N] [--quick] [--set SEC.KEY=VAL]...\n"
 	  "          [--force | --resume] [--dry-run] [-q] [--kernel-a IMG --kernel-b IMG ...]" },
 	{ "compare", cmd_compare, 0,
-	  "compare [-f text|markdown|json|csv|email] [--names A,B,...] [--alpha P]\n"
+	  "compare [-f text|markdown|json|csv] [--names A,B,...] [--alpha P]\n"
 	  "          [--fail-on-regression PCT] [--junit FILE] DIR..." },
 	{ "plot", cmd_plot, 0, "plot [-o DIR] [--format png|svg] [--names A,B] DIR..." },
+	{ "report", cmd_report, 0, "report [-o FILE] [--baseline LABEL|DIR] [--no-figures] DIR..." },
+	{ "trend", cmd_trend, 0, "trend [-o FIGURE] [--window N] [--threshold K] DIR..." },
 	{ "list", cmd_list, 0, "list [WORKLOAD...]" },
 	{ "check", cmd_check, 0, "check" },
 	{ "fetch", cmd_fetch, 0,

@@ -9,6 +9,8 @@ int cmd_plot(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_fetch(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_trend(int argc, char **argv);
 
 /* Shared by every command's --help: prints the usage of `name`. */
 void usage_of(const char *name, FILE *out);

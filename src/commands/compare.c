@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * lrubench compare [-f text|markdown|json|csv|email] [--names A,B,...] [--alpha P]
- *                  [--fail-on-regression PCT] [--junit FILE] DIR...
+ *                  [--baseline LABEL|DIR] [--fail-on-regression PCT] [--junit FILE] DIR...
  *
  * Everything is loaded, checked and rendered in memory first: a bad input
  * exits 2 before a byte is printed or a JUnit file is created.
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands/commands.h"
+#include "compare/baseline.h"
 #include "compare/email.h"
 #include "compare/model.h"
 #include "core/results.h"
@@ -35,7 +36,7 @@ static int parse_number(const char *opt, const char *s, double *v)
 /* not usage_of(): that lives in main.c, which the unit tests do not link */
 static const char usage_line[] =
 	"usage: lrubench compare [-f text|markdown|json|csv|email] [--names A,B,...] [--alpha P]\n"
-	"          [--fail-on-regression PCT] [--junit FILE] DIR...\n";
+	"          [--baseline LABEL|DIR] [--fail-on-regression PCT] [--junit FILE] DIR...\n";
 
 static void help(FILE *out)
 {
@@ -43,10 +44,13 @@ static void help(FILE *out)
 	fprintf(out,
 		"\n"
 		"Compare the results folders of two or more labels (DIR is a label folder with\n"
-		"run.json, or a folder of them). The first label is the baseline.\n\n"
+		"run.json, or a folder of them). The first label is the baseline, unless\n"
+		"--baseline names one.\n\n"
 		"  -f, --format FMT            text (mmtests layout, default), markdown, json,\n"
 		"                              csv, email (72 columns, for a cover letter)\n"
 		"      --names A,B,...         pick and order labels (default: by run.json started)\n"
+		"      --baseline LABEL|DIR    the label (a name, or a label folder) the others are\n"
+		"                              compared against\n"
 		"      --alpha P               significance level of the t-test, 0<P<1 (default 0.10)\n"
 		"      --fail-on-regression PCT  exit 1 when a mean row is significantly worse\n"
 		"                              by at least PCT percent\n"
@@ -69,11 +73,12 @@ int cmd_compare(int argc, char **argv)
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "fail-on-regression", required_argument, NULL, 'r' },
 		{ "junit", required_argument, NULL, 'j' },
+		{ "baseline", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum format fmt = FMT_TEXT;
-	const char *names = NULL, *junit = NULL;
+	const char *names = NULL, *junit = NULL, *baseline = NULL;
 	double alpha = 0.10, fail_pct = -1;
 	struct label_result *labels = NULL;
 	size_t nlabels = 0, nreg = 0;
@@ -135,6 +140,9 @@ int cmd_compare(int argc, char **argv)
 			}
 			junit = optarg;
 			break;
+		case 'b':
+			baseline = optarg;
+			break;
 		case 'h':
 			help(stdout);
 			return LB_EXIT_OK;
@@ -155,6 +163,10 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (labels_collect(argv + optind, (size_t)(argc - optind), names, &labels, &nlabels,
 			   &err)) {
+		error("%s", err.buf);
+		goto out;
+	}
+	if (baseline && labels_pick_baseline(&labels, &nlabels, baseline, &err)) {
 		error("%s", err.buf);
 		goto out;
 	}

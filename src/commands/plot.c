@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * lrubench plot [-o OUTDIR] [--format png|svg] [--names A,B] DIR...
+ * lrubench plot [-o OUTDIR] [--format png|svg|txt] [--names A,B] DIR...
  *
  * Reads results folders the way compare does (labels_collect, then compare's
  * model, so a figure and the table agree to the digit), writes for every
@@ -34,7 +34,7 @@ static size_t label_ntables(const struct label_result *l)
 static int plot_usage(void)
 {
 	/* not usage_of(): it lives in main.c, which the unit tests do not link */
-	fputs("usage: lrubench plot [-o DIR] [--format png|svg] [--names A,B] DIR...\n", stderr);
+	fputs("usage: lrubench plot [-o DIR] [--format png|svg|txt] [--names A,B] DIR...\n", stderr);
 	return LB_EXIT_USAGE;
 }
 
@@ -78,7 +78,7 @@ int cmd_plot(int argc, char **argv)
 		}
 	}
 	if (plot_parse_format(format, &fmt)) {
-		error("--format '%s' is not known: use png or svg", format);
+		error("--format '%s' is not known: use png, svg or txt", format);
 		return LB_EXIT_USAGE;
 	}
 	if (optind >= argc) {

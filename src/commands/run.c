@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core/cleanup.h"
+#include "core/label_pattern.h"
 #include "commands/commands.h"
 #include "core/run_state.h"
 #include "core/sparse_root.h"
@@ -203,6 +204,8 @@ int cmd_run(int argc, char **argv)
 	struct run_state rs;
 	const struct workload_ops **wls = NULL;
 	size_t nwls = 0;
+	char *label = NULL;
+	struct strbuf err = STRBUF_INIT;
 	int ret;
 
 	if (wants_vm(argc, argv))
@@ -215,7 +218,13 @@ int cmd_run(int argc, char **argv)
 	ret = resolve_config(&a, &cfg, &si, &rs.env.bind);
 	if (!ret && select_workloads(&cfg, a.workloads ? a.workloads : cfg.g.workloads, &wls, &nwls))
 		ret = LB_EXIT_USAGE;
-	if (!ret && check_label(a.label ? a.label : si.kernel_release))
+	/* "auto" and %-patterns (label_pattern.h) */
+	if (!ret && !(label = label_expand(a.label ? a.label : si.kernel_release,
+					   si.kernel_release, time(NULL), &err))) {
+		error("%s", strbuf_str(&err));
+		ret = LB_EXIT_USAGE;
+	}
+	if (!ret && check_label(label))
 		ret = LB_EXIT_USAGE;
 	if (!ret && a.dry_run) {
 		/* the effective config, as run.json would record it; nothing is run */
@@ -228,7 +237,7 @@ int cmd_run(int argc, char **argv)
 		rs.cfg = &cfg;
 		rs.sys = &si;
 		rs.outdir = a.outdir;
-		rs.label = a.label ? a.label : si.kernel_release;
+		rs.label = label;
 		rs.force = a.force;
 		rs.resume = a.resume;
 		rs.wls = wls;
@@ -238,6 +247,8 @@ int cmd_run(int argc, char **argv)
 	config_release(&cfg);
 	sysinfo_release(&si);
 	free(wls);
+	free(label);
+	strbuf_release(&err);
 	free(a.configs);
 	free(a.sets);
 	return ret;

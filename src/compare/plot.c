@@ -21,12 +21,21 @@
 
 /* ---------- small helpers ---------- */
 
+static void gp_quote(struct strbuf *sb, const char *s);
+
+void plot_gp_quote(struct strbuf *sb, const char *s)
+{
+	gp_quote(sb, s);
+}
+
 int plot_parse_format(const char *s, enum plot_format *f)
 {
 	if (!strcmp(s, "png"))
 		*f = PLOT_PNG;
 	else if (!strcmp(s, "svg"))
 		*f = PLOT_SVG;
+	else if (!strcmp(s, "txt"))
+		*f = PLOT_TXT;
 	else
 		return -1;
 	return 0;
@@ -34,7 +43,7 @@ int plot_parse_format(const char *s, enum plot_format *f)
 
 const char *plot_format_ext(enum plot_format f)
 {
-	return f == PLOT_SVG ? "svg" : "png";
+	return f == PLOT_SVG ? "svg" : f == PLOT_TXT ? "txt" : "png";
 }
 
 bool plot_op_number(const char *op, char **prefix, unsigned long long *num)
@@ -289,6 +298,24 @@ static void dat_render(struct strbuf *sb, const struct figspec *f,
 	}
 }
 
+void plot_gp_terminal(struct strbuf *sb, enum plot_format fmt)
+{
+	if (fmt == PLOT_SVG) {
+		strbuf_addf(sb, "set terminal svg size %d,%d noenhanced font \"sans,12\" "
+			    "background rgb \"white\"\n", PLOT_WIDTH, PLOT_HEIGHT);
+	} else if (fmt == PLOT_TXT) {
+		/* characters, for a monospaced mail client; no colour codes */
+		strbuf_addf(sb, "set terminal dumb size %d,%d noenhanced mono\n",
+			    PLOT_TXT_COLUMNS, PLOT_TXT_LINES);
+	} else {
+		strbuf_addf(sb, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+			    "    set terminal pngcairo size %d,%d noenhanced font \"sans,11\"\n"
+			    "} else {\n"
+			    "    set terminal png size %d,%d noenhanced\n"
+			    "}\n", PLOT_WIDTH, PLOT_HEIGHT, PLOT_WIDTH, PLOT_HEIGHT);
+	}
+}
+
 static void gp_header(struct strbuf *sb, const char *base, enum plot_format fmt,
 		      const struct label_result *labels, size_t nl)
 {
@@ -301,16 +328,7 @@ static void gp_header(struct strbuf *sb, const char *base, enum plot_format fmt,
 		    "# Data: %s.dat, one block per label (index 0, 1, ...); columns:\n"
 		    "#   1 op, 2 x, 3 mean, 4 stddev, 5 min, 6 max, 7 samples\n"
 		    "set encoding utf8\n", base, base);
-	if (fmt == PLOT_SVG) {
-		strbuf_addf(sb, "set terminal svg size %d,%d noenhanced font \"sans,12\" "
-			    "background rgb \"white\"\n", PLOT_WIDTH, PLOT_HEIGHT);
-	} else {
-		strbuf_addf(sb, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
-			    "    set terminal pngcairo size %d,%d noenhanced font \"sans,11\"\n"
-			    "} else {\n"
-			    "    set terminal png size %d,%d noenhanced\n"
-			    "}\n", PLOT_WIDTH, PLOT_HEIGHT, PLOT_WIDTH, PLOT_HEIGHT);
-	}
+	plot_gp_terminal(sb, fmt);
 	strbuf_addf(sb, "set output \"%s.%s\"\n", base, plot_format_ext(fmt));
 }
 
