@@ -64,8 +64,9 @@ static int parse_params(struct trend_params *p)
 	p->window = TREND_WINDOW;
 	p->threshold = TREND_THRESHOLD;
 	if (window_arg) {
-		if (parse_ull(window_arg, &w) || w < 2 || w > 1000)
-			return error("--window '%s': give a whole number from 2 to 1000", window_arg);
+		if (parse_ull(window_arg, &w) || w < TREND_MIN_SIDE || w > 1000)
+			return error("--window '%s': give a whole number from %d to 1000", window_arg,
+				     TREND_MIN_SIDE);
 		p->window = (size_t)w;
 	}
 	if (threshold_arg) {

@@ -12,11 +12,18 @@
  *     the series' median so that a noiseless series still has a scale;
  *   - step at boundary i (between points i-1 and i): the median of the k
  *     points after minus the median of the k points before, where
- *     k = min(window, i, n - i) and k >= 2 (a change is reported once two
- *     points confirm it), scored in units of sigma;
- *   - a change is a boundary whose score exceeds the threshold and is the
- *     largest within +-window boundaries (ties: the larger difference of
- *     the window means, which puts the step where it really is).
+ *     k = min(window, i, n - i) and k >= 3 (the median of three ignores one
+ *     odd point, that of two would not), scored in units of sigma;
+ *   - a change is found at a boundary whose score exceeds the threshold and
+ *     is the largest within +-window boundaries;
+ *   - its place: a median ignores one odd point, so neighbouring boundaries
+ *     score alike; the step is put at the split of the 2*window points
+ *     around it into two parts with the least sum of absolute deviations
+ *     from their own medians (the robust one-change fit of that stretch),
+ *     and reported with those two medians when their difference still
+ *     exceeds the threshold and at least 3 points lie on either side of
+ *     it in the series (a step in the newest labels is reported once the
+ *     third label after it shows it).
  * One outlier moves neither median, so it is never a change.
  */
 #ifndef LRUBENCH_TREND_H
@@ -29,6 +36,7 @@
 
 #define TREND_WINDOW 4        /* points on each side of a step */
 #define TREND_THRESHOLD 3.0   /* robust standard deviations */
+#define TREND_MIN_SIDE 3      /* the fewest points on a side of a step */
 
 struct trend_params {
 	size_t window;
@@ -37,7 +45,7 @@ struct trend_params {
 
 struct trend_change {
 	size_t at;            /* index of the first point after the step */
-	double before, after; /* the window medians on either side */
+	double before, after; /* the medians on either side */
 	double score;         /* |after - before| / sigma */
 };
 
