@@ -63,6 +63,7 @@ static int parse_params(struct trend_params *p)
 
 	p->window = TREND_WINDOW;
 	p->threshold = TREND_THRESHOLD;
+	p->min_sigma = 0;   /* per op from the labels' samples (compare/trend.c) */
 	if (window_arg) {
 		if (parse_ull(window_arg, &w) || w < TREND_MIN_SIDE || w > 1000)
 			return error("--window '%s': give a whole number from %d to 1000", window_arg,

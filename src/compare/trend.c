@@ -126,6 +126,8 @@ size_t trend_changes(const double *x, size_t n, const struct trend_params *p,
 	tmp = xcalloc(n, sizeof(*tmp));
 	sigma = trend_robust_sd(x, n);
 	floor_ = 1e-9 * fabs(median(x, n, tmp));
+	if (floor_ < p->min_sigma)
+		floor_ = p->min_sigma;
 	if (sigma < floor_)
 		sigma = floor_;
 	if (!(sigma > 0))
@@ -182,6 +184,10 @@ struct series {
 static void series_of(const struct comparison *c, const struct cmp_op *op,
 		      const struct trend_params *p, struct series *s)
 {
+	struct trend_params q = *p;
+	double *se = xcalloc(c->nlabels, sizeof(*se)), *tmp = xcalloc(c->nlabels, sizeof(*tmp));
+	size_t nse = 0;
+
 	s->x = xcalloc(c->nlabels, sizeof(*s->x));
 	s->label = xcalloc(c->nlabels, sizeof(*s->label));
 	s->ch = xcalloc(c->nlabels, sizeof(*s->ch));
@@ -193,8 +199,14 @@ static void series_of(const struct comparison *c, const struct cmp_op *op,
 			s->x[s->n] = cell->row[ROW_MEAN];
 			s->label[s->n++] = l;
 		}
+		if (cell->present && cell->mean_ci_ok)
+			se[nse++] = cell->mean_se;
 	}
-	s->nch = trend_changes(s->x, s->n, p, s->ch);
+	if (nse)
+		q.min_sigma = median(se, nse, tmp);
+	s->nch = trend_changes(s->x, s->n, &q, s->ch);
+	free(se);
+	free(tmp);
 }
 
 static void series_release(struct series *s)

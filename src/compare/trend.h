@@ -8,8 +8,10 @@
  * ignore a single bad night:
  *   - noise: sigma = 1.4826 * MAD(x[i+1] - x[i]) / sqrt(2), the robust
  *     standard deviation of the night-to-night differences (a step moves
- *     one difference only, so it does not inflate sigma); at least 1e-9 of
- *     the series' median so that a noiseless series still has a scale;
+ *     one difference only, so it does not inflate sigma); but never less
+ *     than the median standard error of a label's mean (its samples'
+ *     own noise: with quantized values most differences can be equal and
+ *     their MAD 0), nor than 1e-9 of the series' median;
  *   - step at boundary i (between points i-1 and i): the median of the k
  *     points after minus the median of the k points before, where
  *     k = min(window, i, n - i) and k >= 3 (the median of three ignores one
@@ -41,6 +43,7 @@
 struct trend_params {
 	size_t window;
 	double threshold;
+	double min_sigma;     /* the noise floor: 0, or the labels' median standard error */
 };
 
 struct trend_change {

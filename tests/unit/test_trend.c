@@ -8,7 +8,7 @@
 #include "compare/trend.h"
 #include "core/label_pattern.h"
 
-static const struct trend_params defaults = { TREND_WINDOW, TREND_THRESHOLD };
+static const struct trend_params defaults = { TREND_WINDOW, TREND_THRESHOLD, 0 };
 
 /* Deterministic noise: a small LCG mapped to roughly normal (sum of 4). */
 static double noise(unsigned *seed)
@@ -110,7 +110,7 @@ static void test_two_steps_and_noiseless(void **state)
 static void test_threshold_and_window(void **state)
 {
 	struct trend_change ch[40];
-	struct trend_params strict = { TREND_WINDOW, 50 }, wide = { 10, 3 };
+	struct trend_params strict = { TREND_WINDOW, 50, 0 }, wide = { 10, 3, 0 };
 	double x[40];
 
 	(void)state;
@@ -120,6 +120,28 @@ static void test_threshold_and_window(void **state)
 	assert_int_equal(trend_changes(x, 40, &strict, ch), 0);
 	assert_int_equal(trend_changes(x, 40, &wide, ch), 1);
 	assert_int_equal(ch[0].at, 20);
+}
+
+/* Quantized values: most night-to-night differences equal, their MAD 0. */
+static void test_noise_floor(void **state)
+{
+	static const double cycle[] = { 4, 6, 3, 5, 2 };
+	struct trend_change ch[20];
+	struct trend_params floor = { TREND_WINDOW, TREND_THRESHOLD, 1.0 };
+	double x[20];
+
+	(void)state;
+	for (size_t i = 0; i < 20; i++)
+		x[i] = 1000 + cycle[i % 5];
+	x[12] = 1500;   /* one bad night */
+	assert_true(trend_robust_sd(x, 20) < 1e-9);
+	/* without a floor every wiggle is a change; with the samples' own noise none is */
+	assert_true(trend_changes(x, 20, &defaults, ch) > 0);
+	assert_int_equal(trend_changes(x, 20, &floor, ch), 0);
+	for (size_t i = 10; i < 20; i++)
+		x[i] -= 150;
+	assert_int_equal(trend_changes(x, 20, &floor, ch), 1);
+	assert_int_equal(ch[0].at, 10);
 }
 
 static void test_label_patterns(void **state)
@@ -163,6 +185,7 @@ int main(void)
 		cmocka_unit_test(test_noise_and_outliers_are_not_changes),
 		cmocka_unit_test(test_two_steps_and_noiseless),
 		cmocka_unit_test(test_threshold_and_window),
+		cmocka_unit_test(test_noise_floor),
 		cmocka_unit_test(test_label_patterns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
