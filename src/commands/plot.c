@@ -18,6 +18,7 @@
 #include "core/cleanup.h"
 #include "commands/commands.h"
 #include "compare/plot.h"
+#include "compare/plot_txt.h"
 #include "compare/model.h"
 #include "core/results.h"
 #include "core/util.h"
@@ -139,7 +140,8 @@ int cmd_plot(int argc, char **argv)
 		ret = LB_EXIT_UNSUPPORTED;
 		goto out;
 	}
-	if (plot_run_gnuplot(&set, outdir)) {
+	if (plot_run_gnuplot(&set, outdir) ||
+	    (fmt == PLOT_TXT && plot_txt_tidy_set(&set, outdir))) {
 		ret = lb_stop_requested() ? LB_EXIT_INTERRUPTED : LB_EXIT_FAIL;
 		goto out;
 	}

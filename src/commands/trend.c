@@ -16,6 +16,7 @@
 #include "commands/commands.h"
 #include "compare/model.h"
 #include "compare/plot.h"
+#include "compare/plot_txt.h"
 #include "compare/trend.h"
 #include "core/cleanup.h"
 #include "core/parse_options.h"
@@ -144,7 +145,7 @@ int cmd_trend(int argc, char **argv)
 		memset(&set.figs[0], 0, sizeof(set.figs[0]));
 		set.figs[0].base = xstrdup(base);
 		set.n = 1;
-		if (plot_run_gnuplot(&set, dir))
+		if (plot_run_gnuplot(&set, dir) || (fmt == PLOT_TXT && plot_txt_tidy_set(&set, dir)))
 			ret = lb_stop_requested() ? LB_EXIT_INTERRUPTED : LB_EXIT_FAIL;
 	}
 out:

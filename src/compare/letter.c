@@ -3,6 +3,7 @@
 #include <string.h>
 #include "compare/email.h"
 #include "compare/letter.h"
+#include "compare/plot_txt.h"
 
 void letter_section(struct strbuf *out, const char *title)
 {
@@ -144,34 +145,6 @@ void letter_run(const struct comparison *c, struct strbuf *out)
 
 void letter_figure(struct strbuf *out, const char *caption, const char *text)
 {
-	struct strbuf fig = STRBUF_INIT;
-	size_t keep = 0;   /* fig's length up to its last line with ink */
-	bool ink = false;
-
-	strbuf_init(&fig);
 	email_add_wrapped(out, "", "  ", caption);
-	for (const char *p = text; *p;) {
-		size_t len = strcspn(p, "\n"), start = fig.len;
-		char *line = xstrndup(p, len > EMAIL_WIDTH ? EMAIL_WIDTH : len);
-
-		/* the dumb terminal ends its page with a form feed */
-		for (char *q = line; *q; q++)
-			if (*q == '\f' || *q == '\r')
-				*q = ' ';
-		email_add_ascii(&fig, line);
-		free(line);
-		while (fig.len > start && fig.buf[fig.len - 1] == ' ')
-			fig.buf[--fig.len] = '\0';
-		if (fig.len == start && !ink) {
-			/* blank lines above the figure */
-		} else {
-			strbuf_addstr(&fig, "\n");
-			ink = true;
-			if (fig.len > start + 1)
-				keep = fig.len;
-		}
-		p += len + (p[len] == '\n');
-	}
-	strbuf_add(out, fig.buf, keep);
-	strbuf_release(&fig);
+	plot_txt_tidy_text(out, text);
 }

@@ -18,8 +18,8 @@ void letter_machine(const struct comparison *c, struct strbuf *out);
 /* What was run: the workloads, iterations and warm-ups, and each
  * workload's settings (run.json "config" of the baseline). */
 void letter_run(const struct comparison *c, struct strbuf *out);
-/* A figure (gnuplot dumb terminal text) under its caption: ASCII only,
- * blank lines at either end dropped, lines cut at EMAIL_WIDTH. */
+/* A figure (gnuplot dumb terminal text) under its caption, tidied by
+ * plot_txt_tidy_text(). */
 void letter_figure(struct strbuf *out, const char *caption, const char *text);
 
 #endif

@@ -18,6 +18,7 @@
 #include "core/child.h"
 #include "core/cleanup.h"
 #include "compare/plot.h"
+#include "compare/plot_txt.h"
 
 /* ---------- small helpers ---------- */
 
@@ -568,6 +569,54 @@ static void gp_render_candles(struct strbuf *sb, const struct figspec *f, const 
 	strbuf_release(&tmp);
 }
 
+/* A figure in characters (plot_txt.h) from the same figure spec. */
+static void gp_render_txt(struct strbuf *sb, const struct figspec *f, const char *base,
+			  const struct label_result *labels, size_t nl, const bool *used,
+			  const char *title)
+{
+	const struct ptable *pt = f->pt;
+	const char **names = xcalloc(nl ? nl : 1, sizeof(*names));
+	const char **tics = xcalloc(f->nops ? f->nops : 1, sizeof(*tics));
+	struct strbuf full = STRBUF_INIT, ylabel = STRBUF_INIT, xlabel = STRBUF_INIT;
+	struct plot_txt_fig tf = { .base = base, .sweep = f->kind == K_SCALING, .log2 = f->log2,
+				   .x = f->x, .nx = f->nops, .labels = names };
+
+	strbuf_init(&full);
+	strbuf_init(&ylabel);
+	strbuf_init(&xlabel);
+	strbuf_addf(&full, "%s (%s is better)", title, pt->better > 0 ? "higher" : "lower");
+	strbuf_addstr(&ylabel, mean_name(pt->better));
+	if (*pt->unit)
+		strbuf_addf(&ylabel, " (%s)", pt->unit);
+	if (f->kind == K_SCALING) {
+		const char *axis = sweep_axis(pt->workload, f->prefix);
+
+		strbuf_addstr(&xlabel, axis ? axis : "N");
+	} else {
+		strbuf_addstr(&xlabel, "op");
+		tf.from_zero = true;
+		for (size_t i = 0; i < f->nops; i++) {
+			tics[i] = pt->ops[f->ops[i]];
+			for (size_t l = 0; l < nl; l++)
+				if (pt->cells[l * pt->nops + f->ops[i]].mean < 0)
+					tf.from_zero = false;
+		}
+		tf.xtic = tics;
+	}
+	for (size_t l = 0; l < nl; l++)
+		if (used[l])
+			names[tf.nlabels++] = labels[l].label;
+	tf.title = full.buf;
+	tf.ylabel = ylabel.buf;
+	tf.xlabel = xlabel.buf;
+	plot_txt_render(sb, &tf);
+	free(names);
+	free(tics);
+	strbuf_release(&full);
+	strbuf_release(&ylabel);
+	strbuf_release(&xlabel);
+}
+
 static void gp_render(struct strbuf *sb, const struct figspec *f, const char *base,
 		      enum plot_format fmt, const struct label_result *labels, size_t nl,
 		      const bool *used)
@@ -590,6 +639,11 @@ static void gp_render(struct strbuf *sb, const struct figspec *f, const char *ba
 		strbuf_addstr(&title, ", spread per op");
 	if (f->kind == K_CANDLES) {
 		gp_render_candles(sb, f, base, labels, nl, used, title.buf);
+		strbuf_release(&title);
+		return;
+	}
+	if (fmt == PLOT_TXT) {
+		gp_render_txt(sb, f, base, labels, nl, used, title.buf);
 		strbuf_release(&title);
 		return;
 	}
@@ -919,7 +973,8 @@ static int table_figures(const struct ptable *pt, const struct label_result *lab
 			}
 		ret = emit_figure(&f, "bars", tslug, labels, nl, outdir, set);
 	}
-	if (!ret && pt->nops) {
+	/* candles need room: 72x20 characters hold none */
+	if (!ret && pt->nops && set->format != PLOT_TXT) {
 		struct figspec f = { .pt = pt, .kind = K_CANDLES, .ops = ops, .x = x,
 				     .nops = pt->nops, .prefix = "" };
 
