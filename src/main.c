@@ -28,7 +28,8 @@ static const struct command commands[] = {
 	  "compare [-f text|markdown|json|csv] [--names A,B,...] [--alpha P]\n"
 	  "          [--fail-on-regression PCT] [--junit FILE] DIR..." },
 	{ "plot", cmd_plot, 0, "plot [-o DIR] [--format png|svg] [--names A,B] DIR..." },
-	{ "report", cmd_report, 0, "report [-o FILE] [--baseline LABEL|DIR] [--no-figures] DIR..." },
+	{ "report", cmd_report, 0,
+	  "report [-o FILE] [--baseline LABEL|DIR] [--names A,B,...] [--no-figures] DIR..." },
 	{ "trend", cmd_trend, 0, "trend [-o FIGURE] [--window N] [--threshold K] DIR..." },
 	{ "list", cmd_list, 0, "list [WORKLOAD...]" },
 	{ "check", cmd_check, 0, "check" },
