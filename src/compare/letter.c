@@ -29,10 +29,11 @@ static const char *run_get(const struct label_result *l, const char *obj, const 
 	return json_object_get_string(v);
 }
 
+/* run.json's virt: "host" (not a VM that lrubench booted: nothing to say), kvm or tcg */
 static const char *virt_words(const char *virt)
 {
-	if (!strcmp(virt, "none"))
-		return "bare metal";
+	if (!strcmp(virt, "host") || !strcmp(virt, "none"))
+		return NULL;
 	if (!strcmp(virt, "kvm"))
 		return "KVM guest";
 	if (!strcmp(virt, "tcg"))
@@ -57,7 +58,7 @@ void letter_machine(const struct comparison *c, struct strbuf *out)
 		strbuf_addf(&sb, "%.1f GiB, ", strtod(v, NULL) / (1024.0 * 1024.0));
 	if (*(v = run_get(b, "system", "numa_nodes")))
 		strbuf_addf(&sb, "%s NUMA node%s, ", v, strcmp(v, "1") ? "s" : "");
-	if (*(v = run_get(b, "system", "virt")))
+	if (*(v = run_get(b, "system", "virt")) && virt_words(v))
 		strbuf_addf(&sb, "%s, ", virt_words(v));
 	if (*(v = run_get(b, "system", "thp_enabled")))
 		strbuf_addf(&sb, "THP enabled=%s defrag=%s, ", v, run_get(b, "system", "thp_defrag"));

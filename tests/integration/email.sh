@@ -33,7 +33,7 @@ for li, label in enumerate(labels):
                "started": "2026-11-%02dT22:15:30Z" % (li + 1),
                "system": {"kernel_release": label, "kernel_version": "#1 SMP PREEMPT_DYNAMIC",
                           "machine": "x86_64", "nr_cpus": 64, "mem_total_kb": 263921232,
-                          "numa_nodes": 2, "cpu_model": "AMD EPYC 7452", "virt": "none",
+                          "numa_nodes": 2, "cpu_model": "AMD EPYC 7452", "virt": "host",
                           "thp_enabled": "always", "thp_defrag": "madvise", "cgroup_mode": "v2"},
                "config": {"global": {"iterations": "5", "warmup": "1"},
                           "readtwice": {"memcgs": "1-128:x2", "runtime": "20s"},
@@ -121,7 +121,7 @@ test_report_readtwice_sysbench_under_200_lines() {
   lines=$(wc -l < "$T/report.txt")
   [ "$lines" -lt 200 ] || fail "report has $lines lines"
   # the parts: machine, kernels, what was run, the tables, a figure per throughput table
-  assert_grep '^AMD EPYC 7452, x86_64, 64 CPUs, 251.7 GiB, 2 NUMA nodes, bare metal,' "$T/report.txt"
+  assert_grep '^AMD EPYC 7452, x86_64, 64 CPUs, 251.7 GiB, 2 NUMA nodes, THP enabled=always' "$T/report.txt"
   assert_grep '^  6.8.0-vanilla (baseline): #1 SMP PREEMPT_DYNAMIC$' "$T/report.txt"
   assert_grep '^Workloads: readtwice, sysbench$' "$T/report.txt"
   assert_grep '^Iterations: 5 measured after 1 warm-up' "$T/report.txt"
