@@ -61,7 +61,7 @@ void letter_machine(const struct comparison *c, struct strbuf *out)
 	if (*(v = run_get(b, "system", "virt")) && virt_words(v))
 		strbuf_addf(&sb, "%s, ", virt_words(v));
 	if (*(v = run_get(b, "system", "thp_enabled")))
-		strbuf_addf(&sb, "THP enabled=%s defrag=%s, ", v, run_get(b, "system", "thp_defrag"));
+		strbuf_addf(&sb, "THP=%s defrag=%s, ", v, run_get(b, "system", "thp_defrag"));
 	if (*(v = run_get(b, "system", "cgroup_mode")))
 		strbuf_addf(&sb, "cgroup %s, ", v);
 	while (sb.len && (sb.buf[sb.len - 1] == ' ' || sb.buf[sb.len - 1] == ','))

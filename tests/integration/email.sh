@@ -121,7 +121,8 @@ test_report_readtwice_sysbench_under_200_lines() {
   lines=$(wc -l < "$T/report.txt")
   [ "$lines" -lt 200 ] || fail "report has $lines lines"
   # the parts: machine, kernels, what was run, the tables, a figure per throughput table
-  assert_grep '^AMD EPYC 7452, x86_64, 64 CPUs, 251.7 GiB, 2 NUMA nodes, THP enabled=always' "$T/report.txt"
+  assert_grep '^AMD EPYC 7452, x86_64, 64 CPUs, 251.7 GiB, 2 NUMA nodes, THP=always$' "$T/report.txt"
+  assert_grep '^  defrag=madvise, cgroup v2$' "$T/report.txt"
   assert_grep '^  6.8.0-vanilla (baseline): #1 SMP PREEMPT_DYNAMIC$' "$T/report.txt"
   assert_grep '^Workloads: readtwice, sysbench$' "$T/report.txt"
   assert_grep '^Iterations: 5 measured after 1 warm-up' "$T/report.txt"
