@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "commands/commands.h"
+#include "core/parse_options.h"
 #include "core/numa.h"
 #include "vm/kvm_probe.h"
 #include "core/workload.h"
@@ -34,6 +35,19 @@ static bool in_path(const char *prog)
 	return found;
 }
 
+static const struct popt check_options[] = {
+	POPT_END(),
+};
+
+const struct popt_command check_command = {
+	"check", "",
+	"What this machine supports (memory cgroup mode, NUMA nodes, THP, loop devices,\n"
+	"mkfs, gnuplot, qemu, KVM, root) and which workloads can run here, each with\n"
+	"the reason when not: the probes 'lrubench run' makes. Exit 0 when every\n"
+	"workload can run, 3 otherwise.",
+	check_options,
+};
+
 static void line(const char *what, bool ok, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void line(const char *what, bool ok, const char *fmt, ...)
 {
@@ -48,19 +62,20 @@ static void line(const char *what, bool ok, const char *fmt, ...)
 
 int cmd_check(int argc, char **argv)
 {
-	struct sysinfo si;
+	struct sys_facts si;
 	struct cg_env cg;
 	struct strbuf err = STRBUF_INIT;
 	struct config cfg;
 	struct run_env env;
 	int nodes[LB_MAX_NODES], nn, missing = 0;
 	bool loop;
+	int n = parse_options(&check_command, argc, argv);
 
-	(void)argv;
-	if (argc > 1) {
-		error("'lrubench check' takes no arguments");
-		return LB_EXIT_USAGE;
-	}
+	if (n < 0)
+		return popt_exit(n);
+	if (n > 0)
+		return popt_usage_error(&check_command, "'lrubench check' takes no arguments, not '%s'",
+					argv[0]);
 	memset(&si, 0, sizeof(si));
 	memset(&cg, 0, sizeof(cg));
 	memset(&env, 0, sizeof(env));

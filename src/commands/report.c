@@ -33,13 +33,13 @@ static bool no_figures;
 static const struct popt report_opts[] = {
 	POPT_STRING('o', "output", &output, "FILE", "write the report to FILE (default: stdout)"),
 	POPT_STRING(0, "baseline", &baseline, "LABEL|DIR",
-		    "the label the others are compared against (default: the first started)"),
+		    "the label to compare against (first started)"),
 	POPT_STRING(0, "names", &names, "A,B,...", "pick and order labels"),
 	POPT_BOOL(0, "no-figures", &no_figures, "leave out the ASCII figures (no gnuplot needed)"),
 	POPT_END(),
 };
 
-static const struct popt_command report_cmd = {
+const struct popt_command report_command = {
 	"report", "DIR...",
 	"Write the results of two or more labels as one plain-text block for a cover\n"
 	"letter (72 columns of ASCII): the machine and kernels, what was run, what\n"
@@ -125,13 +125,11 @@ int cmd_report(int argc, char **argv)
 
 	output = baseline = names = NULL;
 	no_figures = false;
-	n = parse_options(&report_cmd, argc, argv);
+	n = parse_options(&report_command, argc, argv);
 	if (n < 0)
 		return popt_exit(n);
-	if (!n) {
-		error("report: give the results folders of two or more labels");
-		return LB_EXIT_USAGE;
-	}
+	if (!n)
+		return popt_usage_error(&report_command, "give the results folders of two or more labels");
 	if (output && !*output) {
 		error("-o: empty file name");
 		return LB_EXIT_USAGE;

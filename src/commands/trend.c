@@ -26,15 +26,15 @@ static const char *figure, *window_arg, *threshold_arg;
 
 static const struct popt trend_opts[] = {
 	POPT_STRING('o', "output", &figure, "FIGURE",
-		    "also draw the series: FIGURE.png, .svg or .txt (script and data beside it)"),
+		    "also draw the series: NAME.png, .svg or .txt"),
 	POPT_STRING(0, "window", &window_arg, "N",
 		    "labels on each side of a change (default 4)"),
 	POPT_STRING(0, "threshold", &threshold_arg, "K",
-		    "robust standard deviations a change must exceed (default 3)"),
+		    "sigmas a change must exceed (default 3)"),
 	POPT_END(),
 };
 
-static const struct popt_command trend_cmd = {
+const struct popt_command trend_command = {
 	"trend", "DIR...",
 	"Read many labels of one machine (a folder of nightly results) in time order\n"
 	"(run.json started) and print, per table and op, the series of the Hmean (Amean\n"
@@ -94,13 +94,11 @@ int cmd_trend(int argc, char **argv)
 	int n, ret = LB_EXIT_USAGE;
 
 	figure = window_arg = threshold_arg = NULL;
-	n = parse_options(&trend_cmd, argc, argv);
+	n = parse_options(&trend_command, argc, argv);
 	if (n < 0)
 		return popt_exit(n);
-	if (!n) {
-		error("trend: give the results folder (a folder of labels)");
-		return LB_EXIT_USAGE;
-	}
+	if (!n)
+		return popt_usage_error(&trend_command, "give the results folder (a folder of labels)");
 	if (parse_params(&params) || (figure && split_figure(figure, &dir, &base, &fmt)))
 		goto out;
 	if (labels_collect(argv, (size_t)n, NULL, &labels, &nlabels, &err)) {

@@ -278,6 +278,9 @@ static int add_table(struct comparison *c, struct cmp_workload *w, size_t li,
 		}
 	}
 	t->has_table[li] = true;
+	/* the first label that declares an x axis gives it (older files have none) */
+	if (!t->x_axis && rt->x_known)
+		t->x_axis = rt;
 	for (size_t j = 0; j < rt->nops; j++) {
 		const struct op_samples *os = &rt->ops[j];
 		struct cmp_op *op;

@@ -60,6 +60,9 @@ struct cmp_op {
 struct cmp_table {
 	const char *title, *unit;         /* borrowed */
 	int better;                       /* BETTER_HIGHER / BETTER_LOWER */
+	/* the label's table that declares the x axis (x_name, x_unit; results.h),
+	 * NULL when no label's results say (files older than "x_axis") */
+	const struct result_table *x_axis;
 	bool *has_table;                  /* per label */
 	struct cmp_op *ops;
 	size_t nops, cap;

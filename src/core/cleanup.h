@@ -20,9 +20,13 @@
 
 typedef void (*cleanup_fn)(void *arg);
 
-/* Register an undo action; returns a handle > 0, or -1 when full. `what`
- * must stay valid until the entry is popped (it is printed if undo fails). */
+/* Register an undo action; returns a handle > 0, or -1 when full (more than
+ * cleanup_capacity() entries, or no memory). `what` and `arg` must stay
+ * valid until the entry is popped or has run (`what` is printed if undo
+ * fails). */
 int cleanup_push(const char *what, cleanup_fn fn, void *arg);
+/* The most entries the registry holds at once. */
+int cleanup_capacity(void);
 /* Remove entry `id`; run its action first when `run` is true. */
 void cleanup_pop(int id, bool run);
 /* Run every pending action, newest first. Safe to call more than once. */

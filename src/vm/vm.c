@@ -6,9 +6,9 @@
  * `lrubench run` inside, writing results/<label>/ through a writable share
  * of the results root; then the comparison is printed.
  *
- * This file orchestrates: options (vm_args.c), image checks (vm_kimage.c),
- * modules (vm_modules.c), the initramfs (vm_initramfs.c), the accelerator
- * probe (vm_kvm_probe.c), qemu (vm_qemu.c), rounds pooling (vm_merge.c).
+ * This file orchestrates, in vm/: settings (args.c), image checks (kimage.c),
+ * modules (modules.c), the initramfs (initramfs.c), the accelerator probe
+ * (kvm_probe.c), qemu (qemu.c), rounds pooling (merge.c).
  */
 #include "vm/vm.h"
 
@@ -21,6 +21,7 @@
 #include <json-c/json.h>
 #include "core/child.h"
 #include "core/cleanup.h"
+#include "core/net_client.h"
 #include "core/util.h"
 #include "vm/args.h"
 #include "vm/initramfs.h"
@@ -143,6 +144,14 @@ static int check_tools(struct vm_run *r)
 	if (!in_path(QEMU)) {
 		error("VM mode needs %s (apt-get install qemu-system-x86)", QEMU);
 		return LB_EXIT_UNSUPPORTED;
+	}
+	{
+		/* the initramfs is written by the helper program lrubench-net */
+		char *helper = net_helper_path();
+
+		if (!helper)
+			return LB_EXIT_UNSUPPORTED;
+		free(helper);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(busyboxes) && !r->busybox; i++) {
 		strbuf_reset(&err);
@@ -565,33 +574,16 @@ static void keep_dir_of(struct strlist *keep, const char *file)
 	free(abs);
 }
 
-int cmd_run_vm(int argc, char **argv)
+int cmd_run_vm(struct vm_args *a)
 {
 	struct vm_run r;
-	struct strbuf err = STRBUF_INIT;
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	bool any_vm = false, interrupted = false;
 	int code = 0;
 	const char *tmp = getenv("TMPDIR");
 
 	memset(&r, 0, sizeof(r));
-	if (vm_args_parse(argc, argv, cpus > 0 ? (unsigned)cpus : 1, &r.a, &err)) {
-		error("%s", err.buf);
-		strbuf_release(&err);
-		vm_args_release(&r.a);
-		return LB_EXIT_USAGE;
-	}
-	strbuf_release(&err);
+	r.a = *a;   /* its lists are ours now: release() frees them */
 	r.nk = r.a.kernel[1] ? 2 : 1;
-	/* a workdir set in a config file needs a tmpfs in the guest as well */
-	for (size_t i = 0; i + 1 < r.a.suite.n; i++) {
-		if (!strcmp(r.a.suite.v[i], "-c") || !strcmp(r.a.suite.v[i], "--config")) {
-			char *ini = read_file_str(r.a.suite.v[i + 1], NULL);
-			if (ini)
-				vm_ini_workdir(ini, &r.a.tmpfs);
-			free(ini);
-		}
-	}
 	if ((code = check_inputs(&r)))
 		goto out;
 	for (int i = 0; i < r.nk; i++)

@@ -189,6 +189,36 @@ static void test_stop_kills_group_after_grace(void **state)
 	assert_true(pid_dead(p2));
 }
 
+/* The leader dies of SIGTERM at once, a descendant ignores it: the group is
+ * SIGKILLed while the leader is still an unreaped zombie (its pid, the group
+ * id, cannot have been reused), so the descendant goes too. */
+static void test_stop_kills_group_when_leader_exits(void **state)
+{
+	char out[512], *text = NULL;
+	const char *argv[] = { "sh", "-c", "(trap '' TERM; exec sleep 30) & echo $!; wait", NULL };
+	struct child c = { .argv = argv, .out_path = out };
+	pid_t p1 = 0;
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s/leader.log", unit_tmp);
+	assert_int_equal(child_start(&c), 0);
+	for (int i = 0; i < 1000; i++) {   /* until the pid is printed */
+		free(text);
+		text = read_file_str(out, NULL);
+		if (text && sscanf(text, "%d\n", &p1) == 1)
+			break;
+		lb_sleep(0.01);
+	}
+	free(text);
+	assert_true(p1 > 0);
+	assert_int_equal(getpgid(p1), c.pid);
+	child_stop(&c, 5.0);
+	assert_false(c.running);
+	for (int i = 0; i < 500 && !pid_dead(p1); i++)
+		lb_sleep(0.01);
+	assert_true(pid_dead(p1));
+}
+
 static void test_interrupted_wait(void **state)
 {
 	const char *argv[] = { "sleep", "30", NULL };
@@ -366,13 +396,14 @@ static void test_registry_full(void **state)
 {
 	const char *argv[] = { "sleep", "30", NULL };
 	struct child c = { .argv = argv };
-	int *ids = calloc(1 << 18, sizeof(*ids)), n = 0, id;
+	int cap = cleanup_capacity(), *ids = calloc((size_t)cap + 1, sizeof(*ids)), n = 0, id;
 	char *msg;
 
 	(void)state;
 	capture_start();
-	while (n < (1 << 18) && (id = cleanup_push("filler", noop, NULL)) > 0)
+	while (n <= cap && (id = cleanup_push("filler", noop, NULL)) > 0)
 		ids[n++] = id;
+	assert_int_equal(n, cap);
 	assert_int_equal(child_start(&c), -1);
 	msg = capture_end();
 	assert_non_null(strstr(msg, "cannot run 'sleep': the cleanup registry is full"));
@@ -393,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_fn_child),
 		cmocka_unit_test(test_timeout_and_stop),
 		cmocka_unit_test(test_stop_kills_group_after_grace),
+		cmocka_unit_test(test_stop_kills_group_when_leader_exits),
 		cmocka_unit_test(test_interrupted_wait),
 		cmocka_unit_test(test_sigint_during_wait),
 		cmocka_unit_test(test_out_path_env_dir),

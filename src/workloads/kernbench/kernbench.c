@@ -37,10 +37,9 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "net/archive_extract.h"
 #include "core/child.h"
 #include "core/cleanup.h"
-#include "net/fetch.h"
+#include "core/net_client.h"
 #include "core/workload.h"
 
 #define KB_DEFAULT_SOURCE "/usr/src/linux-source-6.1.tar.xz"
@@ -66,6 +65,7 @@ struct kb_build {
 	bool done;
 };
 
+/* The run's state (ctx->priv, zeroed and freed by the core). */
 struct kb_state {
 	char *archive;            /* the tarball extracted */
 	bool cache_hit;
@@ -138,7 +138,7 @@ static const struct option_def kernbench_options[] = {
 };
 
 static const struct table_def kernbench_tables[] = {
-	{ "kernbench", "s", BETTER_LOWER },
+	{ "kernbench", "s", BETTER_LOWER, { "make jobs", "-j" } },
 	{ NULL, NULL, 0 },
 };
 
@@ -166,7 +166,7 @@ static bool in_path(const char *cmd)
 	return found;
 }
 
-static int kernbench_probe(struct wl_ctx *ctx, struct strbuf *why)
+static enum wl_status kernbench_probe(struct wl_ctx *ctx, struct strbuf *why)
 {
 	static const char *const tools[][2] = {
 		{ "make", "make" }, { "gcc", "gcc" }, { "flex", "flex" },
@@ -193,34 +193,42 @@ static int kernbench_probe(struct wl_ctx *ctx, struct strbuf *why)
 	if (missing) {
 		strbuf_addf(why, " missing for kernel builds (apt-get install%s)", pk.buf);
 		strbuf_release(&pk);
-		return 1;
+		return WL_UNSUPPORTED;
 	}
 	strbuf_release(&pk);
+	{
+		/* fetch and extraction run in the helper program lrubench-net */
+		char *helper = net_helper_find(why);
+
+		if (!helper)
+			return WL_UNSUPPORTED;
+		free(helper);
+	}
 	if (o && !strcmp(o->source ? o->source : "", KB_DEFAULT_SOURCE) &&
 	    !path_exists(KB_DEFAULT_SOURCE)) {
 		strbuf_addf(why, "no kernel source at %s (apt-get install linux-source-6.1, or set "
 			    "kernbench.source)", KB_DEFAULT_SOURCE);
-		return 1;
+		return WL_UNSUPPORTED;
 	}
 	if (o && o->memcgs && (!ctx->env || !ctx->env->cg || ctx->env->cg->mode == CG_NONE)) {
 		strbuf_addf(why, "kernbench.memcgs=%llu needs the memory cgroup controller, which "
 			    "this machine does not have", o->memcgs);
-		return 1;
+		return WL_UNSUPPORTED;
 	}
-	return 0;
+	return WL_OK;
 }
 
-static int kernbench_validate(struct wl_ctx *ctx, struct strbuf *err)
+static enum wl_status kernbench_validate(struct wl_ctx *ctx, struct strbuf *err)
 {
 	struct kb_opts *o = ctx->opts;
 
 	if (str_set(o->sha256) && sha256_parse_hex(o->sha256, NULL)) {
 		strbuf_addf(err, "kernbench.sha256 '%s': expected 64 hex digits", o->sha256);
-		return LB_EXIT_USAGE;
+		return WL_BAD_CONFIG;
 	}
 	if (!str_set(o->source)) {
 		strbuf_addstr(err, "kernbench.source is empty: give a path or a URL");
-		return LB_EXIT_USAGE;
+		return WL_BAD_CONFIG;
 	}
 	if (!fetch_is_url(o->source)) {
 		struct stat st;
@@ -228,41 +236,41 @@ static int kernbench_validate(struct wl_ctx *ctx, struct strbuf *err)
 		if (fetch_has_scheme(o->source)) {
 			strbuf_addf(err, "kernbench.source '%s': unsupported URL (http, https or file)",
 				    o->source);
-			return LB_EXIT_USAGE;
+			return WL_BAD_CONFIG;
 		}
 		if (stat(o->source, &st)) {
 			strbuf_addf(err, "kernbench.source %s: %s", o->source, strerror(errno));
-			return LB_EXIT_USAGE;
+			return WL_BAD_CONFIG;
 		}
 	}
 	switch (kernbench_config_kind(o->config_target)) {
 	case -1:
 		strbuf_addf(err, "kernbench.config_target '%s': expected defconfig, tinyconfig, "
 			    "allnoconfig or a path to a .config", o->config_target ? o->config_target : "");
-		return LB_EXIT_USAGE;
+		return WL_BAD_CONFIG;
 	case 1:
 		if (!path_exists(o->config_target) || is_dir(o->config_target)) {
 			strbuf_addf(err, "kernbench.config_target %s: not a readable .config file",
 				    o->config_target);
-			return LB_EXIT_USAGE;
+			return WL_BAD_CONFIG;
 		}
 		break;
 	}
 	if (!str_set(o->build_target) || o->build_target[0] == '-') {
 		strbuf_addf(err, "kernbench.build_target '%s': expected a make target",
 			    o->build_target ? o->build_target : "");
-		return LB_EXIT_USAGE;
+		return WL_BAD_CONFIG;
 	}
 	if (!o->jobs.n) {
 		strbuf_addstr(err, "kernbench.jobs is empty");
-		return LB_EXIT_USAGE;
+		return WL_BAD_CONFIG;
 	}
 	if (o->memcg_limit && !o->memcgs) {
 		strbuf_addstr(err, "kernbench.memcg_limit needs kernbench.memcgs >= 1 (memcgs = 0 "
 			      "builds in lrubench's own cgroup, which gets no limit)");
-		return LB_EXIT_USAGE;
+		return WL_BAD_CONFIG;
 	}
-	return LB_EXIT_OK;
+	return WL_OK;
 }
 
 /* ---- running make ---- */
@@ -429,7 +437,7 @@ static int get_source(struct wl_ctx *ctx)
 		};
 		struct fetch_result res;
 
-		if (fetch_url(o->source, &fo, &res) != FETCH_OK)
+		if (net_fetch_url(o->source, &fo, &res) != FETCH_OK)
 			return -1;
 		st->archive = res.path;
 		st->cache_hit = res.cache_hit;
@@ -440,7 +448,7 @@ static int get_source(struct wl_ctx *ctx)
 	if (str_set(o->sha256)) {
 		char got[65];
 
-		if (sha256_hex_file(o->source, got))
+		if (net_sha256_file(o->source, got))
 			return -1;
 		if (strcasecmp(got, o->sha256))
 			return error("checksum mismatch for %s: sha256 is %s, expected %s",
@@ -482,14 +490,13 @@ static int configure(struct wl_ctx *ctx, const char *tree)
 	return ret;
 }
 
-static int kernbench_setup(struct wl_ctx *ctx)
+static enum wl_status kernbench_setup(struct wl_ctx *ctx)
 {
 	struct kb_opts *o = ctx->opts;
-	struct kb_state *st = xcalloc(1, sizeof(*st));
+	struct kb_state *st = ctx->priv;
 	struct run_env *env = ctx->env;
 	double t0;
 
-	ctx->priv = st;
 	st->ntrees = o->memcgs ? o->memcgs : 1;
 	st->trees = xcalloc(st->ntrees, sizeof(*st->trees));
 	st->builds = xcalloc(st->ntrees, sizeof(*st->builds));
@@ -497,17 +504,17 @@ static int kernbench_setup(struct wl_ctx *ctx)
 		st->trees[i] = xasprintf("%s/tree-%zu", ctx->workdir, i + 1);
 
 	if (get_source(ctx))
-		return -1;
+		return WL_FAILED;
 	env_fact(env, "kernbench", "source", json_object_new_string(o->source));
 	env_fact(env, "kernbench", "source_cache_hit", json_object_new_boolean(st->cache_hit));
 
 	info("kernbench: extracting %s", st->archive);
 	t0 = now_monotonic();
-	if (archive_extract_tree(st->archive, st->trees[0]))
-		return -1;
+	if (net_extract_tree(st->archive, st->trees[0]))
+		return WL_FAILED;
 	env_fact(env, "kernbench", "extract_seconds", json_object_new_double(now_monotonic() - t0));
 	if (configure(ctx, st->trees[0]))
-		return -1;
+		return WL_FAILED;
 	for (size_t i = 1; i < st->ntrees; i++) {
 		const char *argv[] = { "cp", "-a", st->trees[0], st->trees[i], NULL };
 		char *log = env_log_path(env, "kernbench-copy-%zu.log", i + 1);
@@ -515,7 +522,7 @@ static int kernbench_setup(struct wl_ctx *ctx)
 
 		free(log);
 		if (r)
-			return -1;
+			return WL_FAILED;
 	}
 	if (o->memcgs) {
 		st->cgs = xcalloc(st->ntrees, sizeof(*st->cgs));
@@ -525,7 +532,7 @@ static int kernbench_setup(struct wl_ctx *ctx)
 
 			snprintf(name, sizeof(name), "kernbench-%zu", i + 1);
 			if (env_memcg(env, name, o->memcg_limit, &st->cgs[i]))
-				return -1;
+				return WL_FAILED;
 			st->ncgs++;
 			cg_procs_file(&st->cgs[i], st->procs[i], sizeof(st->procs[i]));
 		}
@@ -543,12 +550,12 @@ static int kernbench_setup(struct wl_ctx *ctx)
 				jmax = o->jobs.v[i];
 		info("kernbench: untimed warm-up build (make -j%llu %s)", jmax, o->build_target);
 		if (build_all(ctx, jmax, -1000, &el))
-			return -1;
+			return WL_FAILED;
 	}
-	return 0;
+	return WL_OK;
 }
 
-static int kernbench_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples *s)
+static enum wl_status kernbench_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples *s)
 {
 	struct kb_opts *o = ctx->opts;
 	struct kb_state *st = ctx->priv;
@@ -558,7 +565,7 @@ static int kernbench_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples
 	char op[48];
 
 	if (build_all(ctx, jobs, s->iteration, &elapsed))
-		return -1;
+		return WL_FAILED;
 	det = json_object_new_object();
 	arr = json_object_new_array();
 	for (size_t i = 0; i < st->ntrees; i++) {
@@ -587,15 +594,13 @@ static int kernbench_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples
 	wl_sample(s, 0, op, user);
 	snprintf(op, sizeof(op), "syst-%llu", jobs);
 	wl_sample(s, 0, op, sys);
-	return 0;
+	return WL_OK;
 }
 
 static void kernbench_teardown(struct wl_ctx *ctx)
 {
 	struct kb_state *st = ctx->priv;
 
-	if (!st)
-		return;
 	if (st->builds)
 		stop_builds(st);
 	for (size_t i = 0; i < st->ncgs; i++)
@@ -609,8 +614,7 @@ static void kernbench_teardown(struct wl_ctx *ctx)
 	free(st->cgs);
 	free(st->procs);
 	free(st->archive);
-	free(st);
-	ctx->priv = NULL;
+	memset(st, 0, sizeof(*st));   /* teardown may not free st: the core does */
 }
 
 static void kernbench_summary(struct wl_ctx *ctx, FILE *out)
@@ -618,8 +622,6 @@ static void kernbench_summary(struct wl_ctx *ctx, FILE *out)
 	struct kb_opts *o = ctx->opts;
 	struct kb_state *st = ctx->priv;
 
-	if (!st)
-		return;
 	fprintf(out, "kernbench: %s, make %s, %zu build%s at once%s\n", st->archive,
 		o->build_target, st->ntrees, st->ntrees == 1 ? "" : "s",
 		o->memcgs ? " (one memcg each)" : " (no memcg)");
@@ -630,6 +632,7 @@ const struct workload_ops kernbench_ops = {
 	.summary = "kernel compile time (make -jJ) from a verified source tarball, in memcgs",
 	.options = kernbench_options,
 	.opts_size = sizeof(struct kb_opts),
+	.priv_size = sizeof(struct kb_state),
 	.tables = kernbench_tables,
 	.probe = kernbench_probe,
 	.validate = kernbench_validate,

@@ -499,7 +499,7 @@ static void server_died(struct pg_server *s, const char *how)
 
 int pg_server_start(struct pg_server *s, double timeout)
 {
-	static char bin[PATH_MAX + 16];
+	char bin[PATH_MAX + 16];
 	char pidfile[PATH_MAX + 32];
 	const char *argv[] = { bin, "-D", s->datadir, NULL };
 	double deadline;
