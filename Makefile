@@ -110,9 +110,8 @@ install: lrubench lrubench-net
 	install -m 644 man/*.7 $(DESTDIR)$(MANDIR)/man7/
 	install -m 644 configs/*.conf $(DESTDIR)$(DATADIR)/configs/
 
-# The nightly recipe (contrib/): the script, the systemd units and, unless
-# one is there already, the settings file they read.
-LIBEXECDIR ?= $(PREFIX)/lib/lrubench
+# The nightly recipe (contrib/): the script (beside lrubench-net), the
+# systemd units and, unless one is there already, the settings file they read.
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 install-nightly:
 	install -d $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)/etc/default

@@ -133,7 +133,7 @@ test_systemd_units_verify() {
     "$units/lrubench-nightly.timer" >"$T/out" 2>&1 || { cat "$T/out"; fail "systemd-analyze verify failed"; }
   [ -s "$T/out" ] && { cat "$T/out"; fail "systemd-analyze verify warned"; }
   # verify does fail on a broken unit: ExecStart's program missing
-  rm "$T/root/usr/local/lib/lrubench/lrubench-nightly"
+  rm "$T/root/usr/local/libexec/lrubench/lrubench-nightly"
   ! systemd-analyze verify --man=no --root="$T/root" "$units/lrubench-nightly.service" \
     >/dev/null 2>&1 || fail "verify passed without the ExecStart program"
   grep -q '^OnCalendar=' "$T/root$units/lrubench-nightly.timer" || fail "the timer has no OnCalendar"
@@ -150,7 +150,7 @@ test_systemd_execstart_two_nights() {
   install_root
   local unit=$T/root/usr/local/lib/systemd/system/lrubench-nightly.service envfile exec rc=0
   exec=$(sed -n 's/^ExecStart=//p' "$unit")
-  assert_eq "$exec" /usr/local/lib/lrubench/lrubench-nightly "ExecStart"
+  assert_eq "$exec" /usr/local/libexec/lrubench/lrubench-nightly "ExecStart"
   envfile=$(sed -n 's/^EnvironmentFile=-\{0,1\}//p' "$unit")
   # the settings file as an admin writes it: results in the scratch folder
   { cat "$LRUBENCH_SRC/contrib/systemd/lrubench-nightly.env"
