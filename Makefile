@@ -122,7 +122,18 @@ install: lrubench lrubench-net
 	install -m 644 man/*.7 $(DESTDIR)$(MANDIR)/man7/
 	install -m 644 configs/*.conf $(DESTDIR)$(DATADIR)/configs/
 
+# The nightly recipe (contrib/): the script (beside lrubench-net), the
+# systemd units and, unless one is there already, the settings file they read.
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+install-nightly:
+	install -d $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)/etc/default
+	install -m 755 contrib/nightly/lrubench-nightly $(DESTDIR)$(LIBEXECDIR)/lrubench-nightly
+	install -m 644 contrib/systemd/lrubench-nightly.service contrib/systemd/lrubench-nightly.timer \
+		$(DESTDIR)$(UNITDIR)/
+	[ -e $(DESTDIR)/etc/default/lrubench-nightly ] || \
+		install -m 644 contrib/systemd/lrubench-nightly.env $(DESTDIR)/etc/default/lrubench-nightly
+
 clean:
 	rm -rf build lrubench lrubench-net
 
-.PHONY: all check check-unit print-unit-build tests install clean
+.PHONY: all check check-unit print-unit-build tests install install-nightly clean

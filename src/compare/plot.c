@@ -19,8 +19,16 @@
 #include "core/cleanup.h"
 #include "core/path.h"
 #include "compare/plot.h"
+#include "compare/plot_txt.h"
 
 /* ---------- small helpers ---------- */
+
+static void gp_quote(struct strbuf *sb, const char *s);
+
+void plot_gp_quote(struct strbuf *sb, const char *s)
+{
+	gp_quote(sb, s);
+}
 
 int plot_parse_format(const char *s, enum plot_format *f)
 {
@@ -28,6 +36,8 @@ int plot_parse_format(const char *s, enum plot_format *f)
 		*f = PLOT_PNG;
 	else if (!strcmp(s, "svg"))
 		*f = PLOT_SVG;
+	else if (!strcmp(s, "txt"))
+		*f = PLOT_TXT;
 	else
 		return -1;
 	return 0;
@@ -35,7 +45,7 @@ int plot_parse_format(const char *s, enum plot_format *f)
 
 const char *plot_format_ext(enum plot_format f)
 {
-	return f == PLOT_SVG ? "svg" : "png";
+	return f == PLOT_SVG ? "svg" : f == PLOT_TXT ? "txt" : "png";
 }
 
 bool plot_sweep_doubles(const unsigned long long *v, size_t n)
@@ -272,6 +282,24 @@ static void dat_render(struct strbuf *sb, const struct figspec *f,
 	}
 }
 
+void plot_gp_terminal(struct strbuf *sb, enum plot_format fmt)
+{
+	if (fmt == PLOT_SVG) {
+		strbuf_addf(sb, "set terminal svg size %d,%d noenhanced font \"sans,12\" "
+			    "background rgb \"white\"\n", PLOT_WIDTH, PLOT_HEIGHT);
+	} else if (fmt == PLOT_TXT) {
+		/* characters, for a monospaced mail client; no colour codes */
+		strbuf_addf(sb, "set terminal dumb size %d,%d noenhanced mono\n",
+			    PLOT_TXT_COLUMNS, PLOT_TXT_LINES);
+	} else {
+		strbuf_addf(sb, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+			    "    set terminal pngcairo size %d,%d noenhanced font \"sans,11\"\n"
+			    "} else {\n"
+			    "    set terminal png size %d,%d noenhanced\n"
+			    "}\n", PLOT_WIDTH, PLOT_HEIGHT, PLOT_WIDTH, PLOT_HEIGHT);
+	}
+}
+
 static void gp_header(struct strbuf *sb, const char *base, enum plot_format fmt,
 		      const struct label_result *labels, size_t nl)
 {
@@ -284,16 +312,7 @@ static void gp_header(struct strbuf *sb, const char *base, enum plot_format fmt,
 		    "# Data: %s.dat, one block per label (index 0, 1, ...); columns:\n"
 		    "#   1 op, 2 x, 3 mean, 4 stddev, 5 min, 6 max, 7 samples\n"
 		    "set encoding utf8\n", base, base);
-	if (fmt == PLOT_SVG) {
-		strbuf_addf(sb, "set terminal svg size %d,%d noenhanced font \"sans,12\" "
-			    "background rgb \"white\"\n", PLOT_WIDTH, PLOT_HEIGHT);
-	} else {
-		strbuf_addf(sb, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
-			    "    set terminal pngcairo size %d,%d noenhanced font \"sans,11\"\n"
-			    "} else {\n"
-			    "    set terminal png size %d,%d noenhanced\n"
-			    "}\n", PLOT_WIDTH, PLOT_HEIGHT, PLOT_WIDTH, PLOT_HEIGHT);
-	}
+	plot_gp_terminal(sb, fmt);
 	strbuf_addf(sb, "set output \"%s.%s\"\n", base, plot_format_ext(fmt));
 }
 
@@ -533,6 +552,55 @@ static void gp_render_candles(struct strbuf *sb, const struct figspec *f, const 
 	strbuf_release(&tmp);
 }
 
+/* A figure in characters (plot_txt.h) from the same figure spec. */
+static void gp_render_txt(struct strbuf *sb, const struct figspec *f, const char *base,
+			  const struct label_result *labels, size_t nl, const bool *used,
+			  const char *title)
+{
+	const struct ptable *pt = f->pt;
+	const char **names = xcalloc(nl ? nl : 1, sizeof(*names));
+	const char **tics = xcalloc(f->nops ? f->nops : 1, sizeof(*tics));
+	struct strbuf full = STRBUF_INIT, ylabel = STRBUF_INIT, xlabel = STRBUF_INIT;
+	struct plot_txt_fig tf = { .base = base, .sweep = f->kind == K_SCALING, .log2 = f->log2,
+				   .x = f->x, .nx = f->nops, .labels = names };
+
+	strbuf_init(&full);
+	strbuf_init(&ylabel);
+	strbuf_init(&xlabel);
+	strbuf_addf(&full, "%s (%s is better)", title, pt->better > 0 ? "higher" : "lower");
+	strbuf_addstr(&ylabel, mean_name(pt->better));
+	if (*pt->unit)
+		strbuf_addf(&ylabel, " (%s)", pt->unit);
+	if (f->kind == K_SCALING) {
+		char *axis = sweep_axis(pt, f->prefix);
+
+		strbuf_addstr(&xlabel, axis);
+		free(axis);
+	} else {
+		strbuf_addstr(&xlabel, "op");
+		tf.from_zero = true;
+		for (size_t i = 0; i < f->nops; i++) {
+			tics[i] = pt->ops[f->ops[i]];
+			for (size_t l = 0; l < nl; l++)
+				if (pt->cells[l * pt->nops + f->ops[i]].mean < 0)
+					tf.from_zero = false;
+		}
+		tf.xtic = tics;
+	}
+	for (size_t l = 0; l < nl; l++)
+		if (used[l])
+			names[tf.nlabels++] = labels[l].label;
+	tf.title = full.buf;
+	tf.ylabel = ylabel.buf;
+	tf.xlabel = xlabel.buf;
+	plot_txt_render(sb, &tf);
+	free(names);
+	free(tics);
+	strbuf_release(&full);
+	strbuf_release(&ylabel);
+	strbuf_release(&xlabel);
+}
+
 static void gp_render(struct strbuf *sb, const struct figspec *f, const char *base,
 		      enum plot_format fmt, const struct label_result *labels, size_t nl,
 		      const bool *used)
@@ -555,6 +623,11 @@ static void gp_render(struct strbuf *sb, const struct figspec *f, const char *ba
 		strbuf_addstr(&title, ", spread per op");
 	if (f->kind == K_CANDLES) {
 		gp_render_candles(sb, f, base, labels, nl, used, title.buf);
+		strbuf_release(&title);
+		return;
+	}
+	if (fmt == PLOT_TXT) {
+		gp_render_txt(sb, f, base, labels, nl, used, title.buf);
 		strbuf_release(&title);
 		return;
 	}
@@ -880,7 +953,8 @@ static int table_figures(const struct ptable *pt, const struct label_result *lab
 			}
 		ret = emit_figure(&f, "bars", tslug, labels, nl, outdir, set);
 	}
-	if (!ret && pt->nops) {
+	/* candles need room: 72x20 characters hold none */
+	if (!ret && pt->nops && set->format != PLOT_TXT) {
 		struct figspec f = { .pt = pt, .kind = K_CANDLES, .ops = ops, .x = x,
 				     .nops = pt->nops, .prefix = "" };
 
