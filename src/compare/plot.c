@@ -17,10 +17,19 @@
 #include <unistd.h>
 #include "core/child.h"
 #include "core/cleanup.h"
+#include "core/path.h"
 #include "compare/plot.h"
 #include "compare/plot_gp.h"
+#include "compare/plot_txt.h"
 
 /* ---------- small helpers ---------- */
+
+static void gp_quote(struct strbuf *sb, const char *s);
+
+void plot_gp_quote(struct strbuf *sb, const char *s)
+{
+	gp_quote(sb, s);
+}
 
 int plot_parse_format(const char *s, enum plot_format *f)
 {
@@ -28,6 +37,8 @@ int plot_parse_format(const char *s, enum plot_format *f)
 		*f = PLOT_PNG;
 	else if (!strcmp(s, "svg"))
 		*f = PLOT_SVG;
+	else if (!strcmp(s, "txt"))
+		*f = PLOT_TXT;
 	else
 		return -1;
 	return 0;
@@ -35,27 +46,7 @@ int plot_parse_format(const char *s, enum plot_format *f)
 
 const char *plot_format_ext(enum plot_format f)
 {
-	return f == PLOT_SVG ? "svg" : "png";
-}
-
-bool plot_op_number(const char *op, char **prefix, unsigned long long *num)
-{
-	size_t len = strlen(op), i = len;
-	unsigned long long v = 0;
-
-	while (i > 0 && op[i - 1] >= '0' && op[i - 1] <= '9')
-		i--;
-	if (i == len || len - i > 18)
-		return false;
-	/* "0.5" or "1e3" are not a count: a sweep is prefix + integer */
-	if (i > 0 && (op[i - 1] == '.' || op[i - 1] == '+'))
-		return false;
-	for (size_t k = i; k < len; k++)
-		v = v * 10 + (unsigned long long)(op[k] - '0');
-	if (prefix)
-		*prefix = xstrndup(op, i);
-	*num = v;
-	return true;
+	return f == PLOT_SVG ? "svg" : f == PLOT_TXT ? "txt" : "png";
 }
 
 bool plot_sweep_doubles(const unsigned long long *v, size_t n)
@@ -108,7 +99,7 @@ char *plot_slug(const char *s)
  * results folders are exchanged between people: a label must never become
  * a command. Inside single quotes only '' (a quote) is special.
  */
-void gp_quote(struct strbuf *sb, const char *s)
+static void gp_quote(struct strbuf *sb, const char *s)
 {
 	strbuf_addstr(sb, "'");
 	for (; *s; s++) {
@@ -152,6 +143,7 @@ struct ptable {
 	const char *unit;
 	int better;
 	bool explains;      /* a profile table (profile.h) */
+	const struct result_table *x_axis;   /* NULL: not declared (older results) */
 	const char **ops;   /* union over labels, first-seen order */
 	size_t nops, cap;
 	struct cell *cells; /* [label * nops + op] */
@@ -170,6 +162,7 @@ static void ptable_build(struct ptable *pt, const struct comparison *c,
 	pt->unit = t->unit ? t->unit : "";
 	pt->better = t->better;
 	pt->explains = t->explains;
+	pt->x_axis = t->x_axis;
 	pt->nops = t->nops;
 	pt->ops = xcalloc(t->nops ? t->nops : 1, sizeof(*pt->ops));
 	pt->cells = xcalloc(nl * (t->nops ? t->nops : 1), sizeof(*pt->cells));
@@ -212,27 +205,27 @@ struct figspec {
 	bool log2;
 };
 
-/* What the x axis of a sweep counts, by op prefix (DESIGN §6). */
-static const char *sweep_axis(const char *workload, const char *prefix)
+/*
+ * The x axis label of a sweep: what the results declare ("threads (count)",
+ * workload.h struct x_axis); for results written before tables declared
+ * one, the series name the ops share ("memcgs-" gives "memcgs (N)"; plain
+ * numbers "N"). Malloc'ed.
+ */
+static char *sweep_axis(const struct ptable *pt, const char *series)
 {
-	static const struct { const char *prefix, *axis; } known[] = {
-		{ "memcgs-", "memory cgroups (count)" },
-		{ "fault-base-", "threads (count)" },
-		{ "fault-huge-", "threads (count)" },
-		{ "fault-both-", "threads (count)" },
-		{ "huge-", "threads (count)" },
-		{ "elsp-", "make jobs (-j)" },
-		{ "user-", "make jobs (-j)" },
-		{ "syst-", "make jobs (-j)" },
-		{ "threads-", "threads (count)" },
-	};
+	const struct result_table *ax = pt->x_axis;
+	char *stem, *label;
 
-	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
-		if (!strcmp(prefix, known[i].prefix))
-			return known[i].axis;
-	if (!*prefix)   /* plain numbers: sysbench's thread counts */
-		return !strcmp(workload, "sysbench") ? "threads (count)" : "N";
-	return NULL;
+	if (ax && ax->x_name)
+		return *ax->x_unit ? xasprintf("%s (%s)", ax->x_name, ax->x_unit) : xstrdup(ax->x_name);
+	if (!*series)
+		return xstrdup("N");
+	stem = xstrdup(series);
+	if (stem[strlen(stem) - 1] == '-')
+		stem[strlen(stem) - 1] = '\0';
+	label = xasprintf("%s (N)", stem);
+	free(stem);
+	return label;
 }
 
 static const char *mean_name(int better)
@@ -292,6 +285,24 @@ static void dat_render(struct strbuf *sb, const struct figspec *f,
 	}
 }
 
+void plot_gp_terminal(struct strbuf *sb, enum plot_format fmt)
+{
+	if (fmt == PLOT_SVG) {
+		strbuf_addf(sb, "set terminal svg size %d,%d noenhanced font \"sans,12\" "
+			    "background rgb \"white\"\n", PLOT_WIDTH, PLOT_HEIGHT);
+	} else if (fmt == PLOT_TXT) {
+		/* characters, for a monospaced mail client; no colour codes */
+		strbuf_addf(sb, "set terminal dumb size %d,%d noenhanced mono\n",
+			    PLOT_TXT_COLUMNS, PLOT_TXT_LINES);
+	} else {
+		strbuf_addf(sb, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+			    "    set terminal pngcairo size %d,%d noenhanced font \"sans,11\"\n"
+			    "} else {\n"
+			    "    set terminal png size %d,%d noenhanced\n"
+			    "}\n", PLOT_WIDTH, PLOT_HEIGHT, PLOT_WIDTH, PLOT_HEIGHT);
+	}
+}
+
 void gp_header(struct strbuf *sb, const char *base, enum plot_format fmt,
 		      const struct label_result *labels, size_t nl)
 {
@@ -304,16 +315,7 @@ void gp_header(struct strbuf *sb, const char *base, enum plot_format fmt,
 		    "# Data: %s.dat, one block per label (index 0, 1, ...); columns:\n"
 		    "#   1 op, 2 x, 3 mean, 4 stddev, 5 min, 6 max, 7 samples\n"
 		    "set encoding utf8\n", base, base);
-	if (fmt == PLOT_SVG) {
-		strbuf_addf(sb, "set terminal svg size %d,%d noenhanced font \"sans,12\" "
-			    "background rgb \"white\"\n", PLOT_WIDTH, PLOT_HEIGHT);
-	} else {
-		strbuf_addf(sb, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
-			    "    set terminal pngcairo size %d,%d noenhanced font \"sans,11\"\n"
-			    "} else {\n"
-			    "    set terminal png size %d,%d noenhanced\n"
-			    "}\n", PLOT_WIDTH, PLOT_HEIGHT, PLOT_WIDTH, PLOT_HEIGHT);
-	}
+	plot_gp_terminal(sb, fmt);
 	strbuf_addf(sb, "set output \"%s.%s\"\n", base, plot_format_ext(fmt));
 }
 
@@ -553,6 +555,55 @@ static void gp_render_candles(struct strbuf *sb, const struct figspec *f, const 
 	strbuf_release(&tmp);
 }
 
+/* A figure in characters (plot_txt.h) from the same figure spec. */
+static void gp_render_txt(struct strbuf *sb, const struct figspec *f, const char *base,
+			  const struct label_result *labels, size_t nl, const bool *used,
+			  const char *title)
+{
+	const struct ptable *pt = f->pt;
+	const char **names = xcalloc(nl ? nl : 1, sizeof(*names));
+	const char **tics = xcalloc(f->nops ? f->nops : 1, sizeof(*tics));
+	struct strbuf full = STRBUF_INIT, ylabel = STRBUF_INIT, xlabel = STRBUF_INIT;
+	struct plot_txt_fig tf = { .base = base, .sweep = f->kind == K_SCALING, .log2 = f->log2,
+				   .x = f->x, .nx = f->nops, .labels = names };
+
+	strbuf_init(&full);
+	strbuf_init(&ylabel);
+	strbuf_init(&xlabel);
+	strbuf_addf(&full, "%s (%s is better)", title, pt->better > 0 ? "higher" : "lower");
+	strbuf_addstr(&ylabel, mean_name(pt->better));
+	if (*pt->unit)
+		strbuf_addf(&ylabel, " (%s)", pt->unit);
+	if (f->kind == K_SCALING) {
+		char *axis = sweep_axis(pt, f->prefix);
+
+		strbuf_addstr(&xlabel, axis);
+		free(axis);
+	} else {
+		strbuf_addstr(&xlabel, "op");
+		tf.from_zero = true;
+		for (size_t i = 0; i < f->nops; i++) {
+			tics[i] = pt->ops[f->ops[i]];
+			for (size_t l = 0; l < nl; l++)
+				if (pt->cells[l * pt->nops + f->ops[i]].mean < 0)
+					tf.from_zero = false;
+		}
+		tf.xtic = tics;
+	}
+	for (size_t l = 0; l < nl; l++)
+		if (used[l])
+			names[tf.nlabels++] = labels[l].label;
+	tf.title = full.buf;
+	tf.ylabel = ylabel.buf;
+	tf.xlabel = xlabel.buf;
+	plot_txt_render(sb, &tf);
+	free(names);
+	free(tics);
+	strbuf_release(&full);
+	strbuf_release(&ylabel);
+	strbuf_release(&xlabel);
+}
+
 static void gp_render(struct strbuf *sb, const struct figspec *f, const char *base,
 		      enum plot_format fmt, const struct label_result *labels, size_t nl,
 		      const bool *used)
@@ -578,6 +629,11 @@ static void gp_render(struct strbuf *sb, const struct figspec *f, const char *ba
 		strbuf_release(&title);
 		return;
 	}
+	if (fmt == PLOT_TXT) {
+		gp_render_txt(sb, f, base, labels, nl, used, title.buf);
+		strbuf_release(&title);
+		return;
+	}
 	strbuf_addstr(sb, "set title ");
 	gp_quote(sb, title.buf);
 	strbuf_addstr(sb, " font \",14\"\n");
@@ -600,23 +656,13 @@ static void gp_render(struct strbuf *sb, const struct figspec *f, const char *ba
 		      "set border 3\nset tics nomirror\n");
 
 	if (f->kind == K_SCALING) {
-		const char *axis = sweep_axis(pt->workload, f->prefix);
+		char *axis = sweep_axis(pt, f->prefix);
 		double lo = f->x[0], hi = f->x[f->nops - 1];
 
 		strbuf_addstr(sb, "set xlabel ");
-		if (axis) {
-			gp_quote(sb, axis);
-		} else {
-			char *stem = xstrdup(f->prefix);
-
-			if (*stem && stem[strlen(stem) - 1] == '-')
-				stem[strlen(stem) - 1] = '\0';
-			char *lab = xasprintf("%s (N)", stem);
-			gp_quote(sb, lab);
-			free(lab);
-			free(stem);
-		}
+		gp_quote(sb, axis);
 		strbuf_addstr(sb, "\n");
+		free(axis);
 		if (f->log2) {
 			strbuf_addf(sb, "set logscale x 2\nset xrange [%g:%g]\n", lo / 1.4, hi * 1.4);
 		} else {
@@ -791,20 +837,26 @@ static int cmp_by_num(const void *a, const void *b, void *arg)
 	return x < y ? -1 : x > y;
 }
 
-/* Group the table's ops by prefix; a group with two or more counts is a sweep. */
+/*
+ * Group the table's ops by series (the op name without its x value,
+ * results_op_x); a group with two or more x values is a sweep. A table whose
+ * results declare no x axis (x_axis null: categories) has none.
+ */
 static size_t find_sweeps(const struct ptable *pt, struct sweep **out, bool *in_sweep)
 {
 	struct sweep *s = NULL;
 	size_t n = 0, cap = 0, nsweeps = 0;
+	bool categorical = pt->x_axis && !pt->x_axis->x_name;
 
 	for (size_t o = 0; o < pt->nops; o++) {
 		char *prefix;
 		unsigned long long v;
-		size_t g;
+		size_t g, plen;
 
 		in_sweep[o] = false;
-		if (!plot_op_number(pt->ops[o], &prefix, &v))
+		if (categorical || !results_op_x(pt->ops[o], &plen, &v))
 			continue;
+		prefix = xstrndup(pt->ops[o], plen);
 		for (g = 0; g < n; g++)
 			if (!strcmp(s[g].prefix, prefix))
 				break;
@@ -915,7 +967,9 @@ static int table_figures(const struct ptable *pt, const struct label_result *lab
 			}
 		ret = emit_figure(&f, "bars", tslug, labels, nl, outdir, set);
 	}
-	if (!ret && pt->nops && !single_pass(pt, nl)) {
+	/* candles need room: 72x20 characters hold none; and a profile table of
+	 * one pass per op has no spread to draw */
+	if (!ret && pt->nops && set->format != PLOT_TXT && !single_pass(pt, nl)) {
 		struct figspec f = { .pt = pt, .kind = K_CANDLES, .ops = ops, .x = x,
 				     .nops = pt->nops, .prefix = "" };
 
@@ -953,7 +1007,7 @@ int plot_write_figures(const struct comparison *c, const char *outdir,
 			ret = table_figures(&pt, c->labels, c->nlabels, outdir, set);
 			ptable_release(&pt);
 			/* after the workload's last table: where its time went */
-			if (!ret && t + 1 == c->wls[w].ntables)
+			if (!ret && t + 1 == c->wls[w].ntables && fmt != PLOT_TXT)
 				ret = plot_profile_figures(c, &c->wls[w], outdir, set);
 		}
 	return ret;
@@ -1043,22 +1097,7 @@ int plot_write_index(const struct comparison *c, const struct plot_set *set,
 
 bool plot_have_gnuplot(void)
 {
-	const char *path = getenv("PATH");
-	char *copy, *save = NULL;
-	bool found = false;
-
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	copy = xstrdup(path);
-	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-		char *p = xasprintf("%s/gnuplot", *d ? d : ".");
-		struct stat st;
-
-		found = !stat(p, &st) && S_ISREG(st.st_mode) && !access(p, X_OK);
-		free(p);
-	}
-	free(copy);
-	return found;
+	return program_in_path("gnuplot");
 }
 
 static void print_log(const char *path, bool as_error)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What plot.c's figure writers share with plot_profile.c: quoting for
- * gnuplot scripts and data, the script header, label colours, writing a
- * file into the output folder, and the figures of the profile tables.
+ * comments and data (plot.h has plot_gp_quote for scripts), the script
+ * header, label colours, writing a file into the output folder, and the
+ * figures of the profile tables.
  * Internal to `lrubench plot`.
  */
 #ifndef LRUBENCH_PLOT_GP_H
@@ -13,8 +14,6 @@
 #include "compare/plot.h"
 #include "core/util.h"
 
-/* A string in a gnuplot script, single-quoted (never a shell command). */
-void gp_quote(struct strbuf *sb, const char *s);
 /* Free text in a '#' comment line. */
 void add_comment_text(struct strbuf *sb, const char *s);
 /* A string column of a .dat. */
@@ -30,7 +29,8 @@ int write_text(const char *dir, const char *name, const struct strbuf *sb);
 bool base_taken(const struct plot_set *set, const char *base);
 
 /*
- * The figures of a workload's profile tables (profile.h), when it has them:
+ * The figures of a workload's profile tables (profile.h), when it has them
+ * (not for --format txt: they are drawn in colour):
  *   <workload>-cpu-split                 stacked user/sys/irq/softirq/iowait
  *                                        bars, per op and label;
  *   <workload>-lru-lock-wait-beside-<t>  the lru_lock wait next to the

@@ -60,25 +60,35 @@ static int by_num(const void *a, const void *b)
 static struct oporder *op_order(const struct cmp_table *t, bool *sweep)
 {
 	struct oporder *o = xcalloc(t->nops ? t->nops : 1, sizeof(*o));
-	char *first = NULL;
+	size_t series = 0;
 
-	*sweep = t->nops >= 2;
+	*sweep = t->nops >= 2 && !(t->x_axis && !t->x_axis->x_name);   /* declared categories */
 	for (size_t i = 0; i < t->nops; i++) {
-		char *prefix = NULL;
+		size_t len;
 
 		o[i].op = t->ops[i].op;
-		o[i].numbered = plot_op_number(o[i].op, &prefix, &o[i].num);
-		if (!o[i].numbered || (first && strcmp(first, prefix)))
+		o[i].numbered = results_op_x(o[i].op, &len, &o[i].num);
+		/* one series: every op the same text before its number */
+		if (!o[i].numbered || (i && (len != series || strncmp(o[i].op, o[0].op, len))))
 			*sweep = false;
-		if (!first && prefix)
-			first = prefix;
-		else
-			free(prefix);
+		series = len;
 	}
-	free(first);
 	if (*sweep)
 		qsort(o, t->nops, sizeof(*o), by_num);
 	return o;
+}
+
+/* The x label of a sweep: the declared axis, else "<series>N". Malloc'ed. */
+static char *axis_label(const struct cmp_table *t, const char *op)
+{
+	unsigned long long x;
+	size_t len = 0;
+
+	if (t->x_axis && t->x_axis->x_name)
+		return *t->x_axis->x_unit ? xasprintf("%s (%s)", t->x_axis->x_name, t->x_axis->x_unit)
+					  : xstrdup(t->x_axis->x_name);
+	results_op_x(op, &len, &x);
+	return xasprintf("%.*sN", (int)len, op);
 }
 
 static int add_figure(struct plot_set *set, char *base, const char *workload, const char *table,
@@ -170,7 +180,7 @@ static int cpu_split_figure(const struct comparison *c, const struct cmp_workloa
 			}
 			strbuf_addstr(&dat, "\n");
 			strbuf_addstr(&tics, bars++ ? ", " : "");
-			gp_quote(&tics, c->labels[l].label);
+			plot_gp_quote(&tics, c->labels[l].label);
 			strbuf_addf(&tics, " %g", x);
 			if (strlen(c->labels[l].label) > longest)
 				longest = strlen(c->labels[l].label);
@@ -181,7 +191,7 @@ static int cpu_split_figure(const struct comparison *c, const struct cmp_workloa
 	strbuf_addstr(&gp, "set title ");
 	{
 		char *title = xasprintf("%s: where the CPU time went, per op and label", w->name);
-		gp_quote(&gp, title);
+		plot_gp_quote(&gp, title);
 		free(title);
 	}
 	strbuf_addstr(&gp, " font \",14\"\nset ylabel '% of the bound CPUs (Amean)'\n"
@@ -193,7 +203,7 @@ static int cpu_split_figure(const struct comparison *c, const struct cmp_workloa
 	/* the op under its group of bars */
 	for (size_t o = 0; o < t[0]->nops; o++) {
 		strbuf_addf(&gp, "set label %zu ", o + 1);
-		gp_quote(&gp, ops[o].op);
+		plot_gp_quote(&gp, ops[o].op);
 		strbuf_addf(&gp, " at first %g, graph -0.%d center font \",12\"\n",
 			    (double)o * ((double)nl + 1) + ((double)nl - 1) / 2.0, longest > 6 ? 22 : 10);
 	}
@@ -239,9 +249,9 @@ static void panel(struct strbuf *gp, const char *base, const struct comparison *
 	size_t idx = 0, shown = 0;
 
 	strbuf_addstr(gp, "set title ");
-	gp_quote(gp, title);
+	plot_gp_quote(gp, title);
 	strbuf_addstr(gp, "\nset ylabel ");
-	gp_quote(gp, ylabel);
+	plot_gp_quote(gp, ylabel);
 	strbuf_addstr(gp, "\nplot ");
 	for (size_t l = 0; l < c->nlabels; l++) {
 		if (!used[l])
@@ -251,7 +261,7 @@ static void panel(struct strbuf *gp, const char *base, const struct comparison *
 			strbuf_addf(gp, "%s\"%s.dat\" index %zu using 2:%d:%d with yerrorlines lc rgb "
 				    "\"#%06x\" lw 2 pt 7 title ", shown++ ? ", \\\n     " : "", base, idx,
 				    ycol, ycol + 1, line_rgb(l));
-			gp_quote(gp, c->labels[l].label);
+			plot_gp_quote(gp, c->labels[l].label);
 		}
 		idx++;
 	}
@@ -324,17 +334,12 @@ static int beside_figure(const struct comparison *c, const struct cmp_workload *
 	strbuf_addstr(&gp, "set key below horizontal\nset grid ytics lc rgb \"#dddddd\"\n"
 		      "set border 3\nset tics nomirror\nset yrange [0:*]\nset bars 1.5\nset bmargin 6\n");
 	if (sweep) {
-		char *stem = NULL, *xl;
-		unsigned long long num;
-
-		plot_op_number(ops[0].op, &stem, &num);
-		xl = xasprintf("%sN", stem ? stem : "");
+		char *xl = axis_label(thr, ops[0].op);
 
 		strbuf_addstr(&gp, "set xlabel ");
-		gp_quote(&gp, xl);
+		plot_gp_quote(&gp, xl);
 		strbuf_addstr(&gp, "\n");
 		free(xl);
-		free(stem);
 		if (wait->nops >= 2 && ops[0].num && ops[wait->nops - 1].num >= 4 * ops[0].num)
 			strbuf_addf(&gp, "set logscale x 2\nset xrange [%g:%g]\n", ops[0].num / 1.4,
 				    ops[wait->nops - 1].num * 1.4);
@@ -342,7 +347,7 @@ static int beside_figure(const struct comparison *c, const struct cmp_workload *
 		strbuf_addstr(&gp, "set xtics (");
 		for (size_t o = 0; o < wait->nops; o++) {
 			strbuf_addstr(&gp, o ? ", " : "");
-			gp_quote(&gp, ops[o].op);
+			plot_gp_quote(&gp, ops[o].op);
 			strbuf_addf(&gp, " %zu", o);
 		}
 		strbuf_addf(&gp, ")\nset xrange [-0.5:%g]\n", (double)wait->nops - 0.5);
@@ -350,7 +355,7 @@ static int beside_figure(const struct comparison *c, const struct cmp_workload *
 	strbuf_addstr(&gp, "set multiplot layout 1,2 title ");
 	{
 		char *t = xasprintf("%s: %s and the lru_lock wait beside it", w->name, title);
-		gp_quote(&gp, t);
+		plot_gp_quote(&gp, t);
 		free(t);
 	}
 	strbuf_addstr(&gp, " font \",14\"\n");

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Text output: mmtests' compare-kernels layout byte for byte (DESIGN §8,
- * reference/stats-golden.md), preceded by the "what differs" block and
+ * Text output: mmtests' compare-kernels layout byte for byte (docs/ARCHITECTURE.md
+ * §10; golden outputs in tests/fixtures/compare/golden), preceded by the "what differs" block and
  * followed, per table, by notes for anything printed as 0.00 or n/a so that
  * no number is silently wrong.
  */
@@ -37,8 +37,8 @@ void report_differences_text(const struct comparison *c, struct strbuf *out)
 			strbuf_addstr(out, "\n");
 		}
 	}
-	for (size_t i = 0; i < c->nwarnings; i++)
-		strbuf_addf(out, "WARNING: %s\n", c->warnings[i]);
+	for (size_t i = 0; i < c->warnings.n; i++)
+		strbuf_addf(out, "WARNING: %s\n", c->warnings.v[i]);
 	if (c->profile_note)
 		strbuf_addf(out, "Note: %s.\n", c->profile_note);
 }

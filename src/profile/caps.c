@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/child.h"
+#include "core/path.h"
 #include "profile/tracefs.h"
 
 const char *const profile_kind_names[] = { "none", "lock", "cpu", "all", NULL };
@@ -37,7 +38,7 @@ static void probe_perf(struct profile_caps *c)
 	int fd, code;
 	char *text;
 
-	c->perf = child_find_program("perf");
+	c->perf = find_in_path("perf");
 	if (!c->perf) {
 		strbuf_addstr(&c->perf_why, "no perf in PATH (apt-get install linux-perf)");
 		return;

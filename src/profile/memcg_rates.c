@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Per-memcg reclaim rates (memcg_rates.h). */
 #include "profile/memcg_rates.h"
+#include "profile/profile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +48,7 @@ void wl_sample_memcg_rates(struct wl_samples *s, const char *op, const struct me
 		if (m < before->n)
 			continue;   /* not a counter of this kernel or cgroup version */
 		title = xasprintf("%s memcg %s/s", s->res->workload, rt->name);
-		result_table_add(wl_result_explaining_table(s->res, title, "pages/s", BETTER_LOWER), op,
+		result_table_add(profile_table(s->res, title, "pages/s", BETTER_LOWER), op,
 				 (double)sum / seconds);
 		free(title);
 	}

@@ -151,12 +151,23 @@ void profile_iter_release(struct iter_counters *c)
 	counters_release(&c->vm);
 }
 
+struct result_table *profile_table(struct wl_result *res, const char *title, const char *unit,
+				   int better)
+{
+	struct result_table *t = wl_result_explaining_table(res, title, unit, better);
+
+	for (size_t i = 0; i < res->ntables && !t->x_known; i++)
+		if (!res->tables[i].explains && res->tables[i].x_known)
+			result_table_set_x_axis(t, res->tables[i].x_name, res->tables[i].x_unit);
+	return t;
+}
+
 static void sample(struct wl_result *res, const char *workload, const char *what, const char *unit,
 		   int better, const char *op, double v)
 {
 	char *title = xasprintf("%s %s", workload, what);
 
-	result_table_add(wl_result_explaining_table(res, title, unit, better), op, v);
+	result_table_add(profile_table(res, title, unit, better), op, v);
 	free(title);
 }
 
@@ -261,10 +272,8 @@ void wl_sample_fairness(struct wl_samples *s, const char *op, const double *x, s
 	}
 	t1 = xasprintf("%s fairness", s->res->workload);
 	t2 = xasprintf("%s fairness min/max", s->res->workload);
-	result_table_add(wl_result_explaining_table(s->res, t1, "Jain index", BETTER_HIGHER), op,
-			 jain_index(x, n));
-	result_table_add(wl_result_explaining_table(s->res, t2, "ratio", BETTER_HIGHER), op,
-			 hi > 0 ? lo / hi : 0);
+	result_table_add(profile_table(s->res, t1, "Jain index", BETTER_HIGHER), op, jain_index(x, n));
+	result_table_add(profile_table(s->res, t2, "ratio", BETTER_HIGHER), op, hi > 0 ? lo / hi : 0);
 	free(t1);
 	free(t2);
 }

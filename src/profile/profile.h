@@ -89,6 +89,12 @@ void profile_iter_release(struct iter_counters *c);
  */
 int profile_pass(struct profile_run *pr, struct wl_ctx *ctx, size_t step, struct wl_result *res);
 
+/* The explaining table "<title>" of res (wl_result_explaining_table) with
+ * the x axis of the workload's own tables: its ops are the steps, which
+ * sweep what those tables sweep. */
+struct result_table *profile_table(struct wl_result *res, const char *title, const char *unit,
+				   int better);
+
 /* For workloads with several memcgs: Jain's index of the per-memcg
  * throughput into "<workload> fairness", and min/max into
  * "<workload> fairness min/max" (both explain, higher is better). */

@@ -1,33 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* plot.c: sweep detection, file-name slugs, and the figures a table gives. */
+/* plot.c: sweep detection, x axes from the results, file-name slugs, and the figures a table gives. */
 #include "unit.h"
 #include <unistd.h>
 #include "compare/plot.h"
 #include "compare/model.h"
 #include "core/results.h"
-
-static void test_op_number(void **state)
-{
-	char *prefix = NULL;
-	unsigned long long n = 0;
-
-	(void)state;
-	assert_true(plot_op_number("memcgs-16", &prefix, &n));
-	assert_string_equal(prefix, "memcgs-");
-	assert_int_equal(n, 16);
-	free(prefix);
-	assert_true(plot_op_number("4", &prefix, &n));
-	assert_string_equal(prefix, "");
-	assert_int_equal(n, 4);
-	free(prefix);
-	assert_true(plot_op_number("fault-huge-128", NULL, &n));
-	assert_int_equal(n, 128);
-	assert_false(plot_op_number("git-checkout", NULL, &n));
-	assert_false(plot_op_number("4k-read", NULL, &n));
-	assert_false(plot_op_number("0.5", NULL, &n));
-	assert_false(plot_op_number("", NULL, &n));
-	assert_false(plot_op_number("x12345678901234567890", NULL, &n));   /* would overflow */
-}
 
 static void test_sweep_doubles(void **state)
 {
@@ -89,6 +66,18 @@ static bool has_fig(const struct plot_set *s, const char *base)
 	return false;
 }
 
+/* The file outdir/name holds exactly want. */
+static void expect_file(const char *outdir, const char *name, const char *want)
+{
+	char *path = xasprintf("%s/%s", outdir, name), *text = read_file_str(path, NULL);
+
+	if (!text)
+		fail_msg("cannot read %s", path);
+	assert_string_equal(text, want);
+	free(text);
+	free(path);
+}
+
 /* One label, built in memory: which figures does each kind of table give? */
 static void test_figures_per_table(void **state)
 {
@@ -107,8 +96,11 @@ static void test_figures_per_table(void **state)
 	/* one sweep and a leftover op: scaling-elsp + bars + candles */
 	t = wl_result_table(&w, "kb Elapsed", "s", BETTER_LOWER);
 	result_table_add(t, "elsp-1", 10);
+	result_table_add(t, "elsp-1", 12);
 	result_table_add(t, "elsp-2", 6);
 	result_table_add(t, "elsp-4", 4);
+	result_table_add(t, "elsp-4", 4);
+	result_table_add(t, "elsp-4", 5);
 	result_table_add(t, "warmup", 30);
 	/* a lone count is no sweep: bars + candles */
 	t = wl_result_table(&w, "kb Single", "s", BETTER_LOWER);
@@ -131,12 +123,113 @@ static void test_figures_per_table(void **state)
 	assert_true(has_fig(&set, "kb-single-2-bars"));
 	assert_true(has_fig(&set, "kb-single-2-candles"));
 	assert_int_equal(set.n, 7);
-	path = xasprintf("%s/kb-elapsed-scaling-elsp.dat", dir);
-	assert_true(path_exists(path));
-	free(path);
-	assert_int_equal(plot_write_index(&cmp, &set, NULL, dir), 0);
+	/* the scaling data: x is N, the mean row is compare's Amean (lower is
+	 * better) with the sample stddev, min, max and the sample count */
+	expect_file(dir, "kb-elapsed-scaling-elsp.dat",
+		    "# lrubench plot data: kb / kb Elapsed (s, lower is better)\n"
+		    "# mean = Amean, stddev = sample stddev (0 when n = 1), as in 'lrubench compare'\n"
+		    "# columns: 1 op, 2 x (N), 3 mean, 4 stddev, 5 min, 6 max, 7 samples\n"
+		    "# one block per label (gnuplot index 0, 1, ...)\n"
+		    "\n# label: L\n"
+		    "\"elsp-1\" 1 11.000000 1.414214 10.000000 12.000000 2\n"
+		    "\"elsp-2\" 2 6.000000 0.000000 6.000000 6.000000 1\n"
+		    "\"elsp-4\" 4 4.333333 0.577350 4.000000 5.000000 3\n");
+	/* the bars: the op that is not part of the sweep, x its position */
+	expect_file(dir, "kb-elapsed-bars.dat",
+		    "# lrubench plot data: kb / kb Elapsed (s, lower is better)\n"
+		    "# mean = Amean, stddev = sample stddev (0 when n = 1), as in 'lrubench compare'\n"
+		    "# columns: 1 op, 2 x (op position), 3 mean, 4 stddev, 5 min, 6 max, 7 samples\n"
+		    "# one block per label (gnuplot index 0, 1, ...)\n"
+		    "\n# label: L\n"
+		    "\"warmup\" 0 30.000000 0.000000 30.000000 30.000000 1\n");
+	assert_int_equal(plot_write_index(&cmp, &set, "the compare table", dir), 0);
 	path = xasprintf("%s/index.md", dir);
-	assert_true(path_exists(path));
+	{
+		char *md = read_file_str(path, NULL), *want;
+
+		assert_non_null(md);
+		assert_true(!strncmp(md, "# lrubench plots\n\nLabels, baseline first:\n\n", 42));
+		want = xasprintf("\n- `L`, from `%s`\n", dir);
+		assert_non_null(strstr(md, want));
+		free(want);
+		assert_non_null(strstr(md, "\n## Comparison\n\n```\nthe compare table\n```\n"));
+		/* per workload, per table, each figure with its script and data */
+		assert_non_null(strstr(md, "\n## kb\n\n### kb Elapsed\n\n"
+				       "![kb Elapsed over elsp-N](kb-elapsed-scaling-elsp.png)\n\n"
+				       "[kb-elapsed-scaling-elsp.gp](kb-elapsed-scaling-elsp.gp) · "
+				       "[kb-elapsed-scaling-elsp.dat](kb-elapsed-scaling-elsp.dat)\n"
+				       "\n![kb Elapsed per op](kb-elapsed-bars.png)\n"));
+		assert_non_null(strstr(md, "\n### kb single!\n\n![kb single! per op](kb-single-2-bars.png)"));
+		/* every figure once, in the set's order */
+		for (size_t i = 0, at = 0; i < set.n; i++) {
+			char *img = xasprintf("](%s.png)", set.figs[i].base);
+			const char *p = strstr(md, img);
+
+			assert_non_null(p);
+			assert_true((size_t)(p - md) > at);
+			at = (size_t)(p - md);
+			assert_null(strstr(p + 1, img));
+			free(img);
+		}
+		free(md);
+	}
+	free(path);
+	plot_set_release(&set);
+	comparison_release(&cmp);
+	strbuf_release(&err);
+	assert_int_equal(remove_tree(dir), 0);
+	wl_result_release(&w);
+	free(l.label);
+	free(l.dir);
+}
+
+/* The x axis comes from the results, whatever the workload is called:
+ * declared, declared categorical (null), and not declared (older files). */
+static void test_axis_from_results(void **state)
+{
+	char dir[] = "/tmp/lrubench-unit-plot.XXXXXX";
+	struct label_result l = { 0 };
+	struct wl_result w = { 0 };
+	struct result_table *t;
+	struct plot_set set;
+	struct comparison cmp;
+	struct strbuf err = STRBUF_INIT;
+	char *path, *gp;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	w.workload = strdup("nobody-knows-me");
+	t = wl_result_table(&w, "Declared", "ops/s", BETTER_HIGHER);
+	result_table_set_x_axis(t, "widgets", "each");
+	result_table_add(t, "w-1", 10);
+	result_table_add(t, "w-2", 20);
+	t = wl_result_table(&w, "Categories", "s", BETTER_LOWER);
+	result_table_set_x_axis(t, NULL, NULL);
+	result_table_add(t, "pass-1", 3);
+	result_table_add(t, "pass-2", 4);
+	t = wl_result_table(&w, "Old", "s", BETTER_LOWER);
+	result_table_add(t, "memcgs-1", 3);
+	result_table_add(t, "memcgs-2", 4);
+	l.label = strdup("L");
+	l.dir = strdup(dir);
+	l.wls = &w;
+	l.nwls = 1;
+
+	assert_int_equal(comparison_build(&l, 1, 0.10, &cmp, &err), 0);
+	assert_int_equal(plot_write_figures(&cmp, dir, PLOT_PNG, &set), 0);
+	assert_true(has_fig(&set, "nobody-knows-me-declared-scaling"));
+	assert_true(has_fig(&set, "nobody-knows-me-categories-bars"));
+	assert_false(has_fig(&set, "nobody-knows-me-categories-scaling"));
+	assert_true(has_fig(&set, "nobody-knows-me-old-scaling"));
+	path = xasprintf("%s/nobody-knows-me-declared-scaling.gp", dir);
+	gp = read_file_str(path, NULL);
+	assert_non_null(strstr(gp, "set xlabel 'widgets (each)'\n"));
+	free(gp);
+	free(path);
+	path = xasprintf("%s/nobody-knows-me-old-scaling.gp", dir);
+	gp = read_file_str(path, NULL);
+	assert_non_null(strstr(gp, "set xlabel 'memcgs (N)'\n"));
+	free(gp);
 	free(path);
 	plot_set_release(&set);
 	comparison_release(&cmp);
@@ -150,7 +243,7 @@ static void test_figures_per_table(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_op_number),
+		cmocka_unit_test(test_axis_from_results),
 		cmocka_unit_test(test_sweep_doubles),
 		cmocka_unit_test(test_slug),
 		cmocka_unit_test(test_format),
