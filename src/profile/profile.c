@@ -504,7 +504,8 @@ static json_object *throughput(const struct wl_result *staging, const struct wl_
 	return a;
 }
 
-int profile_pass(struct profile_run *pr, struct wl_ctx *ctx, size_t step, struct wl_result *res)
+enum wl_status profile_pass(struct profile_run *pr, struct wl_ctx *ctx, size_t step,
+			    struct wl_result *res)
 {
 	struct pass p;
 	struct wl_result staging = { 0 };
@@ -512,7 +513,7 @@ int profile_pass(struct profile_run *pr, struct wl_ctx *ctx, size_t step, struct
 	struct iter_counters ic;
 	json_object *entry;
 	double t0;
-	int r, ret = 0;
+	enum wl_status r, ret = WL_OK;
 
 	memset(&p, 0, sizeof(p));
 	p.pr = pr;
@@ -542,8 +543,8 @@ int profile_pass(struct profile_run *pr, struct wl_ctx *ctx, size_t step, struct
 		json_object_object_add(p.d, "seconds", json_object_new_double(now_monotonic() - t0));
 		json_object_object_add(p.d, "counters", counters_result(pr, &ic, ctx->ops->name, p.step, NULL));
 		profile_iter_release(&ic);
-		if (r == -2 || lb_stop_requested()) {
-			ret = -2;
+		if (r == WL_INTERRUPTED || lb_stop_requested()) {
+			ret = WL_INTERRUPTED;
 		} else {
 			stop_profilers(&p);
 			if (r)
@@ -561,10 +562,10 @@ int profile_pass(struct profile_run *pr, struct wl_ctx *ctx, size_t step, struct
 	perf_record_release(&p.lock);
 	perf_record_release(&p.cpu);
 	lock_stat_release(&p.ls_before);
-	if (ret == -2 || lb_stop_requested()) {
+	if (ret == WL_INTERRUPTED || lb_stop_requested()) {
 		json_object_put(p.d);
 		strbuf_release(&p.why);
-		return -2;
+		return WL_INTERRUPTED;
 	}
 	json_object_object_add(p.d, "status", json_object_new_string(p.why.len ? "failed" : "ok"));
 	if (p.why.len) {
@@ -580,5 +581,5 @@ int profile_pass(struct profile_run *pr, struct wl_ctx *ctx, size_t step, struct
 		res->details = json_object_new_array();
 	json_object_array_add(res->details, entry);
 	strbuf_release(&p.why);
-	return 0;
+	return WL_OK;
 }

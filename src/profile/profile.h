@@ -85,9 +85,10 @@ void profile_iter_release(struct iter_counters *c);
  * The profile pass of step: one more iteration under the profiler, its
  * tables into res and a {"step", "profile": {...}} entry into res->details.
  * 0 when done (the profile itself may have failed: marked, warned, counted
- * in pr->failed); -2 when interrupted.
+ * in pr->failed: WL_OK); WL_INTERRUPTED when a stop was requested.
  */
-int profile_pass(struct profile_run *pr, struct wl_ctx *ctx, size_t step, struct wl_result *res);
+enum wl_status profile_pass(struct profile_run *pr, struct wl_ctx *ctx, size_t step,
+			    struct wl_result *res);
 
 /* The explaining table "<title>" of res (wl_result_explaining_table) with
  * the x axis of the workload's own tables: its ops are the steps, which
