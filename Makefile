@@ -103,12 +103,13 @@ check-unit: tests
 	@LRUBENCH_BUILD=$(BUILD) tests/run-tests --unit
 
 install: lrubench lrubench-net
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)/configs
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)/configs/suites
 	install -m 755 lrubench $(DESTDIR)$(BINDIR)/lrubench
 	install -m 755 lrubench-net $(DESTDIR)$(LIBEXECDIR)/lrubench-net
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/*.7 $(DESTDIR)$(MANDIR)/man7/
 	install -m 644 configs/*.conf $(DESTDIR)$(DATADIR)/configs/
+	install -m 644 configs/suites/*.conf $(DESTDIR)$(DATADIR)/configs/suites/
 
 clean:
 	rm -rf build lrubench lrubench-net
