@@ -37,7 +37,7 @@ test_mmapread_quick_run() {
 import json, sys
 d = json.load(open(sys.argv[1] + "/mmapread.json"))
 run = json.load(open(sys.argv[1] + "/run.json"))
-tables = {t["title"]: t for t in d["tables"]}
+tables = {t["title"]: t for t in d["tables"] if not t.get("explains")}   # profile tables explain these (issue 13)
 assert sorted(tables) == ["mmapread MB/s aggregate", "mmapread MB/s per task"], sorted(tables)
 for t in tables.values():
     assert t["unit"] == "MB/s" and t["better"] == "higher", t

@@ -343,7 +343,7 @@ test_memcgs_zero_reads_in_root_cgroup() {
   python3 - "$T/r/z/readtwice.json" <<'PY' || fail "memcgs-0 results"
 import json, sys
 d = json.load(open(sys.argv[1]))
-for t in d["tables"]:
+for t in (t for t in d["tables"] if not t.get("explains")):   # not the profile tables (issue 13)
     ops = {o["op"]: o["samples"] for o in t["ops"]}
     assert sorted(ops) == ["memcgs-0", "memcgs-2"], ops
     assert all(x > 0 for x in ops["memcgs-0"]), ops
