@@ -9,6 +9,7 @@
 #define LRUBENCH_RUN_STATE_H
 
 #include <stdbool.h>
+#include "core/kernel_health.h"
 #include "core/workload.h"
 
 struct run_state {
@@ -17,6 +18,8 @@ struct run_state {
 	const char *outdir;
 	const char *label;
 	bool force, resume;
+	bool dry_run;               /* check what a run checks (the label folder,
+				     * probes, validation), create nothing */
 	const struct workload_ops **wls;
 	size_t nwls;
 	struct run_env env;
@@ -24,9 +27,11 @@ struct run_state {
 	struct cgroup run_cg;
 	double started;
 	json_object *run_json;
+	struct kernel_health health;  /* the kernel log from the run's start */
+	json_object *failed_ops;      /* run.json "failed_ops": ops that failed, the run went on */
 };
 
-/* Returns an LB_EXIT_* code. */
+/* Returns an LB_EXIT_* code: the run's, also with dry_run. */
 int run_state_execute(struct run_state *rs);
 
 #endif
