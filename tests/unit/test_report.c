@@ -85,7 +85,12 @@ static void test_golden_text(void **state)
 	assert_true(cmp_is_regression(&c.wls[0].tables[0].ops[0].cells[1], 13.0));
 	assert_false(cmp_is_regression(&c.wls[0].tables[0].ops[0].cells[1], 14.0));
 	assert_false(cmp_is_regression(&c.wls[0].tables[0].ops[0].cells[0], 0));
-	assert_int_equal(report_regressions(&c, 5, NULL), 1);
+	{
+		struct gate_opts g = { .pct = 5 };
+
+		assert_int_equal(report_regressions(&c, &g, NULL), 1);
+		assert_int_equal(report_checks(&c, &g, NULL), 0);
+	}
 	comparison_release(&c);
 	strbuf_release(&out);
 	strbuf_release(&err);
@@ -111,7 +116,11 @@ static void test_junit_and_csv(void **state)
 	(void)state;
 	golden_labels(l);
 	assert_int_equal(comparison_build(l, 2, 0.10, &c, &err), 0);
-	report_junit(&c, 5, &out);
+	{
+		struct gate_opts g = { .pct = 5 };
+
+		report_junit(&c, &g, &out);
+	}
 	assert_int_equal(count(out.buf, "<testcase "), 2);
 	assert_int_equal(count(out.buf, "<failure "), 1);
 	assert_non_null(strstr(out.buf, "tests=\"2\" failures=\"1\""));
