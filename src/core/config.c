@@ -36,6 +36,9 @@ const struct option_def global_options[] = {
 	  "private tmpfs) | dir:/path (an existing folder, not tmpfs)" },
 	{ "sparse_size", OPT_SIZE, GOFF(sparse_size), "16G", NULL, NULL, 1ULL << 30, 1ULL << 44, NULL, 0,
 	  "size of the sparse image behind loop-ext4/loop-xfs (only written blocks use memory)" },
+	{ "stuck_timeout", OPT_TIME, GOFF(stuck_timeout), "60s", NULL, NULL, 1, 86400, NULL, 0,
+	  "a workload's child that has not ended this long after its work should have (or that used "
+	  "no CPU for this long) is stuck: its op fails, naming it, and the run goes on" },
 	OPT_END,
 };
 

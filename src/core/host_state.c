@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "core/procfs.h"
 #include "core/sysinfo.h"
 #include "core/util.h"
 
@@ -100,31 +101,6 @@ unsigned long long host_node_memtotal_kb(const char *text)
 	return p ? strtoull(p + strlen("MemTotal:"), NULL, 10) : 0;
 }
 
-int host_parse_stat(const char *text, char *comm, size_t commlen, pid_t *ppid, unsigned long long *ticks)
-{
-	const char *open = strchr(text, '('), *close = strrchr(text, ')');
-	unsigned long long f[16];
-	char state;
-	size_t n;
-
-	/* "pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt
-	 * majflt cmajflt utime stime ..." -- comm may hold anything, so it ends
-	 * at the last ')' */
-	if (!open || !close || close < open || !commlen)
-		return -1;
-	n = (size_t)(close - open - 1);
-	if (n >= commlen)
-		n = commlen - 1;
-	memcpy(comm, open + 1, n);
-	comm[n] = '\0';
-	if (sscanf(close + 1, " %c %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &state,
-		   &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9], &f[10], &f[11]) != 13)
-		return -1;
-	*ppid = (pid_t)f[0];
-	*ticks = f[10] + f[11];
-	return 0;
-}
-
 struct proc_sample {
 	pid_t pid;
 	unsigned long long ticks;
@@ -144,22 +120,20 @@ static size_t sample_procs(const char *prefix, struct proc_sample **out)
 	if (!d)
 		return 0;
 	while ((de = readdir(d))) {
-		char *end, *path, *text;
+		char *end;
 		long pid = strtol(de->d_name, &end, 10);
+		struct proc_stat ps;
 		struct proc_sample s;
-		pid_t ppid;
 
 		if (*end || pid <= 0 || pid == self)
 			continue;
-		path = xasprintf("%s/proc/%ld/stat", prefix, pid);
-		text = read_file_str(path, NULL);
-		free(path);
-		if (text && !host_parse_stat(text, s.comm, sizeof(s.comm), &ppid, &s.ticks) && ppid != self) {
+		if (!proc_stat_read(prefix, (pid_t)pid, &ps) && ps.ppid != self) {
 			s.pid = (pid_t)pid;
+			s.ticks = ps.ticks;
+			snprintf(s.comm, sizeof(s.comm), "%s", ps.comm);
 			ALLOC_GROW(*out, n + 1, cap);
 			(*out)[n++] = s;
 		}
-		free(text);
 	}
 	closedir(d);
 	return n;

@@ -30,9 +30,5 @@ json_object *host_state_collect(const char *prefix, double sample_secs);
 json_object *host_parse_swaps(const char *text);
 /* "Node 0 MemTotal:  123 kB" of a node's meminfo; 0 when absent. */
 unsigned long long host_node_memtotal_kb(const char *text);
-/* /proc/PID/stat: comm (without the parentheses, may hold spaces and ')'),
- * ppid and utime + stime in ticks. 0, or -1 when malformed. */
-int host_parse_stat(const char *text, char *comm, size_t commlen, pid_t *ppid,
-		    unsigned long long *ticks);
 
 #endif

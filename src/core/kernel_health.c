@@ -239,6 +239,7 @@ static void count_event(struct kernel_health *h, int kind, const struct kmsg_rec
 		if (rec->facility != 0)
 			json_object_object_add(e, "from_user_space", json_object_new_boolean(1));
 		h->open_left = KH_LINES - (int)json_object_array_length(h->open_lines);
+		h->open_facility = rec->facility;
 	}
 	h->changed = true;
 }
@@ -256,6 +257,10 @@ void kernel_health_record(struct kernel_health *h, const struct kmsg_record *rec
 		h->have_prelude = false;
 		kind = KH_NONE;
 	}
+	/* another source, or the start of an OOM report, ends an event's lines */
+	if (kind == KH_NONE && h->open_lines &&
+	    (rec->facility != h->open_facility || strstr(rec->text, "invoked oom-killer:")))
+		h->open_lines = NULL;
 	if (kind == KH_NONE) {
 		if (h->open_lines && h->open_left > 0) {
 			json_object_array_add(h->open_lines, json_object_new_string(rec->text));

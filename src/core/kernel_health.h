@@ -63,6 +63,7 @@ struct kernel_health {
 	const char *workload, *step;
 	json_object *open_lines;    /* the lines of the event being read (first of its kind) */
 	int open_left;
+	int open_facility;          /* its lines come from the same source */
 	unsigned long long prelude_seq;
 	bool have_prelude;
 	struct kh_oom last_oom;     /* the last oom-kill: line, for the kill that follows */

@@ -20,6 +20,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "core/child.h"
+#include "core/child_watch.h"
 #include "core/cleanup.h"
 #include "core/util.h"
 
@@ -153,6 +154,7 @@ int readtwice_round(const struct rt_spec *spec, struct rt_reader *out)
 	char (*procs)[4096] = xcalloc(spec->nmemcg, sizeof(*procs));
 	int ready[2] = { -1, -1 }, go[2] = { -1, -1 }, ret = -1;
 	size_t shared_len = n * sizeof(*shared);
+	struct child_watch watch;
 
 	shared = mmap(NULL, shared_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shared == MAP_FAILED) {
@@ -189,31 +191,42 @@ int readtwice_round(const struct rt_spec *spec, struct rt_reader *out)
 		goto stop;
 	close(go[1]);   /* release every reader at once */
 	go[1] = -1;
+	/* one deadline for all: runtime after the release, plus stuck_timeout */
+	child_watch_start(&watch, spec->runtime, spec->stuck_timeout);
 	for (size_t i = 0; i < n; i++) {
 		int code, r;
-		char why[128];
+		char why[128], what[96];
 		size_t m = i / spec->readers_per_memcg;
 
-		do {
-			r = child_wait(&kids[i], spec->runtime + 60, &code, NULL);
-		} while (r == 1 && !lb_stop_requested());
-		if (r == -2 || lb_stop_requested()) {
+		snprintf(what, sizeof(what), "readtwice reader %zu of memcg %zu", i, m);
+		kids[i].name = what;
+		r = child_wait_watched(&kids[i], &watch, 1.0, &code, NULL, spec->why);
+		kids[i].name = "readtwice reader";
+		if (r == WATCH_STOP || lb_stop_requested()) {
 			ret = -2;
 			goto stop;
 		}
+		if (r == WATCH_STUCK) {
+			/* a reader the kernel under test holds (D state...) ends the op */
+			error("%s", spec->why->buf);
+			ret = -3;
+			goto stop;
+		}
 		if (r) {
-			ret = error("readtwice reader %zu of memcg %zu (pid %d) did not finish", i, m,
-				    (int)kids[i].pid);
+			ret = error("%s (pid %d) could not be waited for", what, (int)kids[i].pid);
 			goto stop;
 		}
 		if (code) {
 			child_describe_code(code, why, sizeof(why));
-			if (shared[i].err)
-				ret = error("readtwice reader %zu of memcg %zu (pid %d) failed on %s: %s", i, m,
-					    (int)kids[i].pid, spec->files[m], strerror(shared[i].err));
-			else
-				ret = error("readtwice reader %zu of memcg %zu (pid %d) %s", i, m,
-					    (int)kids[i].pid, why);
+			if (shared[i].err) {
+				ret = error("%s (pid %d) failed on %s: %s", what, (int)kids[i].pid,
+					    spec->files[m], strerror(shared[i].err));
+				goto stop;
+			}
+			/* killed (by the OOM killer, say): the op failed, not the workload */
+			strbuf_addf(spec->why, "%s (pid %d) %s", what, (int)kids[i].pid, why);
+			error("%s", spec->why->buf);
+			ret = -3;
 			goto stop;
 		}
 	}

@@ -167,10 +167,12 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 		}
 	}
 	stats_snapshot(cgs, n, before, have_b);
-	spec = (struct rt_spec){ n, r, st->files, cgs, &ctx->env->bind, o->runtime };
+	spec = (struct rt_spec){ n, r, st->files, cgs, &ctx->env->bind, o->runtime,
+				 ctx->env->g->stuck_timeout, &s->why };
 	switch (readtwice_round(&spec, res)) {
 	case 0: break;
 	case -2: ret = WL_INTERRUPTED; goto out;
+	case -3: ret = WL_OP_FAILED; goto out;   /* printed; s->why says why */
 	default: ret = WL_FAILED; goto out;
 	}
 	ret = WL_OK;
