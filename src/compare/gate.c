@@ -126,8 +126,8 @@ static char *health_summary(const struct comparison *c, size_t label, const char
 		if (h->label != label || (workload && strcmp(h->workload, workload)))
 			continue;
 		strbuf_addf(&sb, "%s%lld %s during %s%s%s", sb.len ? ", " : "", h->count,
-			    kh_kind_words(h->kind, (unsigned long long)h->count), h->workload,
-			    *h->step ? " " : "", h->step);
+			    kh_kind_words(h->kind, (unsigned long long)h->count),
+			    *h->workload ? h->workload : "the run", *h->step ? " " : "", h->step);
 	}
 	return strbuf_detach(&sb);
 }

@@ -69,10 +69,9 @@ void child_stuck_report(const struct child *c, const struct child_watch *w, cons
 
 	strbuf_addf(why, "%s (pid %d) is stuck: ", what, (int)c->pid);
 	if (w->deadline >= 0)
-		strbuf_addf(why, "not ended %.0f s after its work should have (global.stuck_timeout)",
-			    w->stuck_timeout);
+		strbuf_addf(why, "not done %g s past its deadline (global.stuck_timeout)", w->stuck_timeout);
 	else
-		strbuf_addf(why, "no CPU time used for %.0f s (global.stuck_timeout)", w->stuck_timeout);
+		strbuf_addf(why, "no CPU time used for %g s (global.stuck_timeout)", w->stuck_timeout);
 	while (d && (de = readdir(d)) && shown < REPORT_PROCS) {
 		struct proc_stat st;
 		char *end;
