@@ -44,11 +44,11 @@ static const struct popt compare_options[] = {
 		    "exit 1 if a mean row is significantly PCT% worse"),
 	POPT_STRING(0, "junit", &O.junit, "FILE", "write JUnit XML: a testcase per (table, op)"),
 	POPT_BOOL(0, "allow-same-kernel", &O.allow_same_kernel,
-		  "the gate passes labels of one kernel build"),
+		  "the gate passes one kernel build in two labels"),
 	POPT_BOOL(0, "allow-kernel-warnings", &O.allow_kernel_warnings,
-		  "the gate passes runs whose kernel logged WARN, BUG, OOM..."),
+		  "the gate passes kernel WARN, BUG, OOM... in runs"),
 	POPT_BOOL(0, "allow-missing", &O.allow_missing,
-		  "the gate passes missing ops, partial runs, < 2 samples"),
+		  "the gate passes missing ops, runs, samples"),
 	POPT_END(),
 };
 

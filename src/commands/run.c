@@ -67,7 +67,7 @@ static const struct popt run_options[] = {
 			set_key),
 	POPT_BOOL(0, "force", &A.force, "replace the complete run in DIR/LABEL"),
 	POPT_BOOL(0, "resume", &A.resume, "continue an interrupted run where it stopped"),
-	POPT_BOOL(0, "dry-run", &A.dry_run, "check as a run would, print the config (VM: the plan)"),
+	POPT_BOOL(0, "dry-run", &A.dry_run, "check as a run would, print the config"),
 	POPT_BOOL('q', "quiet", &A.quiet, "print errors only"),
 	POPT_GROUP("VM mode (lrubench-vm(7)): boot each kernel in qemu, run the suite above in it,\n"
 		   "compare. Each flag sets a [vm] key (lrubench list vm); so do the aliases\n"
