@@ -292,22 +292,35 @@ static json_object *running_config(const char *release)
 	return o;
 }
 
+int kernel_build_id_read(char *hex, size_t hexlen, char **why)
+{
+	size_t len = 0;
+	char *notes = read_file_str(KERNEL_NOTES, &len);
+	const char *w;
+	int ret = -1;
+
+	*why = NULL;
+	if (hexlen)
+		hex[0] = '\0';
+	if (!notes)
+		*why = xasprintf("cannot read %s: %s", KERNEL_NOTES, strerror(errno));
+	else if (len > NOTES_MAX)
+		*why = xasprintf("%s: more than %u bytes", KERNEL_NOTES, NOTES_MAX);
+	else if (kernel_build_id_parse(notes, len, hex, hexlen, &w))
+		*why = xasprintf("%s: %s", KERNEL_NOTES, w);
+	else
+		ret = 0;
+	free(notes);
+	return ret;
+}
+
 void kernel_id_collect(struct kernel_id *k)
 {
 	struct utsname u;
-	size_t len = 0;
-	char *notes, *s;
-	const char *why;
+	char *s;
 
 	memset(k, 0, sizeof(*k));
-	notes = read_file_str(KERNEL_NOTES, &len);
-	if (!notes)
-		k->build_id_why = xasprintf("cannot read %s: %s", KERNEL_NOTES, strerror(errno));
-	else if (len > NOTES_MAX)
-		k->build_id_why = xasprintf("%s: more than %u bytes", KERNEL_NOTES, NOTES_MAX);
-	else if (kernel_build_id_parse(notes, len, k->build_id, sizeof(k->build_id), &why))
-		k->build_id_why = xasprintf("%s: %s", KERNEL_NOTES, why);
-	free(notes);
+	kernel_build_id_read(k->build_id, sizeof(k->build_id), &k->build_id_why);
 
 	k->config = running_config(uname(&u) ? "unknown" : u.release);
 	s = read_file_str(LRU_GEN_ENABLED, NULL);

@@ -43,6 +43,10 @@ struct kernel_id {
 int kernel_build_id_parse(const void *notes, size_t len, char *hex, size_t hexlen,
 			  const char **why);
 
+/* The running kernel's build id (KERNEL_NOTES); 0, or -1 with *why
+ * (malloc'ed) saying why it is unknown. */
+int kernel_build_id_read(char *hex, size_t hexlen, char **why);
+
 /*
  * The options of a kernel config text (CONFIG_X=v lines, "# CONFIG_X is not
  * set") that lrubench records: memcg, LRU_GEN, THP, PREEMPT*, HZ, NUMA,

@@ -182,12 +182,35 @@ static int check_label_dir(struct run_state *rs, json_object **old_run)
 	return ret;
 }
 
+/* A resumed run continues on the kernel build the run began on: one label,
+ * one kernel (unknown on either side: not held against it). */
+static int check_resume_kernel(struct run_state *rs, json_object *old_run)
+{
+	json_object *sys, *k, *id;
+	char now[129], *why;
+	int ret = 0;
+
+	if (!json_object_object_get_ex(old_run, "system", &sys) || !json_object_object_get_ex(sys, "kernel", &k) ||
+	    !json_object_object_get_ex(k, "build_id", &id) || !json_object_is_type(id, json_type_string))
+		return 0;
+	if (!kernel_build_id_read(now, sizeof(now), &why) && strcmp(now, json_object_get_string(id)))
+		ret = error("--resume: %s began on kernel build %s, this kernel is build %s: its results "
+			    "would mix two kernels (--force starts over)", rs->env.label_dir,
+			    json_object_get_string(id), now);
+	free(why);
+	return ret;
+}
+
 /* A resumed run must measure the same work as the one it continues. */
 static int check_resume_config(struct run_state *rs, json_object *old_run)
 {
 	json_object *old_cfg, *new_cfg = config_to_json(rs->cfg);
 	int ret = 0;
 
+	if (check_resume_kernel(rs, old_run)) {
+		json_object_put(new_cfg);
+		return -1;
+	}
 	if (!json_object_object_get_ex(old_run, "config", &old_cfg)) {
 		ret = error("--resume: %s/run.json has no config", rs->env.label_dir);
 	} else if (!json_object_equal(old_cfg, new_cfg)) {

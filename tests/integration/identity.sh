@@ -147,3 +147,24 @@ test_dry_run_exits_as_the_run_would() {
   assert_eq "$(json_get "$T/res/done/run.json" '["status"]')" complete "--dry-run --force left the run alone"
   assert_no_leaks
 }
+
+# One label, one kernel: --resume refuses to continue a run begun on
+# another kernel build (its run.json is edited to say it was).
+test_resume_refuses_another_kernel_build() {
+  need_root
+  [ -n "$(notes_build_id)" ] || skip "this kernel has no GNU build-id note"
+  quick_run r || { cat "$T/run-r.err"; fail "run failed"; }
+  python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); d["status"]="interrupted"
+d["system"]["kernel"]["build_id"]="0123456789abcdef0123456789abcdef01234567"; json.dump(d,open(p,"w"))' \
+    "$T/res/r/run.json"
+  expect_exit 2 quick_run r --resume
+  assert_grep "began on kernel build 0123456789abcdef0123456789abcdef01234567, this kernel is build $(notes_build_id)" \
+    "$T/run-r.err"
+  assert_eq "$(json_get "$T/res/r/run.json" '["status"]')" interrupted "run.json untouched"
+  # the same build: it continues (nothing is left to measure) and completes
+  python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); d["system"]["kernel"]["build_id"]=sys.argv[2]
+json.dump(d,open(p,"w"))' "$T/res/r/run.json" "$(notes_build_id)"
+  expect_exit 0 quick_run r --resume
+  assert_eq "$(json_get "$T/res/r/run.json" '["status"]')" complete "resumed"
+  assert_no_leaks
+}
