@@ -60,9 +60,10 @@ static void missing_data(const struct comparison *c, struct gate_failure **f, si
 		for (size_t l = 1; l < c->nlabels; l++) {
 			bool base = false, cand = false;
 
+			/* tables that explain the others (profile.h) are not measured data */
 			for (size_t t = 0; t < wl->ntables; t++) {
-				base |= wl->tables[t].has_table[0];
-				cand |= wl->tables[t].has_table[l];
+				base |= wl->tables[t].has_table[0] && !wl->tables[t].explains;
+				cand |= wl->tables[t].has_table[l] && !wl->tables[t].explains;
 			}
 			if (base && !cand)
 				add_failure(f, n, cap, "lrubench.compare.data", "missing data",
@@ -74,6 +75,8 @@ static void missing_data(const struct comparison *c, struct gate_failure **f, si
 			for (size_t t = 0; t < wl->ntables; t++) {
 				const struct cmp_table *tb = &wl->tables[t];
 
+				if (tb->explains)
+					continue;
 				if (tb->has_table[0] && !tb->has_table[l])
 					add_failure(f, n, cap, "lrubench.compare.data", "missing data",
 						    xasprintf("%s/%s of %s", wl->name, tb->title, c->labels[l].label),
@@ -97,6 +100,8 @@ static void missing_data(const struct comparison *c, struct gate_failure **f, si
 		for (size_t t = 0; t < wl->ntables; t++) {
 			const struct cmp_table *tb = &wl->tables[t];
 
+			if (tb->explains)
+				continue;
 			for (size_t o = 0; o < tb->nops; o++)
 				for (size_t l = 0; l < c->nlabels; l++) {
 					const struct cmp_cell *x = &tb->ops[o].cells[l];
@@ -179,6 +184,8 @@ size_t report_regressions(const struct comparison *c, const struct gate_opts *op
 		for (size_t t = 0; t < c->wls[w].ntables; t++) {
 			const struct cmp_table *tb = &c->wls[w].tables[t];
 
+			if (tb->explains)
+				continue;   /* context for the measured tables, not a measure */
 			for (size_t o = 0; o < tb->nops; o++)
 				for (size_t l = 1; l < c->nlabels; l++) {
 					const struct cmp_cell *b = &tb->ops[o].cells[0];
@@ -332,6 +339,8 @@ void report_junit(const struct comparison *c, const struct gate_opts *opts, stru
 		for (size_t t = 0; t < c->wls[w].ntables; t++) {
 			const struct cmp_table *tb = &c->wls[w].tables[t];
 
+			if (tb->explains)
+				continue;
 			tests += tb->nops;
 			for (size_t o = 0; o < tb->nops; o++)
 				for (size_t l = 1; l < c->nlabels; l++)
@@ -360,6 +369,8 @@ void report_junit(const struct comparison *c, const struct gate_opts *opts, stru
 		size_t wt = 0, wf = 0;
 
 		for (size_t t = 0; t < wl->ntables; t++) {
+			if (wl->tables[t].explains)
+				continue;
 			wt += wl->tables[t].nops;
 			for (size_t o = 0; o < wl->tables[t].nops; o++)
 				for (size_t l = 1; l < c->nlabels; l++)
@@ -373,7 +384,7 @@ void report_junit(const struct comparison *c, const struct gate_opts *opts, stru
 		strbuf_addf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n",
 			    wt, wf);
 		for (size_t t = 0; t < wl->ntables; t++)
-			for (size_t o = 0; o < wl->tables[t].nops; o++)
+			for (size_t o = 0; o < wl->tables[t].nops && !wl->tables[t].explains; o++)
 				junit_case(c, wl, &wl->tables[t], &wl->tables[t].ops[o], pct, out);
 		strbuf_addstr(out, "  </testsuite>\n");
 	}

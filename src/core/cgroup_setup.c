@@ -407,9 +407,9 @@ static bool stale_name(const char *name, pid_t *pid)
 }
 
 /* Remove lrubench-<pid> folders whose pid is gone (a SIGKILLed run). */
-static void remove_stale(const struct cg_env *env)
+void cg_remove_stale(const char *root)
 {
-	DIR *d = opendir(env->root);
+	DIR *d = opendir(root);
 	struct dirent *de;
 	pid_t pid;
 
@@ -423,7 +423,7 @@ static void remove_stale(const struct cg_env *env)
 			continue;
 		if (!kill(pid, 0) || errno != ESRCH)
 			continue;   /* its run is alive (or not ours to judge) */
-		if (cg_path_join(path, sizeof(path), env->root, de->d_name))
+		if (cg_path_join(path, sizeof(path), root, de->d_name))
 			continue;
 		r = remove_cgroup_tree(path, 0);
 		if (r)
@@ -440,7 +440,7 @@ int cg_create_run_parent(struct cg_env *env, struct cgroup *out)
 
 	if (env->mode == CG_NONE)
 		return error("no memory cgroup controller");
-	remove_stale(env);
+	cg_remove_stale(env->root);
 	snprintf(name, sizeof(name), "lrubench-%d", (int)getpid());
 	if (cg_create(env, NULL, name, out))
 		return -1;

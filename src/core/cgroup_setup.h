@@ -50,6 +50,9 @@ int cg_create(struct cg_env *env, const struct cgroup *parent, const char *name,
 /* The run-scoped parent "lrubench-<pid>"; also removes stale lrubench-<pid>
  * directories whose pid is no longer alive (left by a SIGKILLed run). */
 int cg_create_run_parent(struct cg_env *env, struct cgroup *out);
+/* Remove the lrubench-<pid> folders directly under root whose pid is gone
+ * (a SIGKILLed run's), in any hierarchy; cg_create_run_parent calls it. */
+void cg_remove_stale(const char *root);
 /* memory.max (v2) / memory.limit_in_bytes (v1); 0 = no limit. */
 int cg_set_limit(const struct cgroup *cg, uint64_t bytes);
 /* The file a process writes its pid to: cgroup.procs. */

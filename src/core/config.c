@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/workload.h"
+#include "profile/caps.h"
 
 #define GOFF(f) offsetof(struct global_opts, f)
 #define COFF(f) offsetof(struct wl_common_opts, f)
@@ -36,6 +37,10 @@ const struct option_def global_options[] = {
 	  "private tmpfs) | dir:/path (an existing folder, not tmpfs)" },
 	{ "sparse_size", OPT_SIZE, GOFF(sparse_size), "16G", NULL, NULL, 1ULL << 30, 1ULL << 44, NULL, 0,
 	  "size of the sparse image behind loop-ext4/loop-xfs (only written blocks use memory)" },
+	{ "profile", OPT_ENUM, GOFF(profile), "none", NULL, NULL, 0, 0, profile_kind_names, 0,
+	  "after each step's timed iterations, one untimed iteration under a profiler: lock (lock "
+	  "contention: perf's lock tracepoints, else /proc/lock_stat), cpu (perf sampling), all, or none; "
+	  "the CPU split and reclaim counters are recorded either way" },
 	{ "stuck_timeout", OPT_TIME, GOFF(stuck_timeout), "60s", NULL, NULL, 1, 86400, NULL, 0,
 	  "a workload's child that has not ended this long after its work should have (or that used "
 	  "no CPU for this long) is stuck: its op fails, naming it, and the run goes on" },

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include "core/kernel_health.h"
 #include "core/workload.h"
+#include "profile/profile.h"
 
 struct run_state {
 	struct config *cfg;
@@ -27,6 +28,7 @@ struct run_state {
 	struct cgroup run_cg;
 	double started;
 	json_object *run_json;
+	struct profile_run prof;    /* where the kernel spent the time (profile.h) */
 	struct kernel_health health;  /* the kernel log from the run's start */
 	json_object *failed_ops;      /* run.json "failed_ops": ops that failed, the run went on */
 };

@@ -14,6 +14,8 @@
 #include "core/cleanup.h"
 #include "workloads/readtwice/readers.h"
 #include "core/workload.h"
+#include "profile/memcg_rates.h"
+#include "profile/profile.h"
 
 struct readtwice_opts {
 	struct ull_list memcgs;
@@ -152,6 +154,8 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 	bool have_b[ARRAY_SIZE(stat_keys)], have_a[ARRAY_SIZE(stat_keys)];
 	struct rt_spec spec;
 	struct rt_summary sum;
+	struct memcg_snapshot snap_b = { 0 }, snap_a = { 0 };
+	double t0, secs;
 	enum wl_status ret = WL_FAILED;
 
 	for (; made < n; made++) {
@@ -167,16 +171,20 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 		}
 	}
 	stats_snapshot(cgs, n, before, have_b);
+	memcg_snapshot_take(&snap_b, cgs, n);
 	spec = (struct rt_spec){ n, r, st->files, cgs, &ctx->env->bind, o->runtime,
 				 ctx->env->g->stuck_timeout, &s->why };
+	t0 = now_monotonic();
 	switch (readtwice_round(&spec, res)) {
 	case 0: break;
 	case -2: ret = WL_INTERRUPTED; goto out;
 	case -3: ret = WL_OP_FAILED; goto out;   /* printed; s->why says why */
 	default: ret = WL_FAILED; goto out;
 	}
+	secs = now_monotonic() - t0;
 	ret = WL_OK;
 	stats_snapshot(cgs, n, after, have_a);
+	memcg_snapshot_take(&snap_a, cgs, n);
 	rt_summarize(res, n, r, mbps, &sum);
 	{
 		char op[32];
@@ -185,6 +193,9 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 		snprintf(op, sizeof(op), "memcgs-%zu", n);
 		wl_sample(s, T_AGGREGATE, op, sum.aggregate);
 		wl_sample(s, T_PER_MEMCG, op, sum.per_memcg_mean);
+		/* does every memcg get its share? how hard did reclaim work? */
+		wl_sample_fairness(s, op, mbps, n);
+		wl_sample_memcg_rates(s, op, &snap_b, &snap_a, secs);
 		for (size_t m = 0; m < n; m++)
 			json_object_array_add(per, json_object_new_double(mbps[m]));
 		json_object_object_add(d, "memcg_mbps", per);
@@ -224,6 +235,8 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 		wl_detail(s, d);
 	}
 out:
+	memcg_snapshot_release(&snap_b);
+	memcg_snapshot_release(&snap_a);
 	for (size_t m = 0; m < made; m++)
 		if (cg_destroy(&cgs[m]) && ret == WL_OK)
 			ret = WL_FAILED;
