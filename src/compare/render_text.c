@@ -14,28 +14,46 @@
 /* a label column: the value plus " (" ... "%)" */
 #define COLUMN_LEN (FIELD_LEN + COMPARE_LEN + 4)
 
-void report_differences_text(const struct comparison *c, struct strbuf *out)
+/* The facts of one group (kernel or not), names padded to one width. */
+static void fact_lines(const struct comparison *c, bool kernel, struct strbuf *out)
 {
 	size_t w = 0;
 
+	for (size_t i = 0; i < c->nfacts; i++)
+		if (c->facts[i].kernel == kernel && strlen(c->facts[i].name) > w)
+			w = strlen(c->facts[i].name);
+	for (size_t i = 0; i < c->nfacts; i++) {
+		if (c->facts[i].kernel != kernel)
+			continue;
+		strbuf_addf(out, "  %-*s ", (int)w, c->facts[i].name);
+		for (size_t l = 0; l < c->nlabels; l++)
+			strbuf_addf(out, "%s%s", l ? " | " : "", c->facts[i].values[l]);
+		strbuf_addstr(out, "\n");
+	}
+}
+
+void report_differences_text(const struct comparison *c, struct strbuf *out)
+{
+	size_t nkernel = 0;
+
+	for (size_t i = 0; i < c->nfacts; i++)
+		nkernel += c->facts[i].kernel;
 	strbuf_addstr(out, "Labels:");
 	for (size_t i = 0; i < c->nlabels; i++)
 		strbuf_addf(out, "%s %s%s", i ? "," : "", c->labels[i].label,
 			    i ? "" : " (baseline)");
 	strbuf_addstr(out, "\n");
-	if (!c->nfacts) {
-		strbuf_addstr(out, "Nothing differs between the labels besides the kernel.\n");
+	if (c->nfacts == nkernel) {
+		strbuf_addstr(out, !nkernel && c->same_kernel.n ?
+			      "Nothing differs between the labels, not even the kernel build.\n" :
+			      "Nothing differs between the labels besides the kernel.\n");
 	} else {
 		strbuf_addstr(out, "Differs besides the kernel:\n");
-		for (size_t i = 0; i < c->nfacts; i++)
-			if (strlen(c->facts[i].name) > w)
-				w = strlen(c->facts[i].name);
-		for (size_t i = 0; i < c->nfacts; i++) {
-			strbuf_addf(out, "  %-*s ", (int)w, c->facts[i].name);
-			for (size_t l = 0; l < c->nlabels; l++)
-				strbuf_addf(out, "%s%s", l ? " | " : "", c->facts[i].values[l]);
-			strbuf_addstr(out, "\n");
-		}
+		fact_lines(c, false, out);
+	}
+	if (nkernel) {
+		strbuf_addstr(out, "Kernel:\n");
+		fact_lines(c, true, out);
 	}
 	for (size_t i = 0; i < c->warnings.n; i++)
 		strbuf_addf(out, "WARNING: %s\n", c->warnings.v[i]);
@@ -221,6 +239,10 @@ void report_text(const struct comparison *c, struct strbuf *out)
 				strbuf_addstr(out, "\n");
 				text_table(c, &c->wls[w].tables[t], out);
 			}
+			/* under the measured tables: what the kernel logged while the
+			 * workload ran, failed ops (compare/provenance.c) */
+			for (size_t i = 0; !explaining && i < c->wls[w].notes.n; i++)
+				strbuf_addf(out, "%s\n", c->wls[w].notes.v[i]);
 		}
 	}
 }
