@@ -189,9 +189,7 @@ static void same_kernel(struct comparison *c)
 		strbuf_release(&who);
 	}
 	for (size_t i = 0; i < c->same_kernel.n; i++)
-		strlist_pushf(&c->warnings, "%s; unless two configurations of one kernel were meant "
-			      "(compare --allow-same-kernel), the kernel under test was not measured",
-			      c->same_kernel.v[i]);
+		strlist_push(&c->warnings, c->same_kernel.v[i]);
 	free(done);
 }
 

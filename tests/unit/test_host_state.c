@@ -66,24 +66,24 @@ static void test_fake_tree(void **state)
 	json_object *o;
 
 	(void)state;
-	unit_put("host/proc/cpuinfo", "processor\t: 0\nmicrocode\t: 0xb4\n\nprocessor\t: 1\nmicrocode\t: 0xb4\n");
-	unit_put("host/sys/devices/system/cpu/smt/control", "on\n");
-	unit_put("host/sys/devices/system/cpu/smt/active", "1\n");
-	unit_put("host/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "performance\n");
-	unit_put("host/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "powersave\n");
-	unit_put("host/sys/devices/system/cpu/intel_pstate/no_turbo", "1\n");
-	unit_put("host/proc/swaps", "Filename Type Size Used Priority\n/dev/sda2 partition 100 0 -2\n");
-	unit_put("host/sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
-	unit_put("host/sys/kernel/mm/transparent_hugepage/shmem_enabled", "always within_size advise [never] deny force\n");
-	unit_put("host/sys/kernel/mm/transparent_hugepage/khugepaged/defrag", "1\n");
-	unit_put("host/proc/sys/kernel/numa_balancing", "1\n");
-	unit_put("host/proc/sys/vm/zone_reclaim_mode", "0\n");
-	unit_put("host/proc/sys/vm/swappiness", "10\n");
-	unit_put("host/proc/sys/vm/lowmem_reserve_ratio", "256\t256\t32\t0\n");
-	unit_put("host/sys/devices/system/node/node1/meminfo", "Node 1 MemTotal:        2048 kB\nNode 1 MemFree: 1 kB\n");
-	unit_put("host/sys/devices/system/node/node0/meminfo", "Node 0 MemTotal:        4096 kB\n");
-	unit_put("host/sys/devices/system/node/node10/meminfo", "Node 10 MemTotal:        8 kB\n");
-	unit_put("host/proc/loadavg", "1.50 0.75 0.25 2/300 4242\n");
+	free(unit_put("host/proc/cpuinfo", "processor\t: 0\nmicrocode\t: 0xb4\n\nprocessor\t: 1\nmicrocode\t: 0xb4\n"));
+	free(unit_put("host/sys/devices/system/cpu/smt/control", "on\n"));
+	free(unit_put("host/sys/devices/system/cpu/smt/active", "1\n"));
+	free(unit_put("host/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "performance\n"));
+	free(unit_put("host/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "powersave\n"));
+	free(unit_put("host/sys/devices/system/cpu/intel_pstate/no_turbo", "1\n"));
+	free(unit_put("host/proc/swaps", "Filename Type Size Used Priority\n/dev/sda2 partition 100 0 -2\n"));
+	free(unit_put("host/sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n"));
+	free(unit_put("host/sys/kernel/mm/transparent_hugepage/shmem_enabled", "always within_size advise [never] deny force\n"));
+	free(unit_put("host/sys/kernel/mm/transparent_hugepage/khugepaged/defrag", "1\n"));
+	free(unit_put("host/proc/sys/kernel/numa_balancing", "1\n"));
+	free(unit_put("host/proc/sys/vm/zone_reclaim_mode", "0\n"));
+	free(unit_put("host/proc/sys/vm/swappiness", "10\n"));
+	free(unit_put("host/proc/sys/vm/lowmem_reserve_ratio", "256\t256\t32\t0\n"));
+	free(unit_put("host/sys/devices/system/node/node1/meminfo", "Node 1 MemTotal:        2048 kB\nNode 1 MemFree: 1 kB\n"));
+	free(unit_put("host/sys/devices/system/node/node0/meminfo", "Node 0 MemTotal:        4096 kB\n"));
+	free(unit_put("host/sys/devices/system/node/node10/meminfo", "Node 10 MemTotal:        8 kB\n"));
+	free(unit_put("host/proc/loadavg", "1.50 0.75 0.25 2/300 4242\n"));
 	{
 		char *prefix = xasprintf("%s/host", unit_tmp);
 

@@ -90,7 +90,7 @@ static void test_describe_and_annotate(void **state)
 	json_object_put(run);
 	vm_identity_release(&id);
 	/* a change to a tracked file: -dirty */
-	unit_put("linux/arch/x86/boot/bzImage", "image v2");
+	free(unit_put("linux/arch/x86/boot/bzImage", "image v2"));
 	vm_identity_collect(img, NULL, unit_tmp, &id);
 	assert_string_equal(id.git_describe, "v6.99-dirty");
 	assert_true(json_object_object_get_ex(id.config, "unknown", NULL));
