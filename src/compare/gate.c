@@ -21,6 +21,12 @@ size_t report_regressions(const struct comparison *c, double pct, FILE *err)
 					const struct cmp_cell *b = &tb->ops[o].cells[0];
 					const struct cmp_cell *x = &tb->ops[o].cells[l];
 
+					const char *why = cmp_untested_reason(b, x);
+
+					if (why && err)
+						fprintf(err, "%s: not gated: %s / %s / %s: %s: %s\n",
+							lb_progname, c->wls[w].name, tb->title,
+							tb->ops[o].op, c->labels[l].label, why);
 					if (!cmp_is_regression(x, pct))
 						continue;
 					n++;
@@ -60,7 +66,7 @@ static void junit_case(const struct comparison *c, const struct cmp_workload *wl
 		       const struct cmp_table *tb, const struct cmp_op *op, double pct,
 		       struct strbuf *out)
 {
-	struct strbuf name = STRBUF_INIT;
+	struct strbuf name = STRBUF_INIT, why = STRBUF_INIT;
 	bool any = false;
 
 	strbuf_addf(&name, "%s/%s/%s", wl->name, tb->title, op->op);
@@ -92,46 +98,78 @@ static void junit_case(const struct comparison *c, const struct cmp_workload *wl
 		strbuf_addstr(out, "</failure>\n");
 		strbuf_release(&msg);
 	}
+	/* not a pass and not a failure: JUnit's own outcome for "not run" */
+	for (size_t l = 1; l < c->nlabels && !any; l++) {
+		const char *reason = cmp_untested_reason(&op->cells[0], &op->cells[l]);
+
+		if (reason)
+			strbuf_addf(&why, "%s%s: %s", why.len ? "; " : "", c->labels[l].label, reason);
+	}
+	if (why.len) {
+		strbuf_addstr(out, ">\n      <skipped message=\"");
+		xml(out, why.buf);
+		strbuf_addstr(out, "\"/>\n");
+		any = true;
+	}
 	strbuf_addstr(out, any ? "    </testcase>\n" : "/>\n");
 	strbuf_release(&name);
+	strbuf_release(&why);
+}
+
+/* the testcase of op is skipped: no candidate regressed, one was not tested */
+static bool junit_skipped(const struct comparison *c, const struct cmp_op *op, double pct)
+{
+	bool untested = false;
+
+	for (size_t l = 1; l < c->nlabels; l++) {
+		if (cmp_is_regression(&op->cells[l], pct))
+			return false;
+		if (cmp_untested_reason(&op->cells[0], &op->cells[l]))
+			untested = true;
+	}
+	return untested;
 }
 
 void report_junit(const struct comparison *c, double pct, struct strbuf *out)
 {
-	size_t tests = 0, failures = 0;
+	size_t tests = 0, failures = 0, skipped = 0;
 
 	for (size_t w = 0; w < c->nwls; w++)
 		for (size_t t = 0; t < c->wls[w].ntables; t++) {
 			const struct cmp_table *tb = &c->wls[w].tables[t];
 
 			tests += tb->nops;
-			for (size_t o = 0; o < tb->nops; o++)
+			for (size_t o = 0; o < tb->nops; o++) {
 				for (size_t l = 1; l < c->nlabels; l++)
 					if (cmp_is_regression(&tb->ops[o].cells[l], pct)) {
 						failures++;
 						break;
 					}
+				skipped += junit_skipped(c, &tb->ops[o], pct);
+			}
 		}
 	strbuf_addf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		    "<testsuites name=\"lrubench compare\" tests=\"%zu\" failures=\"%zu\" "
-		    "errors=\"0\">\n", tests, failures);
+		    "errors=\"0\" skipped=\"%zu\">\n", tests, failures, skipped);
 	for (size_t w = 0; w < c->nwls; w++) {
 		const struct cmp_workload *wl = &c->wls[w];
-		size_t wt = 0, wf = 0;
+		size_t wt = 0, wf = 0, ws = 0;
 
 		for (size_t t = 0; t < wl->ntables; t++) {
 			wt += wl->tables[t].nops;
-			for (size_t o = 0; o < wl->tables[t].nops; o++)
+			for (size_t o = 0; o < wl->tables[t].nops; o++) {
 				for (size_t l = 1; l < c->nlabels; l++)
 					if (cmp_is_regression(&wl->tables[t].ops[o].cells[l], pct)) {
 						wf++;
 						break;
 					}
+				ws += junit_skipped(c, &wl->tables[t].ops[o], pct);
+			}
 		}
 		strbuf_addstr(out, "  <testsuite name=\"");
 		xml(out, wl->name);
-		strbuf_addf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n",
-			    wt, wf);
+		strbuf_addf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n",
+			    wt, wf, ws);
 		for (size_t t = 0; t < wl->ntables; t++)
 			for (size_t o = 0; o < wl->tables[t].nops; o++)
 				junit_case(c, wl, &wl->tables[t], &wl->tables[t].ops[o], pct, out);

@@ -50,6 +50,11 @@ struct cmp_cell {
 	bool change_ci_ok;
 	double change_ci_lo, change_ci_hi; /* 95% CI of pct[ROW_MEAN] */
 	enum cmp_verdict verdict;
+	/* fewer than 2 samples on a side: no significance test at all (mm is
+	 * NaN, never significant); starred: mmtests, which counts the missing
+	 * Stddev as 0, would have starred it */
+	bool too_few;
+	bool too_few_starred;
 };
 
 struct cmp_op {
@@ -117,6 +122,10 @@ void cmp_split_label(const char *label, struct strbuf *first, struct strbuf *sec
 /* The regression gate: is this cell a significant regression of at least
  * pct percent on the mean row? */
 bool cmp_is_regression(const struct cmp_cell *cell, double pct);
+/* What the gate says of a compared cell: neither pass nor fail when it has
+ * fewer than 2 samples on a side or an undefined mean row (a sample <= 0
+ * under Hmean). NULL when it was tested; else why not, for messages. */
+const char *cmp_untested_reason(const struct cmp_cell *base, const struct cmp_cell *cell);
 /* One stderr line per regression; returns how many. */
 size_t report_regressions(const struct comparison *c, double pct, FILE *err);
 /* JUnit XML: one testcase per (table, op), a failure per regression. */

@@ -11,8 +11,6 @@
 
 #define FIELD_LEN 12    /* %12.2f */
 #define COMPARE_LEN 7   /* (%7.2f%%) */
-/* a label column: the value plus " (" ... "%)" */
-#define COLUMN_LEN (FIELD_LEN + COMPARE_LEN + 4)
 
 void report_differences_text(const struct comparison *c, struct strbuf *out)
 {
@@ -72,7 +70,8 @@ static void table_notes(const struct comparison *c, const struct cmp_table *t,
 	for (size_t l = 0; l < c->nlabels; l++) {
 		struct note missing = { STRBUF_INIT, 0 }, single = { STRBUF_INIT, 0 };
 		struct note hmean = { STRBUF_INIT, 0 }, bmean = { STRBUF_INIT, 0 };
-		struct note nobase = { STRBUF_INIT, 0 };
+		struct note nobase = { STRBUF_INIT, 0 }, toofew = { STRBUF_INIT, 0 };
+		struct note negative = { STRBUF_INIT, 0 };
 
 		if (!t->has_table[l]) {
 			strbuf_addf(out, "note: %s: no such table in its results (printed n/a)\n",
@@ -90,6 +89,10 @@ static void table_notes(const struct comparison *c, const struct cmp_table *t,
 				note_add(&nobase, t->ops[o].op);
 			if (!cell->row_ok[ROW_STDDEV])
 				note_add(&single, t->ops[o].op);
+			if (cell->too_few_starred)
+				note_add(&toofew, t->ops[o].op);
+			if (cell->compared && (cell->st.min < 0 || t->ops[o].cells[0].st.min < 0))
+				note_add(&negative, t->ops[o].op);
 			if (!cell->row_ok[ROW_MEAN])
 				note_add(&hmean, t->ops[o].op);
 			else if (!cell->row_ok[ROW_BMEAN50] || !cell->row_ok[ROW_BMEAN95] ||
@@ -105,6 +108,12 @@ static void table_notes(const struct comparison *c, const struct cmp_table *t,
 			   "a sample <= 0: Hmean undefined (printed as 0.00, not tested)", out);
 		note_flush(&bmean, c->labels[l].label,
 			   "a sample <= 0: a BHmean undefined (printed as 0.00)", out);
+		note_flush(&toofew, c->labels[l].label,
+			   "fewer than 2 samples on a side: insufficient data, not tested "
+			   "(mmtests would mark it significant)", out);
+		note_flush(&negative, c->labels[l].label,
+			   "negative samples: percents are relative to the baseline's magnitude "
+			   "(positive is still better)", out);
 	}
 }
 
@@ -148,11 +157,42 @@ void report_add_fixed2(struct strbuf *out, int width, double v)
 	strbuf_add(out, p, (size_t)(buf + sizeof(buf) - p));
 }
 
+/*
+ * mmtests' %12.2f runs a value of 1e9 or more into the op name before it
+ * ("memcgs-11500000000.00"): such a table widens its value fields so that
+ * one space always stays. Tables of ordinary values keep the exact layout.
+ */
+static int value_width(const struct comparison *c, const struct cmp_table *t)
+{
+	int w = FIELD_LEN;
+
+	for (size_t o = 0; o < t->nops; o++)
+		for (size_t l = 0; l < c->nlabels; l++) {
+			const struct cmp_cell *cell = &t->ops[o].cells[l];
+
+			if (!cell->present)
+				continue;
+			for (int r = 0; r < NR_ROWS; r++) {
+				double v = cell->row_ok[r] ? cell->row[r] : 0;
+
+				/* below 1e7, "%.2f" is at most 11 characters */
+				if (fabs(v) >= 1e7) {
+					int len = snprintf(NULL, 0, "%.2f", v);
+
+					if (len + 1 > w)
+						w = len + 1;
+				}
+			}
+		}
+	return w;
+}
+
 static void text_table(const struct comparison *c, const struct cmp_table *t,
 		       struct strbuf *out)
 {
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 	size_t sw = 0, ow = 0;
+	int field = value_width(c, t), column = field + COMPARE_LEN + 4;
 
 	for (int r = 0; r < NR_ROWS; r++)
 		if (strlen(cmp_row_name(r, t->better)) > sw)
@@ -167,7 +207,7 @@ static void text_table(const struct comparison *c, const struct cmp_table *t,
 		strbuf_addf(out, "%*s", (int)(sw + 1 + ow), "");
 		for (size_t l = 0; l < c->nlabels; l++) {
 			cmp_split_label(c->labels[l].label, &a, &b);
-			strbuf_addf(out, "%*s", COLUMN_LEN, hdr ? strbuf_str(&b) : strbuf_str(&a));
+			strbuf_addf(out, "%*s", column, hdr ? strbuf_str(&b) : strbuf_str(&a));
 		}
 		strbuf_addstr(out, "\n");
 	}
@@ -181,10 +221,10 @@ static void text_table(const struct comparison *c, const struct cmp_table *t,
 				const struct cmp_cell *cell = &op->cells[l];
 
 				if (!cell->present) {
-					strbuf_addf(out, "%*s%*s", FIELD_LEN, "n/a", COMPARE_LEN + 4, "");
+					strbuf_addf(out, "%*s%*s", field, "n/a", COMPARE_LEN + 4, "");
 					continue;
 				}
-				report_add_fixed2(out, FIELD_LEN, cell->row_ok[r] ? cell->row[r] : 0);
+				report_add_fixed2(out, field, cell->row_ok[r] ? cell->row[r] : 0);
 				if (r == ROW_MEAN && cell->compared && cell->mm.significant) {
 					strbuf_addstr(out, " *");
 					report_add_fixed2(out, COMPARE_LEN, cell->pct[r]);

@@ -417,20 +417,30 @@ int config_set(struct config *cfg, const char *assignment, struct strbuf *err)
 struct ini_state {
 	struct config *cfg;
 	const char *path;
-	FILE *f;
+	const char *text, *pos, *end;   /* the whole file, read by read_regular_file */
 	int line;
 	struct strbuf *err;
 	int failed;
 };
 
+/* fgets() over the file's text in memory */
 static char *cfg_ini_reader(char *str, int num, void *stream)
 {
 	struct ini_state *st = stream;
-	char *r = fgets(str, num, st->f);
+	size_t n = 0;
 
-	if (r)
-		st->line++;
-	return r;
+	if (st->pos >= st->end || num < 2)
+		return NULL;
+	while (st->pos < st->end && n < (size_t)num - 1) {
+		char c = *st->pos++;
+
+		str[n++] = c;
+		if (c == '\n')
+			break;
+	}
+	str[n] = '\0';
+	st->line++;
+	return str;
 }
 
 static int cfg_ini_handler(void *user, const char *section, const char *name, const char *value)
@@ -469,16 +479,24 @@ static int cfg_ini_handler(void *user, const char *section, const char *name, co
 
 int config_load_file(struct config *cfg, const char *path, struct strbuf *err)
 {
-	struct ini_state st = { cfg, path, NULL, 0, err, 0 };
+	struct ini_state st = { cfg, path, NULL, NULL, NULL, 0, err, 0 };
+	struct strbuf why = STRBUF_INIT;
+	size_t len;
+	char *text;
 	int r;
 
-	st.f = fopen(path, "r");
-	if (!st.f) {
-		strbuf_addf(err, "cannot read config file %s: %s", path, strerror(errno));
+	/* a regular file of at most 1 MiB: -c /dev/zero or a FIFO is an error at once */
+	text = read_regular_file(path, CONFIG_FILE_MAX, 0, &len, &why);
+	if (!text) {
+		/* "cannot read PATH: why" -> "cannot read config file PATH: why" */
+		strbuf_addf(err, "cannot read config file %s", strbuf_str(&why) + strlen("cannot read "));
+		strbuf_release(&why);
 		return -1;
 	}
+	st.text = st.pos = text;
+	st.end = text + len;
 	r = ini_parse_stream(cfg_ini_reader, &st, cfg_ini_handler, &st);
-	fclose(st.f);
+	free(text);
 	if (st.failed)
 		return -1;
 	if (r > 0) {

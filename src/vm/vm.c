@@ -586,7 +586,8 @@ int cmd_run_vm(int argc, char **argv)
 	/* a workdir set in a config file needs a tmpfs in the guest as well */
 	for (size_t i = 0; i + 1 < r.a.suite.n; i++) {
 		if (!strcmp(r.a.suite.v[i], "-c") || !strcmp(r.a.suite.v[i], "--config")) {
-			char *ini = read_file_str(r.a.suite.v[i + 1], NULL);
+			char *ini = read_regular_file(r.a.suite.v[i + 1], CONFIG_FILE_MAX, 0, NULL,
+						      NULL);
 			if (ini)
 				vm_ini_workdir(ini, &r.a.tmpfs);
 			free(ini);

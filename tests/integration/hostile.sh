@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Issue 12: hostile and careless input to the commands that read what other
+# people made (results folders, configs): signs and sample counts that must
+# not flip a verdict, files that are not files, numbers out of range, and
+# names that must stay inert in every output. Each test failed on the code
+# before the fix it guards.
+
+py() { python3 -c "$@"; }
+
+# two_labels DIR BETTER "A samples" "B samples": labels base and cand, one
+# table "t" (unit u) of workload w with one op "1"
+two_labels() {
+  python3 - "$@" <<'PY'
+import json, os, sys
+root, better, a, b = sys.argv[1:5]
+for i, (lab, vals) in enumerate((("base", a), ("cand", b))):
+    d = os.path.join(root, lab)
+    os.makedirs(d, exist_ok=True)
+    json.dump({"schema": 1, "label": lab, "status": "complete",
+               "started": "2026-01-0%dT00:00:00Z" % (i + 1)}, open(d + "/run.json", "w"))
+    json.dump({"schema": 1, "workload": "w", "tables": [{"title": "t", "unit": "u",
+               "better": better, "ops": [{"op": "1", "samples": [float(x) for x in vals.split()]}]}]},
+              open(d + "/w.json", "w"))
+PY
+}
+
+# --- item 3: negative samples never turn an improvement into a regression ---
+
+test_negative_samples_lower_is_better_is_an_improvement() {
+  two_labels "$T/r" lower "-1 -2 -3" "-4 -5 -6"
+  expect_exit 0 "$LRUBENCH" compare --fail-on-regression 5 --junit "$T/j.xml" "$T/r"
+  assert_grep '^Amean     1       -2.00 (   0.00%)       -5.00 \* 150.00%\*$' "$T/out"
+  assert_grep "note: cand: op 1: negative samples: percents are relative to the baseline's magnitude" "$T/out"
+  # a spread is never negative
+  assert_grep '^CoeffVar  1       50.00 ' "$T/out"
+  grep -q 'regression' "$T/err" && fail "an improvement reported as a regression: $(cat "$T/err")"
+  grep -q '<failure' "$T/j.xml" && fail "JUnit has a failure"
+  expect_exit 0 "$LRUBENCH" compare -f json "$T/r"
+  py 'import json,sys
+c=json.load(open(sys.argv[1]))["workloads"][0]["tables"][0]["ops"][0]["labels"][1]
+assert c["percent"]["mean"]==150, c["percent"]
+assert c["verdict"]=="improvement", c["verdict"]
+lo,hi=c["change_percent_ci95"]; assert 0<lo<150<hi, (lo,hi)
+assert c["regression"] is False' "$T/out" || fail "json of negative samples"
+}
+
+test_negative_samples_higher_is_better_worse_is_a_regression() {
+  # the other direction must still be caught: -2 -> -5, higher is better
+  two_labels "$T/r" higher "-1 -2 -3" "-4 -5 -6"
+  expect_exit 0 "$LRUBENCH" compare -f json "$T/r"
+  py 'import json,sys
+c=json.load(open(sys.argv[1]))["workloads"][0]["tables"][0]["ops"][0]["labels"][1]
+assert c["mean"] is None          # Hmean is undefined with a sample <= 0 (mmtests)
+# min -3 -> -6 and max -1 -> -4 are worse: negative percents
+assert c["percent"]["min"]==-100 and c["percent"]["max"]==-300, c["percent"]' "$T/out" ||
+    fail "percent of a worse negative sample"
+}
+
+test_zero_baseline_percent_follows_the_direction() {
+  # lower is better, 0 -> -3 is better: mmtests would print -99 (worse)
+  two_labels "$T/r" lower "0 0 0" "-3 -3 -3"
+  expect_exit 0 "$LRUBENCH" compare --fail-on-regression 0 "$T/r"
+  assert_grep '^Amean     1        0.00 (   0.00%)       -3.00 \* 100.00%\*$' "$T/out"
+  grep -q 'regression' "$T/err" && fail "an improvement reported as a regression"
+  true
+}
+
+# --- item 4: one sample a side is insufficient data, never a regression ---
+
+test_single_sample_is_insufficient_data_everywhere() {
+  two_labels "$T/r" higher "6" "5.9"
+  need_cmd xmllint libxml2-utils
+  expect_exit 0 "$LRUBENCH" compare --fail-on-regression 1 --junit "$T/j.xml" "$T/r"
+  # text: no significance star, and a note saying why
+  assert_grep '^Hmean     1        6.00 (   0.00%)        5.90 (  -1.67%)$' "$T/out"
+  assert_grep 'note: cand: op 1: fewer than 2 samples on a side: insufficient data' "$T/out"
+  # gate: its own outcome, said on stderr and in JUnit as skipped
+  assert_grep 'not gated: w / t / 1: cand: insufficient data (fewer than 2 samples on a side)' "$T/err"
+  grep -q 'regression:' "$T/err" && fail "gate called it a regression"
+  xmllint --noout "$T/j.xml" || fail "JUnit not well-formed"
+  assert_eq "$(xmllint --xpath 'count(//failure)' "$T/j.xml")" 0 "failures"
+  assert_eq "$(xmllint --xpath 'count(//skipped)' "$T/j.xml")" 1 "skipped"
+  assert_eq "$(xmllint --xpath 'string(/testsuites/@skipped)' "$T/j.xml")" 1 "skipped attribute"
+  assert_grep 'insufficient data' "$T/j.xml"
+  # json: insufficient data and no regression, no test
+  expect_exit 0 "$LRUBENCH" compare -f json --fail-on-regression 1 "$T/r"
+  py 'import json,sys
+c=json.load(open(sys.argv[1]))["workloads"][0]["tables"][0]["ops"][0]["labels"][1]
+assert c["verdict"]=="insufficient data", c["verdict"]
+assert c["regression"] is False
+assert c["mmtests_ttest"]["p"] is None and c["mmtests_ttest"]["significant"] is False' "$T/out" ||
+    fail "json of a single sample"
+  # markdown
+  expect_exit 0 "$LRUBENCH" compare -f markdown "$T/r"
+  assert_grep '| insufficient data |$' "$T/out"
+}
+
+# --- item 5: only regular files, with a size cap; no hang, no OOM ---
+
+# a hang would be caught by run-tests' timeout too, but a message is clearer
+hang_guard() { timeout -k 5 60 "$@"; }
+
+test_fifo_named_json_is_an_error_not_a_hang() {
+  cp -r "$LRUBENCH_SRC/tests/fixtures/compare/golden" "$T/g"
+  mkfifo "$T/g/6.8.0-patched/x.json"
+  expect_exit 2 hang_guard "$LRUBENCH" compare "$T/g"
+  assert_grep_err "cannot read $T/g/6.8.0-patched/x.json: it is a FIFO"
+}
+
+test_fifo_run_json_is_an_error_not_a_hang() {
+  cp -r "$LRUBENCH_SRC/tests/fixtures/compare/golden" "$T/g"
+  rm "$T/g/6.8.0-vanilla/run.json"
+  mkfifo "$T/g/6.8.0-vanilla/run.json"
+  expect_exit 2 hang_guard "$LRUBENCH" compare "$T/g"
+  assert_grep_err "cannot read $T/g/6.8.0-vanilla/run.json: it is a FIFO"
+}
+
+test_json_symlink_to_dev_zero_is_refused() {
+  cp -r "$LRUBENCH_SRC/tests/fixtures/compare/golden" "$T/g"
+  ln -s /dev/zero "$T/g/6.8.0-vanilla/zero.json"
+  # the old code read until out of memory; a memory limit keeps a failure small
+  expect_exit 2 hang_guard bash -c 'ulimit -v 4000000; exec "$@"' - "$LRUBENCH" compare "$T/g"
+  assert_grep_err "cannot read $T/g/6.8.0-vanilla/zero.json: it is a symbolic link"
+}
+
+test_oversized_results_file_is_refused() {
+  cp -r "$LRUBENCH_SRC/tests/fixtures/compare/golden" "$T/g"
+  # a sparse 2 GiB file: over the 1 GiB cap, costs no disk
+  truncate -s 2G "$T/g/6.8.0-vanilla/huge.json"
+  expect_exit 2 hang_guard bash -c 'ulimit -v 4000000; exec "$@"' - "$LRUBENCH" compare "$T/g"
+  assert_grep_err "cannot read $T/g/6.8.0-vanilla/huge.json: larger than 1GB"
+}
+
+test_dry_run_config_dev_zero_errors_at_once() {
+  need_root
+  expect_exit 2 hang_guard "$LRUBENCH" run --dry-run -c /dev/zero
+  assert_grep_err "cannot read config file /dev/zero: it is a device"
+  mkfifo "$T/fifo.conf"
+  expect_exit 2 hang_guard "$LRUBENCH" run --dry-run -c "$T/fifo.conf"
+  assert_grep_err "cannot read config file $T/fifo.conf: it is a FIFO"
+}
+
+# --- item 8: out-of-range numbers are errors; wide values keep their columns ---
+
+test_run_json_schema_must_be_an_integer() {
+  cp -r "$LRUBENCH_SRC/tests/fixtures/compare/golden" "$T/g"
+  sed -i 's/"schema": 1/"schema": "1abc"/' "$T/g/6.8.0-vanilla/run.json"
+  expect_exit 2 "$LRUBENCH" compare "$T/g"
+  assert_grep_err "$T/g/6.8.0-vanilla/run.json: schema version \"1abc\" is not known"
+}
+
+test_integer_beyond_64_bits_is_an_error() {
+  two_labels "$T/r" higher "1 2 3" "1 2 3"
+  sed -i 's/"samples": \[1.0/"samples": [99999999999999999999999/' "$T/r/cand/w.json"
+  grep -q 99999999999999999999999 "$T/r/cand/w.json" || fail "fixture not changed"
+  expect_exit 2 "$LRUBENCH" compare "$T/r"
+  assert_grep_err "$T/r/cand/w.json: line 1, byte [0-9]*: integer 99999999999999999999999 is out of range"
+}
+
+test_values_over_1e9_keep_a_space_between_columns() {
+  two_labels "$T/r" higher "11500000000 11500000001" "11500000002 11500000003"
+  expect_exit 0 "$LRUBENCH" compare "$T/r"
+  assert_grep '^Min       1 11500000000.00 (   0.00%) 11500000002.00 (   0.00%)$' "$T/out"
+  # every row has the same layout: the header follows the wider columns
+  py 'import sys
+lines=open(sys.argv[1]).read().split("\n")
+i=lines.index("t")
+rows=[l for l in lines[i+3:] if l and not l.startswith("note")]
+assert len(set(len(l) for l in rows))==1, rows
+assert len(lines[i+1])==len(rows[0]), (lines[i+1], rows[0])' "$T/out" || fail "columns not aligned"
+}
