@@ -6,7 +6,9 @@
  * testcase per (table, op) and a failure element per regression.
  */
 #include <string.h>
+#include <stdlib.h>
 #include "compare/model.h"
+#include "core/escape.h"
 
 size_t report_regressions(const struct comparison *c, double pct, FILE *err)
 {
@@ -22,22 +24,33 @@ size_t report_regressions(const struct comparison *c, double pct, FILE *err)
 					const struct cmp_cell *x = &tb->ops[o].cells[l];
 
 					const char *why = cmp_untested_reason(b, x);
+					bool reg = cmp_is_regression(x, pct);
+					char *wn, *tn, *on, *bl, *cl;
 
-					if (why && err)
-						fprintf(err, "%s: not gated: %s / %s / %s: %s: %s\n",
-							lb_progname, c->wls[w].name, tb->title,
-							tb->ops[o].op, c->labels[l].label, why);
-					if (!cmp_is_regression(x, pct))
+					n += reg;
+					if (!err || (!why && !reg))
 						continue;
-					n++;
-					if (err)
+					/* a terminal reads these: names inert */
+					wn = inert_dup(c->wls[w].name);
+					tn = inert_dup(tb->title);
+					on = inert_dup(tb->ops[o].op);
+					bl = inert_dup(c->labels[0].label);
+					cl = inert_dup(c->labels[l].label);
+					if (why)
+						fprintf(err, "%s: not gated: %s / %s / %s: %s: %s\n",
+							lb_progname, wn, tn, on, cl, why);
+					if (reg)
 						fprintf(err, "%s: regression: %s / %s / %s: %s %s %.2f → "
 							"%s %.2f (%.2f%%, p = %.3g)\n",
-							lb_progname, c->wls[w].name, tb->title,
-							tb->ops[o].op, cmp_row_name(ROW_MEAN, tb->better),
-							c->labels[0].label, b->row[ROW_MEAN],
-							c->labels[l].label, x->row[ROW_MEAN],
+							lb_progname, wn, tn, on,
+							cmp_row_name(ROW_MEAN, tb->better),
+							bl, b->row[ROW_MEAN], cl, x->row[ROW_MEAN],
 							x->pct[ROW_MEAN], x->mm.p);
+					free(wn);
+					free(tn);
+					free(on);
+					free(bl);
+					free(cl);
 				}
 		}
 	return n;
@@ -46,20 +59,7 @@ size_t report_regressions(const struct comparison *c, double pct, FILE *err)
 /* XML 1.0 text and attribute values: escape markup, drop what XML forbids */
 static void xml(struct strbuf *out, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '&': strbuf_addstr(out, "&amp;"); break;
-		case '<': strbuf_addstr(out, "&lt;"); break;
-		case '>': strbuf_addstr(out, "&gt;"); break;
-		case '"': strbuf_addstr(out, "&quot;"); break;
-		case '\'': strbuf_addstr(out, "&apos;"); break;
-		default:
-			if (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r')
-				strbuf_addstr(out, "?");
-			else
-				strbuf_add(out, p, 1);
-		}
-	}
+	strbuf_add_xml_text(out, s);
 }
 
 static void junit_case(const struct comparison *c, const struct cmp_workload *wl,

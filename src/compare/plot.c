@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "core/child.h"
 #include "core/cleanup.h"
+#include "core/escape.h"
 #include "compare/plot.h"
 
 /* ---------- small helpers ---------- */
@@ -984,37 +985,68 @@ int plot_write_index(const struct comparison *c, const struct plot_set *set,
 		const char *kr = run_str(&labels[l], "system", "kernel_release");
 		const char *st = run_str(&labels[l], NULL, "status");
 
-		strbuf_addf(&sb, "- `%s`", labels[l].label);
-		if (kr)
-			strbuf_addf(&sb, ", kernel %s", kr);
-		if (st && strcmp(st, "complete"))
-			strbuf_addf(&sb, " (run %s)", st);
-		strbuf_addf(&sb, ", from `%s`\n", labels[l].dir);
+		/* run.json is someone else's file: a kernel_release holding
+		 * "\n## x" must not become a heading (escape.h) */
+		strbuf_addstr(&sb, "- `");
+		strbuf_add_inert(&sb, labels[l].label);
+		strbuf_addstr(&sb, "`");
+		if (kr) {
+			strbuf_addstr(&sb, ", kernel ");
+			strbuf_add_inert(&sb, kr);
+		}
+		if (st && strcmp(st, "complete")) {
+			strbuf_addstr(&sb, " (run ");
+			strbuf_add_inert(&sb, st);
+			strbuf_addstr(&sb, ")");
+		}
+		strbuf_addstr(&sb, ", from `");
+		strbuf_add_inert(&sb, labels[l].dir);
+		strbuf_addstr(&sb, "`\n");
 	}
 	strbuf_addstr(&sb, "\nEach figure has its gnuplot script (.gp) and data (.dat) next to it: edit "
 		      "the script and run `gnuplot NAME.gp` in this folder to restyle it. Lines and bars "
 		      "show the mean row of the comparison (Hmean when higher is better, else Amean) "
 		      "with the sample standard deviation as error bars.\n");
 	if (compare_text && *compare_text) {
-		strbuf_addstr(&sb, "\n## Comparison\n\n```\n");
+		/* a fence longer than any run of backticks in the text (an op
+		 * named ``` must not close it) */
+		size_t fence = 3, run = 0;
+
+		for (const char *p = compare_text; *p; p++) {
+			run = *p == '`' ? run + 1 : 0;
+			if (run >= fence)
+				fence = run + 1;
+		}
+		strbuf_addstr(&sb, "\n## Comparison\n\n");
+		for (size_t i = 0; i < fence; i++)
+			strbuf_addstr(&sb, "`");
+		strbuf_addstr(&sb, "\n");
 		strbuf_addstr(&sb, compare_text);
 		if (compare_text[strlen(compare_text) - 1] != '\n')
 			strbuf_addstr(&sb, "\n");
-		strbuf_addstr(&sb, "```\n");
+		for (size_t i = 0; i < fence; i++)
+			strbuf_addstr(&sb, "`");
+		strbuf_addstr(&sb, "\n");
 	}
 	for (size_t i = 0; i < set->n; i++) {
 		const struct plot_figure *f = &set->figs[i];
 
 		if (!cur_wl || strcmp(cur_wl, f->workload)) {
-			strbuf_addf(&sb, "\n## %s\n", f->workload);
+			strbuf_addstr(&sb, "\n## ");
+			strbuf_add_inert(&sb, f->workload);
+			strbuf_addstr(&sb, "\n");
 			cur_wl = f->workload;
 			cur_table = NULL;
 		}
 		if (!cur_table || strcmp(cur_table, f->table)) {
-			strbuf_addf(&sb, "\n### %s\n", f->table);
+			strbuf_addstr(&sb, "\n### ");
+			strbuf_add_inert(&sb, f->table);
+			strbuf_addstr(&sb, "\n");
 			cur_table = f->table;
 		}
-		strbuf_addf(&sb, "\n![%s](%s.%s)\n\n[%s.gp](%s.gp) · [%s.dat](%s.dat)\n", f->caption,
+		strbuf_addstr(&sb, "\n![");
+		strbuf_add_inert(&sb, f->caption);
+		strbuf_addf(&sb, "](%s.%s)\n\n[%s.gp](%s.gp) · [%s.dat](%s.dat)\n",
 			    f->base, ext, f->base, f->base, f->base, f->base);
 	}
 	ret = write_text(outdir, "index.md", &sb);

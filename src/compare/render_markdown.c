@@ -7,19 +7,23 @@
  */
 #include <math.h>
 #include <string.h>
+#include <stdlib.h>
 #include "compare/model.h"
+#include "core/escape.h"
 
-/* a table cell: '|' would end it, a newline would end the table */
+/* a table cell: '|' would end it, a newline would end the table (and
+ * could start a heading): control characters are shown escaped */
 static void md_cell(struct strbuf *out, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '|')
+	char *tmp = text_needs_escape(s) ? inert_dup(s) : NULL;
+
+	for (const char *p = tmp ? tmp : s; *p; p++) {
+		if (*p == '|')
 			strbuf_addstr(out, "\\|");
-		else if (*s == '\n' || *s == '\r')
-			strbuf_addstr(out, " ");
 		else
-			strbuf_add(out, s, 1);
+			strbuf_add(out, p, 1);
 	}
+	free(tmp);
 }
 
 static const char *md_verdict(enum cmp_verdict v)

@@ -7,36 +7,70 @@
  */
 #include <math.h>
 #include <string.h>
+#include <stdlib.h>
 #include "compare/model.h"
+#include "core/escape.h"
 
 #define FIELD_LEN 12    /* %12.2f */
 #define COMPARE_LEN 7   /* (%7.2f%%) */
 
+/*
+ * Names come from other people's files: whatever they hold (ESC, CR, a
+ * newline, invalid UTF-8) prints inert (escape.h). Plain names, the usual
+ * case, are used as they are, with no copy.
+ */
+static const char *inert(const char *s, char **copy)
+{
+	*copy = text_needs_escape(s) ? inert_dup(s) : NULL;
+	return *copy ? *copy : s;
+}
+
+static void add_inert(struct strbuf *out, const char *s)
+{
+	if (text_needs_escape(s))
+		strbuf_add_inert(out, s);
+	else
+		strbuf_addstr(out, s);
+}
+
 void report_differences_text(const struct comparison *c, struct strbuf *out)
 {
 	size_t w = 0;
+	char *copy;
 
 	strbuf_addstr(out, "Labels:");
-	for (size_t i = 0; i < c->nlabels; i++)
-		strbuf_addf(out, "%s %s%s", i ? "," : "", c->labels[i].label,
-			    i ? "" : " (baseline)");
+	for (size_t i = 0; i < c->nlabels; i++) {
+		strbuf_addstr(out, i ? ", " : " ");
+		add_inert(out, c->labels[i].label);
+		strbuf_addstr(out, i ? "" : " (baseline)");
+	}
 	strbuf_addstr(out, "\n");
 	if (!c->nfacts) {
 		strbuf_addstr(out, "Nothing differs between the labels besides the kernel.\n");
 	} else {
 		strbuf_addstr(out, "Differs besides the kernel:\n");
-		for (size_t i = 0; i < c->nfacts; i++)
-			if (strlen(c->facts[i].name) > w)
-				w = strlen(c->facts[i].name);
 		for (size_t i = 0; i < c->nfacts; i++) {
-			strbuf_addf(out, "  %-*s ", (int)w, c->facts[i].name);
-			for (size_t l = 0; l < c->nlabels; l++)
-				strbuf_addf(out, "%s%s", l ? " | " : "", c->facts[i].values[l]);
+			size_t l = strlen(inert(c->facts[i].name, &copy));
+
+			if (l > w)
+				w = l;
+			free(copy);
+		}
+		for (size_t i = 0; i < c->nfacts; i++) {
+			strbuf_addf(out, "  %-*s ", (int)w, inert(c->facts[i].name, &copy));
+			free(copy);
+			for (size_t l = 0; l < c->nlabels; l++) {
+				strbuf_addstr(out, l ? " | " : "");
+				add_inert(out, c->facts[i].values[l]);
+			}
 			strbuf_addstr(out, "\n");
 		}
 	}
-	for (size_t i = 0; i < c->nwarnings; i++)
-		strbuf_addf(out, "WARNING: %s\n", c->warnings[i]);
+	for (size_t i = 0; i < c->nwarnings; i++) {
+		strbuf_addstr(out, "WARNING: ");
+		add_inert(out, c->warnings[i]);
+		strbuf_addstr(out, "\n");
+	}
 }
 
 /* "note: LABEL: WHAT for op a, b, c" with at most 8 ops named */
@@ -47,15 +81,19 @@ struct note {
 
 static void note_add(struct note *n, const char *op)
 {
-	if (n->count < 8)
-		strbuf_addf(&n->ops, "%s%s", n->count ? ", " : "", op);
+	if (n->count < 8) {
+		strbuf_addstr(&n->ops, n->count ? ", " : "");
+		add_inert(&n->ops, op);
+	}
 	n->count++;
 }
 
 static void note_flush(struct note *n, const char *label, const char *what, struct strbuf *out)
 {
 	if (n->count) {
-		strbuf_addf(out, "note: %s: op%s %s", label, n->count > 1 ? "s" : "", n->ops.buf);
+		strbuf_addstr(out, "note: ");
+		add_inert(out, label);
+		strbuf_addf(out, ": op%s %s", n->count > 1 ? "s" : "", n->ops.buf);
 		if (n->count > 8)
 			strbuf_addf(out, " and %zu more", n->count - 8);
 		strbuf_addf(out, ": %s\n", what);
@@ -74,8 +112,9 @@ static void table_notes(const struct comparison *c, const struct cmp_table *t,
 		struct note negative = { STRBUF_INIT, 0 };
 
 		if (!t->has_table[l]) {
-			strbuf_addf(out, "note: %s: no such table in its results (printed n/a)\n",
-				    c->labels[l].label);
+			strbuf_addstr(out, "note: ");
+			add_inert(out, c->labels[l].label);
+			strbuf_addstr(out, ": no such table in its results (printed n/a)\n");
 			continue;
 		}
 		for (size_t o = 0; o < t->nops; o++) {
@@ -193,20 +232,27 @@ static void text_table(const struct comparison *c, const struct cmp_table *t,
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 	size_t sw = 0, ow = 0;
 	int field = value_width(c, t), column = field + COMPARE_LEN + 4;
+	/* op names as printed: the same pointer unless they need escaping */
+	char **copies = xcalloc(t->nops, sizeof(*copies)), *copy;
+	const char **names = xcalloc(t->nops, sizeof(*names));
 
 	for (int r = 0; r < NR_ROWS; r++)
 		if (strlen(cmp_row_name(r, t->better)) > sw)
 			sw = strlen(cmp_row_name(r, t->better));
-	for (size_t o = 0; o < t->nops; o++)
-		if (strlen(t->ops[o].op) > ow)
-			ow = strlen(t->ops[o].op);
+	for (size_t o = 0; o < t->nops; o++) {
+		names[o] = inert(t->ops[o].op, &copies[o]);
+		if (strlen(names[o]) > ow)
+			ow = strlen(names[o]);
+	}
 
-	strbuf_addf(out, "%s\n", t->title);
+	add_inert(out, t->title);
+	strbuf_addstr(out, "\n");
 	/* two header rows, each label split at its first '-' */
 	for (int hdr = 0; hdr < 2; hdr++) {
 		strbuf_addf(out, "%*s", (int)(sw + 1 + ow), "");
 		for (size_t l = 0; l < c->nlabels; l++) {
-			cmp_split_label(c->labels[l].label, &a, &b);
+			cmp_split_label(inert(c->labels[l].label, &copy), &a, &b);
+			free(copy);
 			strbuf_addf(out, "%*s", column, hdr ? strbuf_str(&b) : strbuf_str(&a));
 		}
 		strbuf_addstr(out, "\n");
@@ -216,7 +262,7 @@ static void text_table(const struct comparison *c, const struct cmp_table *t,
 			const struct cmp_op *op = &t->ops[o];
 
 			strbuf_addf(out, "%-*s %-*s", (int)sw, cmp_row_name(r, t->better), (int)ow,
-				    op->op);
+				    names[o]);
 			for (size_t l = 0; l < c->nlabels; l++) {
 				const struct cmp_cell *cell = &op->cells[l];
 
@@ -241,6 +287,10 @@ static void text_table(const struct comparison *c, const struct cmp_table *t,
 		}
 	}
 	table_notes(c, t, out);
+	for (size_t o = 0; o < t->nops; o++)
+		free(copies[o]);
+	free(copies);
+	free(names);
 	strbuf_release(&a);
 	strbuf_release(&b);
 }

@@ -479,7 +479,6 @@ static int cfg_ini_handler(void *user, const char *section, const char *name, co
 
 int config_load_file(struct config *cfg, const char *path, struct strbuf *err)
 {
-	struct ini_state st = { cfg, path, NULL, NULL, NULL, 0, err, 0 };
 	struct strbuf why = STRBUF_INIT;
 	size_t len;
 	char *text;
@@ -493,10 +492,18 @@ int config_load_file(struct config *cfg, const char *path, struct strbuf *err)
 		strbuf_release(&why);
 		return -1;
 	}
-	st.text = st.pos = text;
-	st.end = text + len;
-	r = ini_parse_stream(cfg_ini_reader, &st, cfg_ini_handler, &st);
+	r = config_load_text(cfg, path, text, len, err);
 	free(text);
+	return r;
+}
+
+int config_load_text(struct config *cfg, const char *path, const char *text, size_t len,
+		     struct strbuf *err)
+{
+	struct ini_state st = { cfg, path, text, text, text + len, 0, err, 0 };
+	int r;
+
+	r = ini_parse_stream(cfg_ini_reader, &st, cfg_ini_handler, &st);
 	if (st.failed)
 		return -1;
 	if (r > 0) {

@@ -119,6 +119,13 @@ static json_object *get_typed(json_object *o, const char *key, json_type type, c
 			    *where ? "." : "", key, json_type_to_name(type));
 		return NULL;
 	}
+	/* "a\u0000b" would silently become "a" (and collide with it) */
+	if (type == json_type_string &&
+	    strlen(json_object_get_string(v)) != (size_t)json_object_get_string_len(v)) {
+		strbuf_addf(err, "%s: %s%s\"%s\" holds a NUL character (\\u0000)", path, where,
+			    *where ? "." : "", key);
+		return NULL;
+	}
 	return v;
 }
 
@@ -306,18 +313,28 @@ static size_t line_of(const char *text, size_t off)
 
 json_object *json_load_file(const char *path, struct strbuf *err)
 {
+	size_t len;
+	char *text = read_regular_file(path, RESULTS_FILE_MAX, READ_NOFOLLOW, &len, err);
+	json_object *o;
+
+	if (!text)
+		return NULL;
+	o = json_parse_text(text, len, path, err);
+	free(text);
+	return o;
+}
+
+json_object *json_parse_text(const char *text, size_t len, const char *path, struct strbuf *err)
+{
 	/* parsed in slices so that a stop request is seen within a second
 	 * however large the file is */
 	const size_t slice = 4 << 20;
-	size_t len, done = 0, off;
-	char *text = read_regular_file(path, RESULTS_FILE_MAX, READ_NOFOLLOW, &len, err);
+	size_t done = 0, off;
 	json_tokener *tok;
 	json_object *o = NULL;
 	enum json_tokener_error jerr = json_tokener_continue;
 	long long huge;
 
-	if (!text)
-		return NULL;
 	tok = json_tokener_new();
 	while (done < len) {
 		size_t n = len - done < slice ? len - done : slice;
@@ -371,7 +388,6 @@ ok:
 	}
 out:
 	json_tokener_free(tok);
-	free(text);
 	return o;
 }
 
@@ -477,8 +493,13 @@ int label_result_load(const char *dir, struct label_result *out, struct strbuf *
 			    RESULTS_SCHEMA);
 		goto fail;
 	}
-	if (json_object_object_get_ex(out->run, "label", &v) && json_object_is_type(v, json_type_string))
+	if (json_object_object_get_ex(out->run, "label", &v) && json_object_is_type(v, json_type_string)) {
+		if (strlen(json_object_get_string(v)) != (size_t)json_object_get_string_len(v)) {
+			strbuf_addf(err, "%s/run.json: \"label\" holds a NUL character (\\u0000)", dir);
+			goto fail;
+		}
 		out->label = xstrdup(json_object_get_string(v));
+	}
 	else {
 		const char *slash = strrchr(dir, '/');
 		out->label = xstrdup(slash && slash[1] ? slash + 1 : dir);

@@ -169,3 +169,64 @@ rows=[l for l in lines[i+3:] if l and not l.startswith("note")]
 assert len(set(len(l) for l in rows))==1, rows
 assert len(lines[i+1])==len(rows[0]), (lines[i+1], rows[0])' "$T/out" || fail "columns not aligned"
 }
+
+# --- item 9: any bytes in a name: JSON and JUnit stay valid, text is inert ---
+
+# set_op DIR LABEL NAME: rename op "1" of a two_labels folder to NAME (raw
+# bytes, written into the JSON string as they are)
+set_op() {
+  python3 - "$@" <<'PY'
+import os, sys
+d, label, name = sys.argv[1], sys.argv[2], os.fsencode(sys.argv[3])
+p = os.path.join(d, label, "w.json")
+raw = open(p, "rb").read()
+open(p, "wb").write(raw.replace(b'"op": "1"', b'"op": "' + name + b'"'))
+PY
+}
+
+test_invalid_utf8_name_keeps_json_and_junit_valid() {
+  need_cmd xmllint libxml2-utils
+  two_labels "$T/r" higher "1 2 3" "4 5 6"
+  set_op "$T/r" base "$(printf 'op\xff\xfe')"
+  set_op "$T/r" cand "$(printf 'op\xff\xfe')"
+  expect_exit 0 "$LRUBENCH" compare -f json --junit "$T/j.xml" "$T/r"
+  py 'import json,sys
+d=json.loads(open(sys.argv[1],"rb").read().decode("utf-8"))   # strict UTF-8
+op=d["workloads"][0]["tables"][0]["ops"][0]["op"]
+assert op=="op\ufffd\ufffd", repr(op)' "$T/out" || fail "JSON output not valid UTF-8 JSON"
+  xmllint --noout "$T/j.xml" || fail "JUnit not well-formed"
+}
+
+test_nul_in_a_name_is_an_error_not_a_truncation() {
+  two_labels "$T/r" higher "1 2 3" "4 5 6"
+  set_op "$T/r" cand 'a\u0000b'
+  expect_exit 2 "$LRUBENCH" compare "$T/r"
+  assert_grep_err 'w.json: tables\[0\].ops\[0\]."op" holds a NUL character'
+}
+
+test_control_characters_print_inert() {
+  two_labels "$T/r" higher "1 2 3" "4 5 6"
+  set_op "$T/r" base '\u001b[31mred\r\n## x'
+  set_op "$T/r" cand '\u001b[31mred\r\n## x'
+  sed -i 's/"label": "cand"/"label": "c\\u001b]0;owned\\u0007"/' "$T/r/cand/run.json"
+  for f in text markdown; do
+    expect_exit 0 "$LRUBENCH" compare -f "$f" --fail-on-regression 0 "$T/r"
+    grep -q "$(printf '\033')" "$T/out" && fail "$f: a raw ESC"
+    grep -q "$(printf '\r')" "$T/out" && fail "$f: a raw CR"
+    grep -q '^## x' "$T/out" && fail "$f: a name started a line (a heading)"
+    grep -q "$(printf '\033')" "$T/err" && fail "$f: a raw ESC on stderr"
+    assert_grep 'red\\x0d\\x0a## x' "$T/out"
+  done
+  assert_grep 'c\\x1b\]0;owned\\x07' "$T/out"
+}
+
+test_kernel_release_cannot_make_a_heading_in_index_md() {
+  cp -r "$LRUBENCH_SRC/tests/fixtures/compare/golden" "$T/g"
+  sed -i 's/"kernel_release": "[^"]*"/"kernel_release": "6.8\\n## owned\\u001b[2J"/' "$T"/g/*/run.json
+  grep -q 'owned' "$T/g/6.8.0-vanilla/run.json" || fail "fixture has no kernel_release"
+  "$LRUBENCH" plot -q -o "$T/plots" "$T/g" >"$T/out" 2>"$T/err"
+  assert_file "$T/plots/index.md"
+  grep -q '^## owned' "$T/plots/index.md" && fail "kernel_release became a heading"
+  grep -q "$(printf '\033')" "$T/plots/index.md" && fail "a raw ESC in index.md"
+  assert_grep 'kernel 6.8\\x0a## owned\\x1b\[2J' "$T/plots/index.md"
+}
