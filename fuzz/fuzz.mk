@@ -7,7 +7,7 @@
 FUZZ_NAMES := results config sysbench kimage archive_policy
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
-	-fno-sanitize-recover=undefined
+	-fno-sanitize-recover=undefined -Wno-format-nonliteral
 FUZZ_BUILD := build/fuzz
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(LIB_SRCS))
 FUZZ_REPLAY_OBJS := $(patsubst %,$(BUILD)/fuzz/replay_%.o,$(FUZZ_NAMES))

@@ -276,7 +276,7 @@ static long long find_huge_integer(const char *t, size_t len)
 			i++;
 			digits++;
 		}
-		while (i < len && (strchr(".eE+-", t[i]) || (t[i] >= '0' && t[i] <= '9'))) {
+		while (i < len && ((t[i] && strchr(".eE+-", t[i])) || (t[i] >= '0' && t[i] <= '9'))) {
 			frac = true;
 			i++;
 		}
@@ -365,7 +365,8 @@ json_object *json_parse_text(const char *text, size_t len, const char *path, str
 		/* trailing white space after a complete value is fine */
 		if (o && jerr == json_tokener_success) {
 			size_t i = off;
-			while (i < len && strchr(" \t\r\n", text[i]))
+			while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' ||
+					   text[i] == '\n'))
 				i++;
 			if (i == len)
 				goto ok;
@@ -379,10 +380,14 @@ json_object *json_parse_text(const char *text, size_t len, const char *path, str
 ok:
 	huge = find_huge_integer(text, len);
 	if (huge >= 0) {
+		size_t n = 0;
+
+		/* the text need not be NUL-terminated: count within len */
+		while ((size_t)huge + n < len && n < 40 && strchr("-0123456789", text[huge + n]) &&
+		       text[huge + n])
+			n++;
 		strbuf_addf(err, "%s: line %zu, byte %lld: integer %.*s is out of range (beyond 64 bits)",
-			    path, line_of(text, (size_t)huge), huge,
-			    (int)strspn(text + huge, "-0123456789") > 40 ? 40
-			    : (int)strspn(text + huge, "-0123456789"), text + huge);
+			    path, line_of(text, (size_t)huge), huge, (int)n, text + huge);
 		json_object_put(o);
 		o = NULL;
 	}
