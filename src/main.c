@@ -54,6 +54,7 @@ static void usage(FILE *out)
 int main(int argc, char **argv)
 {
 	const struct command *cmd = NULL;
+	int ret;
 
 	if (argc < 2) {
 		usage(stderr);
@@ -92,5 +93,13 @@ int main(int argc, char **argv)
 		return LB_EXIT_UNSUPPORTED;
 	}
 	signals_install();
-	return cmd->fn(argc - 1, argv + 1);
+	ret = cmd->fn(argc - 1, argv + 1);
+	/* the first SIGINT/SIGTERM always means exit 130, even for a command
+	 * that had nothing left to stop (list, check) */
+	if (lb_stop_requested() && ret != LB_EXIT_INTERRUPTED) {
+		if (ret == LB_EXIT_OK || ret == LB_EXIT_UNSUPPORTED)
+			error("interrupted");
+		ret = LB_EXIT_INTERRUPTED;
+	}
+	return ret;
 }

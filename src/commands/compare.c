@@ -15,6 +15,7 @@
 #include <string.h>
 #include "commands/commands.h"
 #include "compare/model.h"
+#include "core/cleanup.h"
 #include "core/results.h"
 #include "core/util.h"
 
@@ -150,6 +151,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (labels_collect(argv + optind, (size_t)(argc - optind), names, &labels, &nlabels,
 			   &err)) {
+		if (lb_stop_requested())
+			goto interrupted;
 		error("%s", err.buf);
 		goto out;
 	}
@@ -161,6 +164,10 @@ int cmd_compare(int argc, char **argv)
 	if (comparison_build(labels, nlabels, alpha, &cmp, &err)) {
 		error("%s", err.buf);
 		goto out;
+	}
+	if (lb_stop_requested()) {
+		comparison_release(&cmp);
+		goto interrupted;
 	}
 	if (!cmp.nwls) {
 		error("no workload results (<workload>.json) in any of the %zu labels", nlabels);
@@ -177,6 +184,11 @@ int cmd_compare(int argc, char **argv)
 		for (size_t i = 0; i < cmp.nwarnings; i++)
 			warning("%s", cmp.warnings[i]);
 		break;
+	}
+	/* the first SIGINT/SIGTERM: every loop above gave up; nothing is written */
+	if (lb_stop_requested()) {
+		comparison_release(&cmp);
+		goto interrupted;
 	}
 	if (junit) {
 		report_junit(&cmp, fail_pct >= 0 ? fail_pct : 0, &xml);
@@ -199,6 +211,10 @@ int cmd_compare(int argc, char **argv)
 		}
 	}
 	comparison_release(&cmp);
+	goto out;
+interrupted:
+	error("interrupted: nothing written");
+	ret = LB_EXIT_INTERRUPTED;
 out:
 	labels_release(labels, nlabels);
 	strbuf_release(&err);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "core/cleanup.h"
 #include "core/results.h"
 
 struct found {
@@ -96,8 +97,14 @@ static void *load_worker(void *arg)
 	struct loader *ld = arg;
 	size_t i;
 
-	while ((i = __atomic_fetch_add(&ld->next, 1, __ATOMIC_RELAXED)) < ld->dirs->n)
+	while ((i = __atomic_fetch_add(&ld->next, 1, __ATOMIC_RELAXED)) < ld->dirs->n) {
+		if (lb_stop_requested()) {   /* the first Ctrl-C stops a long load */
+			strbuf_addstr(&ld->errs[i], "interrupted");
+			ld->rets[i] = -1;
+			continue;
+		}
 		ld->rets[i] = label_result_load(ld->dirs->v[i], &ld->labels[i], &ld->errs[i]);
+	}
 	return NULL;
 }
 

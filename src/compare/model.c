@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "compare/model.h"
+#include "core/cleanup.h"
 
 const char *cmp_row_name(enum cmp_row row, int better)
 {
@@ -192,6 +193,9 @@ static void *compute_worker(void *arg)
 
 	while ((i = __atomic_fetch_add(&cp->next, 1, __ATOMIC_RELAXED)) < cp->nchunks) {
 		struct chunk *ch = &cp->chunks[i];
+
+		if (lb_stop_requested())   /* compare gives up at once (exit 130) */
+			continue;
 
 		for (size_t oi = ch->from; oi < ch->to; oi++) {
 			struct cmp_cell *cells = ch->t->ops[oi].cells;

@@ -1126,10 +1126,16 @@ int plot_run_gnuplot(const struct plot_set *set, const char *outdir)
 		if (!ret && code != 0) {
 			char desc[64];
 
+			char *fig = xasprintf("%s/%s.%s", outdir, set->figs[i].base,
+					      plot_format_ext(set->format));
+
+			/* the figure gnuplot was writing is partial: never keep it */
+			unlink(fig);
+			free(fig);
 			if (code > 0) {
 				print_log(log, true);
 				child_describe_code(code, desc, sizeof(desc));
-				ret = error("gnuplot %s/%s %s", outdir, script, desc);
+				ret = error("gnuplot %s %s", script, desc);
 			} else {
 				ret = -1;   /* child_run named the problem */
 			}

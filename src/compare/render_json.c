@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 #include "compare/model.h"
+#include "core/cleanup.h"
 #include "core/escape.h"
 
 #define COMPARE_JSON_SCHEMA 1
@@ -182,7 +183,7 @@ void report_json(const struct comparison *c, double fail_pct, struct strbuf *out
 		jstr(out, c->warnings[i]);
 	}
 	strbuf_addstr(out, "],\n  \"workloads\": [");
-	for (size_t w = 0; w < c->nwls; w++) {
+	for (size_t w = 0; w < c->nwls && !lb_stop_requested(); w++) {
 		const struct cmp_workload *wl = &c->wls[w];
 
 		strbuf_addstr(out, w ? ",\n    {" : "\n    {");

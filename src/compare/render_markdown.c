@@ -9,6 +9,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include "compare/model.h"
+#include "core/cleanup.h"
 #include "core/escape.h"
 
 /* a table cell: '|' would end it, a newline would end the table (and
@@ -158,7 +159,7 @@ void report_markdown(const struct comparison *c, struct strbuf *out)
 	}
 	strbuf_addstr(out, "\nChanges are against the baseline; a positive change is better. "
 		       "Verdicts come from the 95% confidence interval of the change.\n");
-	for (size_t w = 0; w < c->nwls; w++)
+	for (size_t w = 0; w < c->nwls && !lb_stop_requested(); w++)
 		for (size_t t = 0; t < c->wls[w].ntables; t++)
 			md_table(c, &c->wls[w].tables[t], out);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include "compare/model.h"
+#include "core/cleanup.h"
 #include "core/escape.h"
 
 #define FIELD_LEN 12    /* %12.2f */
@@ -300,6 +301,8 @@ void report_text(const struct comparison *c, struct strbuf *out)
 	report_differences_text(c, out);
 	for (size_t w = 0; w < c->nwls; w++)
 		for (size_t t = 0; t < c->wls[w].ntables; t++) {
+			if (lb_stop_requested())   /* the caller prints nothing then */
+				return;
 			strbuf_addstr(out, "\n");
 			text_table(c, &c->wls[w].tables[t], out);
 		}
