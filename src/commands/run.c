@@ -92,6 +92,9 @@ static int check_label(const char *label)
 	if (!*label || !strcmp(label, ".") || !strcmp(label, "..") || strchr(label, '/') ||
 	    strlen(label) > 200)
 		return error("label '%s' cannot be a folder name", label);
+	/* compare and plot skip hidden folders: such a label could never be read */
+	if (label[0] == '.')
+		return error("label '%s' starts with '.': compare and plot skip hidden folders", label);
 	return 0;
 }
 
@@ -216,6 +219,9 @@ int cmd_run(int argc, char **argv)
 	if (!ret && select_workloads(&cfg, a.workloads ? a.workloads : cfg.g.workloads, &wls, &nwls))
 		ret = LB_EXIT_USAGE;
 	if (!ret && check_label(a.label ? a.label : si.kernel_release))
+		ret = LB_EXIT_USAGE;
+	/* a dry run refuses what the run would refuse */
+	if (!ret && a.dry_run && run_state_check_outdir(a.outdir))
 		ret = LB_EXIT_USAGE;
 	if (!ret && a.dry_run) {
 		/* the effective config, as run.json would record it; nothing is run */

@@ -63,10 +63,14 @@ static int find_dirs(const char *dir, struct dirlist *out, struct strbuf *err)
 		if (de->d_name[0] == '.')
 			continue;
 		p = xasprintf("%s/%s", dir, de->d_name);
-		if (is_dir(p) && is_label_dir(p))
+		if (is_dir(p) && is_label_dir(p)) {
 			dirlist_add(&subs, p);
-		else
-			free(p);
+			continue;
+		}
+		/* a results folder of someone else: say what is left out */
+		if (is_dir(p))
+			warning("%s: no run.json in it: not a label folder, skipped", p);
+		free(p);
 	}
 	closedir(d);
 	if (!subs.n) {

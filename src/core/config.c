@@ -171,6 +171,13 @@ int option_parse(const struct option_def *d, const char *val, void *dst, struct 
 		}
 		return 0;
 	case OPT_STR:
+		/* "workdir =" is a mistake, not a wish for the current folder; a key
+		 * whose default is empty (kernbench.sha256) may be empty */
+		if (!*val && d->def && *d->def) {
+			strbuf_addf(err, "empty value (the default is '%s': remove the line to keep it)",
+				    d->def);
+			return -1;
+		}
 		if (d->choices && !in_list(d->choices, val)) {
 			option_describe_type(&(struct option_def){ .type = OPT_ENUM, .choices = d->choices },
 					     tbuf, sizeof(tbuf));
@@ -204,6 +211,15 @@ int option_parse(const struct option_def *d, const char *val, void *dst, struct 
 				l->n = 0;
 				return -1;
 			}
+			/* each entry is an op: "1,1,1" would run one op three times
+			 * under one name */
+			for (size_t j = 0; j < i; j++)
+				if (l->v[j] == l->v[i]) {
+					strbuf_addf(err, "'%s' lists %llu twice (each entry once)", val,
+						    l->v[i]);
+					l->n = 0;
+					return -1;
+				}
 		}
 		return 0;
 	}

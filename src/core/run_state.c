@@ -83,7 +83,7 @@ static int run_json_write(struct run_state *rs, const char *status)
 
 /* Would mkdir_p(dir) work? Checked on the nearest existing ancestor, so a bad
  * -o fails before anything is created. */
-static int check_writable(const char *dir)
+int run_state_check_outdir(const char *dir)
 {
 	char *p = xstrdup(dir);
 
@@ -115,7 +115,7 @@ static int check_label_dir(struct run_state *rs, json_object **old_run)
 	int ret = 0;
 
 	*old_run = NULL;
-	if (check_writable(rs->outdir)) {
+	if (run_state_check_outdir(rs->outdir)) {
 		ret = -1;
 	} else if (!path_exists(rs->env.label_dir)) {
 		if (rs->resume)

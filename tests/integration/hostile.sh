@@ -230,3 +230,44 @@ test_kernel_release_cannot_make_a_heading_in_index_md() {
   grep -q "$(printf '\033')" "$T/plots/index.md" && fail "a raw ESC in index.md"
   assert_grep 'kernel 6.8\\x0a## owned\\x1b\[2J' "$T/plots/index.md"
 }
+
+# --- item 11: nothing silently dropped or accepted ---
+
+test_folder_without_run_json_is_named() {
+  cp -r "$LRUBENCH_SRC/tests/fixtures/compare/golden" "$T/g"
+  mkdir -p "$T/g/6.9.0-forgot"
+  cp "$T/g/6.8.0-vanilla/readtwice.json" "$T/g/6.9.0-forgot/"
+  expect_exit 0 "$LRUBENCH" compare "$T/g"
+  assert_grep_err "warning: $T/g/6.9.0-forgot: no run.json in it: not a label folder, skipped"
+}
+
+test_run_refuses_a_hidden_label() {
+  need_root
+  expect_exit 2 "$LRUBENCH" run --dry-run --label .hidden
+  assert_grep_err "label '.hidden' starts with '.'"
+}
+
+test_run_refuses_duplicates_in_a_list() {
+  need_root
+  expect_exit 2 "$LRUBENCH" run --dry-run --set readtwice.memcgs=1,1,1
+  assert_grep_err "readtwice.memcgs: '1,1,1' lists 1 twice"
+  expect_exit 2 "$LRUBENCH" run --dry-run --set readtwice.memcgs=1-4,2
+  assert_grep_err "lists 2 twice"
+}
+
+test_run_refuses_an_empty_workdir() {
+  need_root
+  expect_exit 2 "$LRUBENCH" run --dry-run --set global.workdir=
+  assert_grep_err "global.workdir: empty value"
+  printf '[global]\nworkdir =\n' >"$T/c.conf"
+  expect_exit 2 "$LRUBENCH" run --dry-run -c "$T/c.conf"
+  assert_grep_err "$T/c.conf:2: .*empty value"
+  # a key whose default is empty may stay empty
+  expect_exit 0 "$LRUBENCH" run --dry-run --set kernbench.sha256=
+}
+
+test_dry_run_checks_the_results_folder() {
+  need_root
+  expect_exit 2 "$LRUBENCH" run --dry-run -o /dev/null/results
+  assert_grep_err "results folder /dev/null/results is not writable"
+}
