@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The life of one run; see run_state.h. */
 #include "core/run_state.h"
+#include "core/mount_ns.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -314,22 +315,6 @@ static enum outcome run_workload(struct run_state *rs, struct wl_ctx *ctx, struc
 
 /* ---- setup of the run and the whole sequence ---- */
 
-/*
- * The run's mounts (tmpfs, the loop filesystem) live in a mount namespace of
- * its own: invisible to the rest of the machine, and torn down by the kernel
- * when the run's last process exits, even after SIGKILL, which no cleanup
- * registry can catch. The loop device is autoclear, so it goes with its
- * mount. Our mounts must not propagate back, hence the recursive slave.
- */
-static int private_mounts(void)
-{
-	if (unshare(CLONE_NEWNS))
-		return error_errno("cannot create a private mount namespace");
-	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL))
-		return error_errno("cannot make the mount namespace private");
-	return 0;
-}
-
 /* Scratch folders run-<pid> of runs that were killed: nothing else removes them. */
 static void remove_stale_workdirs(const char *workdir)
 {
@@ -359,7 +344,8 @@ static int prepare_env(struct run_state *rs)
 {
 	struct global_opts *g = &rs->cfg->g;
 
-	if (private_mounts())
+	/* mounts of our own, never seen by the machine (core/mount_ns.h) */
+	if (mount_ns_private(g->workdir))
 		return -1;
 
 	if (rs->cg.mode != CG_NONE) {
@@ -436,6 +422,13 @@ int run_state_execute(struct run_state *rs)
 			ret = r;
 			goto out;
 		}
+	}
+
+	/* a chroot whose / is not a mount point: refused before anything exists */
+	if (mount_ns_check(rs->cfg->g.workdir, &err)) {
+		error("%s", strbuf_str(&err));
+		ret = LB_EXIT_UNSUPPORTED;
+		goto out;
 	}
 
 	/* from here on the label folder exists and says what happened */

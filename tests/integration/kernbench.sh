@@ -180,7 +180,7 @@ test_kernbench_sigint_during_extraction() {
   kb_args a --set kernbench.source="$T/fifo"
   "$LRUBENCH" "${KB[@]}" >"$T/out" 2>"$T/err" &
   local pid=$!
-  exec 3>"$T/fifo"
+  exec 3<>"$T/fifo"   # read-write: never blocks, even when lrubench is gone
   head -c 3072 "$T/k.tar" >&3
   wait_for '[ -n "$(ls -d "$T"/work/run-*/kernbench/tree-1.extracting/fakelinux-1.0 2>/dev/null)" ]' 20
   kill -INT $pid
