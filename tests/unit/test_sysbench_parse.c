@@ -225,15 +225,20 @@ static void test_garbage_and_empty(void **state)
 static void test_count_beyond_64_bits(void **state)
 {
 	static const char out[] =
+		"SQL statistics:\n"
 		"    transactions:                        99999999999999999999999 (3312.19 per sec.)\n"
 		"    queries:                             265264 (52995.04 per sec.)\n"
+		"General statistics:\n"
 		"    total number of events:              18446744073709551616\n"
-		"    avg:                                    1e999\n";
+		"Latency (ms):\n"
+		"         avg:                                    1e999\n";
 	struct sb_result r;
 	(void)state;
 	sb_parse(out, sizeof(out) - 1, &r);
 	assert_false(r.found & SB_TRANSACTIONS);
 	assert_false(r.found & SB_EVENTS);
+	assert_false(r.found & SB_LAT_AVG);
+	assert_true(r.found & SB_QUERIES);   /* the lines around are still read */
 	assert_false(sb_complete(&r));
 }
 
