@@ -1,23 +1,33 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # make                 build ./lrubench
 # make check           unit tests (cmocka) + integration tests (root, real kernel)
-# make install         PREFIX=/usr/local DESTDIR=
+# make install         PREFIX=/usr/local DESTDIR= (the helper goes to LIBEXECDIR)
 # make WERROR=1        warnings are errors
 # make SANITIZE=1      ASan + UBSan (objects kept apart in build/san)
 # make fuzz            libFuzzer harnesses (fuzz/fuzz.mk, bench/fuzz)
 VERSION := 0.1.0
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
+LIBEXECDIR ?= $(PREFIX)/libexec/lrubench
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share/lrubench
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := json-c inih numa libcurl libarchive libcrypto
+# lrubench links only what every command needs; the helper program
+# lrubench-net (src/net/: downloads, sha256, extraction, cpio) links the
+# heavy libraries, so `compare` or `--version` never load them (src/net/main.c
+# says why). The unit tests link both sides.
+MAIN_PKGS := json-c inih
+NET_PKGS := libcurl libarchive libcrypto
+PKGS := $(MAIN_PKGS) $(NET_PKGS)
 
 CFLAGS ?= -O2 -g
 XCFLAGS := -std=gnu11 -Wall -Wextra -Wformat=2 -Wshadow -Wno-missing-field-initializers \
 	-D_GNU_SOURCE -DLRUBENCH_VERSION='"$(VERSION)"' -DLRUBENCH_DATADIR='"$(DATADIR)"' \
+	-DLRUBENCH_LIBEXECDIR='"$(LIBEXECDIR)"' \
 	-Isrc $(shell $(PKG_CONFIG) --cflags $(PKGS))
+MAIN_LIBS := $(shell $(PKG_CONFIG) --libs $(MAIN_PKGS)) -lm -lpthread
+NET_LIBS := $(shell $(PKG_CONFIG) --libs $(NET_PKGS)) -lpthread
 LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm -lpthread
 BUILD := build/rel
 ifeq ($(WERROR),1)
@@ -29,24 +39,39 @@ LDFLAGS += -fsanitize=address,undefined
 BUILD := build/san
 endif
 
-# Every .c below src/ is part of the program; main.c aside, every one is
-# also linked into the unit tests (docs/ARCHITECTURE.md, "Layout").
+# Every .c below src/ is part of a program: src/net/ of the helper
+# lrubench-net, the rest of lrubench. The helper takes what it needs of
+# src/core/ from an archive (the linker picks the objects). The two mains
+# aside, every object is also linked into the unit tests
+# (docs/ARCHITECTURE.md, "Layout").
 SRCS := $(sort $(shell find src -name '*.c'))
-LIB_SRCS := $(filter-out src/main.c,$(SRCS))
+NET_SRCS := $(filter src/net/%,$(SRCS))
+MAIN_SRCS := $(filter-out $(NET_SRCS),$(SRCS))
+LIB_SRCS := $(filter-out src/main.c src/net/main.c,$(SRCS))
 OBJS := $(patsubst %.c,$(BUILD)/%.o,$(SRCS))
+MAIN_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(MAIN_SRCS))
+NET_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(NET_SRCS))
+CORE_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter src/core/%,$(SRCS)))
 LIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(BUILD)/helpers/%,$(HELPER_SRCS))
 
-all: lrubench
+all: lrubench lrubench-net
 
-lrubench: $(BUILD)/lrubench
+lrubench lrubench-net: %: $(BUILD)/%
 	@cp $< $@.tmp && mv -f $@.tmp $@   # a running ./lrubench keeps its inode
 
-$(BUILD)/lrubench: $(OBJS)
-	$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LIBS)
+$(BUILD)/lrubench: $(MAIN_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJS) $(MAIN_LIBS)
+
+$(BUILD)/lrubench-net: $(NET_OBJS) $(BUILD)/core.a
+	$(CC) $(LDFLAGS) -o $@ $(NET_OBJS) $(BUILD)/core.a $(NET_LIBS)
+
+$(BUILD)/core.a: $(CORE_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $(CORE_OBJS)
 
 # -MMD -MP: each object depends on the headers it really includes.
 $(BUILD)/%.o: %.c Makefile
@@ -68,7 +93,7 @@ $(BUILD)/helpers/cgtool: tests/helpers/cgtool.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(XCFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
 
-tests: lrubench $(TEST_BINS) $(HELPER_BINS)
+tests: lrubench lrubench-net $(TEST_BINS) $(HELPER_BINS)
 
 # Unit tests need no root; integration tests run the real binary as root and
 # skip (with the reason) only where the machine lacks a feature.
@@ -80,14 +105,15 @@ check: tests
 check-unit: tests
 	@LRUBENCH_BUILD=$(BUILD) tests/run-tests --unit
 
-install: lrubench
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)/configs
+install: lrubench lrubench-net
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)/configs
 	install -m 755 lrubench $(DESTDIR)$(BINDIR)/lrubench
+	install -m 755 lrubench-net $(DESTDIR)$(LIBEXECDIR)/lrubench-net
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/*.7 $(DESTDIR)$(MANDIR)/man7/
 	install -m 644 configs/*.conf $(DESTDIR)$(DATADIR)/configs/
 
 clean:
-	rm -rf build lrubench
+	rm -rf build lrubench lrubench-net
 
 .PHONY: all check check-unit tests install clean

@@ -12,7 +12,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct sysinfo si = { .nr_cpus = 4, .mem_total_kb = 8 << 20, .numa_nodes = 1 };
+	static struct sys_facts si = { .nr_cpus = 4, .mem_total_kb = 8 << 20, .numa_nodes = 1 };
 	struct sizing sz = { &si, 4, 8ULL << 30 };
 	struct strbuf err = STRBUF_INIT;
 	unsigned long long v[64], u;

@@ -3,57 +3,56 @@
  * lrubench: does kernel B scale better or worse than kernel A when many
  * memory cgroups fight over the LRU? The subcommand table, like git's and
  * perf's: shared setup is driven by flags, not repeated in every command.
+ * Each command parses its own options, --help and --version included
+ * (core/parse_options.h); this file only picks the command.
  */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 #include "core/cleanup.h"
 #include "commands/commands.h"
 #include "core/util.h"
 
-#define NEEDS_ROOT 0x1   /* refuse early with a clear message instead of EPERM later */
-
 struct command {
-	const char *name;
 	int (*fn)(int argc, char **argv);
-	unsigned flags;
-	const char *usage;
+	const struct popt_command *popt;   /* its name, options and help */
 };
 
 static const struct command commands[] = {
-	{ "run", cmd_run, NEEDS_ROOT,
-	  "run [-c FILE] [-w LIST] [-o DIR] [--label NAME] [-i N] [--quick] [--set SEC.KEY=VAL]...\n"
-	  "          [--force | --resume] [--dry-run] [-q] [--kernel-a IMG --kernel-b IMG ...]" },
-	{ "compare", cmd_compare, 0,
-	  "compare [-f text|markdown|json|csv] [--names A,B,...] [--alpha P]\n"
-	  "          [--fail-on-regression PCT] [--junit FILE] DIR..." },
-	{ "plot", cmd_plot, 0, "plot [-o DIR] [--format png|svg] [--names A,B] DIR..." },
-	{ "list", cmd_list, 0, "list [WORKLOAD...]" },
-	{ "check", cmd_check, 0, "check" },
-	{ "fetch", cmd_fetch, 0,
-	  "fetch URL [--sha256 HEX] [--cache DIR] [--retries N] [--extract DIR] [-q]" },
+	{ cmd_run, &run_command },
+	{ cmd_compare, &compare_command },
+	{ cmd_plot, &plot_command },
+	{ cmd_list, &list_command },
+	{ cmd_check, &check_command },
+	{ cmd_fetch, &fetch_command },
 };
 
-void usage_of(const char *name, FILE *out)
+static const struct command *find_command(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(commands[i].name, name))
-			fprintf(out, "usage: lrubench %s\n", commands[i].usage);
+		if (!strcmp(commands[i].popt->name, name))
+			return &commands[i];
+	return NULL;
 }
 
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: lrubench [--version] [--help] <command> [<args>]\n\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(out, "   lrubench %s\n", commands[i].usage);
+		popt_usage(commands[i].popt, "   ", out);
 	fprintf(out, "\n'lrubench <command> --help' and 'man lrubench' tell more.\n"
 		     "Exit codes: 0 ok, 1 workload failed or regression, 2 usage or config error,\n"
 		     "3 this machine cannot run what was asked, 130 interrupted.\n");
 }
 
+static int unknown_command(const char *name)
+{
+	error("'%s' is not a lrubench command; see 'lrubench --help'", name);
+	return LB_EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
-	const struct command *cmd = NULL;
+	const struct command *cmd;
 	int ret;
 
 	if (argc < 2) {
@@ -61,6 +60,14 @@ int main(int argc, char **argv)
 		return LB_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		/* "lrubench help run" is "lrubench run --help" */
+		if (argc > 2 && !strcmp(argv[1], "help")) {
+			cmd = find_command(argv[2]);
+			if (!cmd)
+				return unknown_command(argv[2]);
+			popt_help(cmd->popt, stdout);
+			return LB_EXIT_OK;
+		}
 		usage(stdout);
 		return LB_EXIT_OK;
 	}
@@ -68,30 +75,9 @@ int main(int argc, char **argv)
 		printf("lrubench %s\n", LRUBENCH_VERSION);
 		return LB_EXIT_OK;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(commands[i].name, argv[1]))
-			cmd = &commands[i];
-	if (!cmd) {
-		error("'%s' is not a lrubench command; see 'lrubench --help'", argv[1]);
-		return LB_EXIT_USAGE;
-	}
-	/* --help and --version work for every command, root or not */
-	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage_of(cmd->name, stdout);
-			return LB_EXIT_OK;
-		}
-		if (!strcmp(argv[i], "--version")) {
-			printf("lrubench %s\n", LRUBENCH_VERSION);
-			return LB_EXIT_OK;
-		}
-	}
-	if ((cmd->flags & NEEDS_ROOT) && geteuid() != 0) {
-		error("'lrubench %s' creates cgroups and mounts: run it as root", cmd->name);
-		return LB_EXIT_UNSUPPORTED;
-	}
+	cmd = find_command(argv[1]);
+	if (!cmd)
+		return unknown_command(argv[1]);
 	signals_install();
 	ret = cmd->fn(argc - 1, argv + 1);
 	/* the first SIGINT/SIGTERM always means exit 130, even for a command

@@ -11,29 +11,24 @@
 #include <unistd.h>
 #include "commands/commands.h"
 #include "core/cleanup.h"
+#include "core/parse_options.h"
 #include "core/numa.h"
+#include "core/path.h"
 #include "vm/kvm_probe.h"
 #include "core/workload.h"
 
-static bool in_path(const char *prog)
-{
-	const char *path = getenv("PATH");
-	bool found = false;
+static const struct popt check_options[] = {
+	POPT_END(),
+};
 
-	if (!path)
-		path = "/usr/bin:/bin:/usr/sbin:/sbin";
-	for (const char *p = path; *p; ) {
-		const char *e = strchr(p, ':');
-		size_t l = e ? (size_t)(e - p) : strlen(p);
-		char *f = xasprintf("%.*s/%s", (int)l, p, prog);
-		found = access(f, X_OK) == 0;
-		free(f);
-		if (found || !e)
-			break;
-		p = e + 1;
-	}
-	return found;
-}
+const struct popt_command check_command = {
+	"check", "",
+	"What this machine supports (memory cgroup mode, NUMA nodes, THP, loop devices,\n"
+	"mkfs, gnuplot, qemu, KVM, root) and which workloads can run here, each with\n"
+	"the reason when not: the probes 'lrubench run' makes. Exit 0 when every\n"
+	"workload can run, 3 otherwise.",
+	check_options,
+};
 
 static void line(const char *what, bool ok, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void line(const char *what, bool ok, const char *fmt, ...)
@@ -47,21 +42,30 @@ static void line(const char *what, bool ok, const char *fmt, ...)
 	putchar('\n');
 }
 
+/* found by the same PATH search as the commands that run it */
+static void program_line(const char *what, const char *prog, const char *install)
+{
+	bool ok = program_in_path(prog);
+
+	line(what, ok, "%s", ok ? "" : install);
+}
+
 int cmd_check(int argc, char **argv)
 {
-	struct sysinfo si;
+	struct sys_facts si;
 	struct cg_env cg;
 	struct strbuf err = STRBUF_INIT;
 	struct config cfg;
 	struct run_env env;
 	int nodes[LB_MAX_NODES], nn, missing = 0;
 	bool loop;
+	int n = parse_options(&check_command, argc, argv);
 
-	(void)argv;
-	if (argc > 1) {
-		error("'lrubench check' takes no arguments");
-		return LB_EXIT_USAGE;
-	}
+	if (n < 0)
+		return popt_exit(n);
+	if (n > 0)
+		return popt_usage_error(&check_command, "'lrubench check' takes no arguments, not '%s'",
+					argv[0]);
 	memset(&si, 0, sizeof(si));
 	memset(&cg, 0, sizeof(cg));
 	memset(&env, 0, sizeof(env));
@@ -88,11 +92,10 @@ int cmd_check(int argc, char **argv)
 	     si.thp_enabled[0] ? si.thp_enabled : "-", si.thp_defrag[0] ? si.thp_defrag : "-");
 	loop = access("/dev/loop-control", F_OK) == 0;
 	line("loop devices", loop, "%s", loop ? "/dev/loop-control" : "no /dev/loop-control (modprobe loop)");
-	line("mkfs.ext4", in_path("mkfs.ext4"), "%s", in_path("mkfs.ext4") ? "" : "apt-get install e2fsprogs");
-	line("mkfs.xfs", in_path("mkfs.xfs"), "%s", in_path("mkfs.xfs") ? "" : "apt-get install xfsprogs");
-	line("gnuplot (plot)", in_path("gnuplot"), "%s", in_path("gnuplot") ? "" : "apt-get install gnuplot-nox");
-	line("qemu (VM mode)", in_path("qemu-system-x86_64"), "%s",
-	     in_path("qemu-system-x86_64") ? "" : "apt-get install qemu-system-x86");
+	program_line("mkfs.ext4", "mkfs.ext4", "apt-get install e2fsprogs");
+	program_line("mkfs.xfs", "mkfs.xfs", "apt-get install xfsprogs");
+	program_line("gnuplot (plot)", "gnuplot", "apt-get install gnuplot-nox");
+	program_line("qemu (VM mode)", "qemu-system-x86_64", "apt-get install qemu-system-x86");
 	{
 		/* /dev/kvm can exist and still not run guests at speed (nested
 		 * virtualization here): ask a tiny guest, as VM mode does */

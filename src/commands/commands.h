@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Subcommands: each returns an LB_EXIT_* code. */
+/* Subcommands: each returns an LB_EXIT_* code. Each declares its options in
+ * one table (core/parse_options.h), from which its --help, the synopsis in
+ * `lrubench --help` and the man page check (tests/integration/cli.sh) come. */
 #ifndef LRUBENCH_COMMANDS_H
 #define LRUBENCH_COMMANDS_H
+
+#include <stdio.h>
+#include "core/parse_options.h"
 
 int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
@@ -10,7 +15,11 @@ int cmd_list(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_fetch(int argc, char **argv);
 
-/* Shared by every command's --help: prints the usage of `name`. */
-void usage_of(const char *name, FILE *out);
+extern const struct popt_command run_command;
+extern const struct popt_command compare_command;
+extern const struct popt_command plot_command;
+extern const struct popt_command list_command;
+extern const struct popt_command check_command;
+extern const struct popt_command fetch_command;
 
 #endif

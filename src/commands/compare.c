@@ -1,19 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * lrubench compare [-f text|markdown|json|csv] [--names A,B,...] [--alpha P]
- *                  [--fail-on-regression PCT] [--junit FILE] DIR...
+ * lrubench compare: the table of compare_options below, and its help.
  *
  * Everything is loaded, checked and rendered in memory first: a bad input
  * exits 2 before a byte is printed or a JUnit file is created.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "commands/commands.h"
+#include "compare/labels.h"
 #include "compare/model.h"
 #include "core/cleanup.h"
 #include "core/results.h"
@@ -32,25 +31,81 @@ static int parse_number(const char *opt, const char *s, double *v)
 	return 0;
 }
 
-/* not usage_of(): that lives in main.c, which the unit tests do not link */
-static const char usage_line[] =
-	"usage: lrubench compare [-f text|markdown|json|csv] [--names A,B,...] [--alpha P]\n"
-	"          [--fail-on-regression PCT] [--junit FILE] DIR...\n";
+/* The command line as given; reset by every cmd_compare(). */
+static struct {
+	const char *format, *names, *alpha, *fail_pct, *junit;
+} O;
 
-static void help(FILE *out)
+static const struct popt compare_options[] = {
+	POPT_STRING('f', "format", &O.format, "FMT", "text (default), markdown, json or csv"),
+	POPT_STRING(0, "names", &O.names, "A,B,...", "pick and order the labels by name"),
+	POPT_STRING(0, "alpha", &O.alpha, "P", "significance level of the t-test, 0<P<1 (0.10)"),
+	POPT_STRING(0, "fail-on-regression", &O.fail_pct, "PCT",
+		    "exit 1 if a mean row is significantly PCT% worse"),
+	POPT_STRING(0, "junit", &O.junit, "FILE", "write JUnit XML: a testcase per (table, op)"),
+	POPT_END(),
+};
+
+const struct popt_command compare_command = {
+	"compare", "DIR...",
+	"Compare the results of two or more labels, mmtests style. DIR is a label\n"
+	"folder (it holds run.json) or a folder of them. The first label is the\n"
+	"baseline; without --names labels are ordered by the time their run started.\n"
+	"\n"
+	"Per workload, table and op the samples of every iteration are pooled: Min, the\n"
+	"mean row (Hmean when higher is better, else Amean), Stddev, CoeffVar, Max and\n"
+	"the means of the best 50/95/99%. Percentages are positive when the candidate\n"
+	"is better. Facts of run.json that differ between labels (cmdline, THP, CPUs,\n"
+	"memory, config...) are listed before the tables, with warnings.\n"
+	"\n"
+	"Formats: text is mmtests' compare-kernels layout; markdown adds per op each\n"
+	"label's 95% confidence interval, the change with its interval, Welch's p and\n"
+	"a verdict; json and csv carry every number (lrubench-compare(1)). With csv\n"
+	"the warnings go to standard error.\n"
+	"\n"
+	"Significance: mmtests' t-test on the mean row; a change is significant when\n"
+	"p < alpha (--alpha, default 0.10) and is starred in the text. The gate:\n"
+	"--fail-on-regression PCT exits 1 when a significant mean row is worse by PCT\n"
+	"percent or more, one line per regression on standard error; --junit FILE\n"
+	"writes a testcase per (table, op) with a failure per regression (threshold\n"
+	"PCT, or 0 without --fail-on-regression).\n"
+	"\n"
+	"Exit: 0 ok; 1 a regression under --fail-on-regression; 2 bad input (nothing\n"
+	"is printed then, and no JUnit file is written).",
+	compare_options,
+};
+
+/* -f, --alpha, --fail-on-regression and --junit, checked. */
+static int check_options(enum format *fmt, double *alpha, double *fail_pct)
 {
-	fputs(usage_line, out);
-	fprintf(out,
-		"\n"
-		"Compare the results folders of two or more labels (DIR is a label folder with\n"
-		"run.json, or a folder of them). The first label is the baseline.\n\n"
-		"  -f, --format FMT            text (mmtests layout, default), markdown, json, csv\n"
-		"      --names A,B,...         pick and order labels (default: by run.json started)\n"
-		"      --alpha P               significance level of the t-test, 0<P<1 (default 0.10)\n"
-		"      --fail-on-regression PCT  exit 1 when a mean row is significantly worse\n"
-		"                              by at least PCT percent\n"
-		"      --junit FILE            write JUnit XML: a testcase per (table, op)\n\n"
-		"See lrubench-compare(1).\n");
+	const char *f = O.format ? O.format : "text";
+
+	if (!strcmp(f, "text"))
+		*fmt = FMT_TEXT;
+	else if (!strcmp(f, "markdown") || !strcmp(f, "md"))
+		*fmt = FMT_MARKDOWN;
+	else if (!strcmp(f, "json"))
+		*fmt = FMT_JSON;
+	else if (!strcmp(f, "csv"))
+		*fmt = FMT_CSV;
+	else
+		return error("-f: unknown format '%s' (text, markdown, json or csv)", f);
+	if (O.alpha) {
+		if (parse_number("--alpha", O.alpha, alpha))
+			return -1;
+		if (!(*alpha > 0 && *alpha < 1))
+			return error("--alpha: %s is not a probability strictly between 0 and 1", O.alpha);
+	}
+	if (O.fail_pct) {
+		if (parse_number("--fail-on-regression", O.fail_pct, fail_pct))
+			return -1;
+		if (*fail_pct < 0)
+			return error("--fail-on-regression: %s is negative; give a percentage >= 0",
+				     O.fail_pct);
+	}
+	if (O.junit && !*O.junit)
+		return error("--junit: empty file name");
+	return 0;
 }
 
 static int write_out(const struct strbuf *sb)
@@ -62,23 +117,14 @@ static int write_out(const struct strbuf *sb)
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "names", required_argument, NULL, 'n' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "fail-on-regression", required_argument, NULL, 'r' },
-		{ "junit", required_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	enum format fmt = FMT_TEXT;
-	const char *names = NULL, *junit = NULL;
-	double alpha = 0.10, fail_pct = -1;
+	const char *names, *junit;
+	double alpha = CMP_DEFAULT_ALPHA, fail_pct = -1;
 	struct label_result *labels = NULL;
 	size_t nlabels = 0, nreg = 0;
 	struct comparison cmp;
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT, xml = STRBUF_INIT;
-	int opt, ret = LB_EXIT_USAGE;
+	int n, ret = LB_EXIT_USAGE;
 
 	/*
 	 * A large comparison parses millions of JSON numbers into small objects
@@ -86,71 +132,17 @@ int cmd_compare(int argc, char **argv)
 	 * passes that cost a fifth of the load time (bench/compare-scale).
 	 */
 	mallopt(M_MXFAST, 0);
-	opterr = 0;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+:f:h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'f':
-			if (!strcmp(optarg, "text"))
-				fmt = FMT_TEXT;
-			else if (!strcmp(optarg, "markdown") || !strcmp(optarg, "md"))
-				fmt = FMT_MARKDOWN;
-			else if (!strcmp(optarg, "json"))
-				fmt = FMT_JSON;
-			else if (!strcmp(optarg, "csv"))
-				fmt = FMT_CSV;
-			else {
-				error("-f: unknown format '%s' (text, markdown, json or csv)", optarg);
-				return LB_EXIT_USAGE;
-			}
-			break;
-		case 'n':
-			names = optarg;
-			break;
-		case 'a':
-			if (parse_number("--alpha", optarg, &alpha))
-				return LB_EXIT_USAGE;
-			if (!(alpha > 0 && alpha < 1)) {
-				error("--alpha: %s is not a probability strictly between 0 and 1", optarg);
-				return LB_EXIT_USAGE;
-			}
-			break;
-		case 'r':
-			if (parse_number("--fail-on-regression", optarg, &fail_pct))
-				return LB_EXIT_USAGE;
-			if (fail_pct < 0) {
-				error("--fail-on-regression: %s is negative; give a percentage >= 0",
-				      optarg);
-				return LB_EXIT_USAGE;
-			}
-			break;
-		case 'j':
-			if (!*optarg) {
-				error("--junit: empty file name");
-				return LB_EXIT_USAGE;
-			}
-			junit = optarg;
-			break;
-		case 'h':
-			help(stdout);
-			return LB_EXIT_OK;
-		case ':':
-			error("compare: option '%s' needs a value", argv[optind - 1]);
-			fputs(usage_line, stderr);
-			return LB_EXIT_USAGE;
-		default:
-			error("compare: unknown option '%s'", argv[optind - 1]);
-			fputs(usage_line, stderr);
-			return LB_EXIT_USAGE;
-		}
-	}
-	if (optind >= argc) {
-		error("compare: give at least one results folder");
-		fputs(usage_line, stderr);
+	memset(&O, 0, sizeof(O));
+	n = parse_options(&compare_command, argc, argv);
+	if (n < 0)
+		return popt_exit(n);
+	if (check_options(&fmt, &alpha, &fail_pct))
 		return LB_EXIT_USAGE;
-	}
-	if (labels_collect(argv + optind, (size_t)(argc - optind), names, &labels, &nlabels,
-			   &err)) {
+	if (!n)
+		return popt_usage_error(&compare_command, "give at least one results folder");
+	names = O.names;
+	junit = O.junit;
+	if (labels_collect(argv, (size_t)n, names, &labels, &nlabels, &err)) {
 		if (lb_stop_requested())
 			goto interrupted;
 		error("%s", err.buf);
@@ -181,8 +173,8 @@ int cmd_compare(int argc, char **argv)
 	case FMT_CSV:
 		report_csv(&cmp, &out);
 		/* CSV has no room for them: the warnings go to stderr */
-		for (size_t i = 0; i < cmp.nwarnings; i++)
-			warning("%s", cmp.warnings[i]);
+		for (size_t i = 0; i < cmp.warnings.n; i++)
+			warning("%s", cmp.warnings.v[i]);
 		break;
 	}
 	/* the first SIGINT/SIGTERM: every loop above gave up; nothing is written */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * lrubench fetch URL [--sha256 HEX] [--cache DIR] [--retries N] [--extract DIR] [-q]
+ * lrubench fetch (the options: fetch_options below).
  *
  * Pre-fills the download cache (for offline CI: fetch once, then every run
  * finds the source in the cache). --extract DIR also extracts the entry (or a
@@ -8,76 +8,113 @@
  * uses, which is how the extraction is tested and measured on its own.
  *
  * Exit codes: 0 ok; 1 the download, the checksum or the extraction failed;
- * 2 usage (unknown option, malformed sha256, unsupported URL); 130 interrupted.
+ * 2 usage (unknown option, malformed sha256, unsupported URL); 3 the helper
+ * program lrubench-net (which does the work) is missing; 130 interrupted.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "net/archive_extract.h"
 #include "core/cleanup.h"
 #include "commands/commands.h"
-#include "net/fetch.h"
+#include "core/net_client.h"
+#include "core/parse_options.h"
 #include "core/util.h"
 
-/* Every usage error also shows the usage line (not usage_of(): main.c is
- * not linked into the unit tests, which link every other object). */
-#define FETCH_USAGE "usage: lrubench fetch URL [--sha256 HEX] [--cache DIR] [--retries N] " \
-	"[--extract DIR] [-q]\n"
-#define usage_error(...) (error(__VA_ARGS__), fputs(FETCH_USAGE, stderr), LB_EXIT_USAGE)
+/* The command line as given; reset by every cmd_fetch(). */
+static struct {
+	const char *sha256, *cache, *retries, *extract;
+	bool quiet;
+	int progress;              /* as struct fetch_opts: -1 by the terminal, 0 never, 1 always */
+} O;
+
+static int progress_cb(const struct popt *o, const char *arg)
+{
+	(void)arg;
+	O.progress = !strcmp(o->long_name, "progress");
+	return 0;
+}
+
+static const struct popt fetch_options[] = {
+	POPT_STRING(0, "sha256", &O.sha256, "HEX", "the expected sha256 (64 hex digits), verified"),
+	POPT_STRING(0, "cache", &O.cache, "DIR", "the cache folder (/var/cache/lrubench)"),
+	POPT_STRING(0, "retries", &O.retries, "N", "retries of a transient failure, 0..20 (3)"),
+	POPT_STRING(0, "extract", &O.extract, "DIR", "also extract the entry (or TARBALL) into DIR"),
+	POPT_BOOL('q', "quiet", &O.quiet, "print errors only"),
+	POPT_CALLBACK(0, "progress", NULL, NULL, "draw the progress bar even when not on a terminal",
+		      progress_cb),
+	POPT_CALLBACK(0, "no-progress", NULL, NULL, "never draw the progress bar", progress_cb),
+	POPT_END(),
+};
+
+const struct popt_command fetch_command = {
+	"fetch", "URL|TARBALL",
+	"Download URL (http://, https:// or file://) into lrubench's download cache,\n"
+	"where kernbench's source is looked up, so machines without network can run\n"
+	"it: fetch once, run many times. The entry is written whole or not at all, and\n"
+	"with --sha256 only when it matches; a cached entry is verified again. With\n"
+	"--extract the entry, or a local TARBALL, is extracted as kernbench does (no\n"
+	"absolute names, no '..', links kept inside, devices refused). Exit 0 ok; 1 the\n"
+	"download, checksum or extraction failed; 2 usage; 130 interrupted.\n"
+	"See lrubench-fetch(1).",
+	fetch_options,
+};
+
+/* The helper program lrubench-net does the work: without it this machine
+ * cannot (exit 3; the error names where it was looked for). */
+static bool have_helper(void)
+{
+	char *helper = net_helper_path();
+	bool found = helper != NULL;
+
+	free(helper);
+	return found;
+}
 
 int cmd_fetch(int argc, char **argv)
 {
 	struct fetch_opts o = { .retries = -1, .progress = -1 };
 	struct fetch_result res = { 0 };
-	const char *src = NULL, *extract = NULL;
+	const char *src, *extract;
 	const char *path;
-	int r;
+	int n, r;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+	memset(&O, 0, sizeof(O));
+	O.progress = -1;
+	n = parse_options(&fetch_command, argc, argv);
+	if (n < 0)
+		return popt_exit(n);
+	if (O.retries) {
+		unsigned long long v;
 
-		if (!strcmp(a, "--sha256") || !strcmp(a, "--cache") || !strcmp(a, "--extract") ||
-		    !strcmp(a, "--retries")) {
-			if (!val)
-				return usage_error("option %s needs a value", a);
-			i++;
-			if (!strcmp(a, "--sha256"))
-				o.sha256 = val;
-			else if (!strcmp(a, "--cache"))
-				o.cache_dir = val;
-			else if (!strcmp(a, "--extract"))
-				extract = val;
-			else {
-				unsigned long long n;
-
-				if (parse_ull(val, &n) || n > 20)
-					return usage_error("--retries wants a number 0..20, not '%s'", val);
-				o.retries = (int)n;
-			}
-		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-			o.quiet = true;
-			lb_quiet = 1;
-		} else if (!strcmp(a, "--progress")) {
-			o.progress = 1;
-		} else if (!strcmp(a, "--no-progress")) {
-			o.progress = 0;
-		} else if (a[0] == '-' && a[1]) {
-			return usage_error("unknown option '%s'", a);
-		} else if (src) {
-			return usage_error("only one URL, not also '%s'", a);
-		} else {
-			src = a;
+		if (parse_ull(O.retries, &v) || v > 20) {
+			error("--retries wants a number 0..20, not '%s'", O.retries);
+			return LB_EXIT_USAGE;
 		}
+		o.retries = (int)v;
 	}
-	if (!src)
-		return usage_error("%s", "fetch needs a URL");
-	if (o.sha256 && sha256_parse_hex(o.sha256, NULL))
-		return usage_error("malformed --sha256 '%s': expected 64 hex digits", o.sha256);
+	o.sha256 = O.sha256;
+	o.cache_dir = O.cache;
+	o.quiet = O.quiet;
+	o.progress = O.progress;
+	if (O.quiet)
+		lb_quiet = 1;
+	extract = O.extract;
+	if (!n)
+		return popt_usage_error(&fetch_command, "fetch needs a URL");
+	if (n > 1)
+		return popt_usage_error(&fetch_command, "only one URL, not also '%s'", argv[1]);
+	src = argv[0];
+	if (o.sha256 && sha256_parse_hex(o.sha256, NULL)) {
+		error("malformed --sha256 '%s': expected 64 hex digits", o.sha256);
+		return LB_EXIT_USAGE;
+	}
 
 	if (fetch_is_url(src)) {
-		enum fetch_status st = fetch_url(src, &o, &res);
+		enum fetch_status st;
 
+		if (!have_helper())
+			return LB_EXIT_UNSUPPORTED;
+		st = net_fetch_url(src, &o, &res);
 		if (st == FETCH_INTERRUPTED)
 			return LB_EXIT_INTERRUPTED;
 		if (st != FETCH_OK)
@@ -86,14 +123,18 @@ int cmd_fetch(int argc, char **argv)
 			info("%s is in the cache: %s", src, res.path);
 		path = res.path;
 	} else if (fetch_has_scheme(src)) {
-		return usage_error("unsupported URL '%s': use http://, https:// or file://", src);
+		return popt_usage_error(&fetch_command, "unsupported URL '%s': use http://, https:// "
+					"or file://", src);
 	} else if (!extract) {
-		return usage_error("'%s' is not a URL (a local tarball needs --extract DIR)", src);
+		return popt_usage_error(&fetch_command, "'%s' is not a URL (a local tarball needs "
+					"--extract DIR)", src);
+	} else if (!have_helper()) {
+		return LB_EXIT_UNSUPPORTED;
 	} else {
 		if (o.sha256) {
 			char got[65];
 
-			if (sha256_hex_file(src, got))
+			if (net_sha256_file(src, got))
 				return lb_stop_requested() ? LB_EXIT_INTERRUPTED : LB_EXIT_FAIL;
 			if (strcasecmp(got, o.sha256)) {
 				error("checksum mismatch for %s: sha256 is %s, expected %s", src, got,
@@ -107,7 +148,7 @@ int cmd_fetch(int argc, char **argv)
 	if (extract) {
 		double t0 = now_monotonic();
 
-		r = archive_extract_tree(path, extract);
+		r = net_extract_tree(path, extract);
 		if (!r)
 			info("extracted %s into %s in %.2f s", path, extract, now_monotonic() - t0);
 	}

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * lrubench list: every workload with its keys, types, defaults (as sized for
- * this machine), --quick values and help, from the same option tables the
- * config parser uses; then the tables each workload writes and the shipped
- * configs.
+ * lrubench list: every config section ([global], each workload, [vm]) with
+ * its keys, types, defaults (as sized for this machine), --quick values and
+ * help, from the same option tables the config parser uses; the tables each
+ * workload writes; the shipped configs.
  */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "commands/commands.h"
+#include "core/parse_options.h"
 #include "core/numa.h"
 #include "core/workload.h"
 
@@ -56,14 +57,42 @@ static void list_configs(void)
 	}
 }
 
+static const struct popt list_popts[] = {
+	POPT_END(),
+};
+
+const struct popt_command list_command = {
+	"list", "[SECTION...]",
+	"Every config key of the sections named (default: all of them): [global], each\n"
+	"workload's section and [vm], with its type, default (sized for this machine),\n"
+	"--quick value and help; then the tables each workload writes and the shipped\n"
+	"configs. The keys are set in INI files (run -c) or with run --set SEC.KEY=VAL.",
+	list_popts,
+};
+
+static bool wanted(const char *section, int n, char **names)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], section))
+			return true;
+	return n == 0;
+}
+
 int cmd_list(int argc, char **argv)
 {
-	struct sysinfo si;
+	struct sys_facts si;
 	struct numa_bind b;
 	struct strbuf err = STRBUF_INIT;
 	struct sizing sz = { 0 };
 	bool any = false;
+	int n = parse_options(&list_command, argc, argv);
 
+	if (n < 0)
+		return popt_exit(n);
+	for (int i = 0; i < n; i++)
+		if (!workload_find(argv[i]) && strcmp(argv[i], "global") && strcmp(argv[i], "vm"))
+			return popt_usage_error(&list_command, "unknown section '%s': name global, vm or a workload",
+						argv[i]);
 	memset(&si, 0, sizeof(si));
 	if (!sysinfo_collect(&si)) {
 		sz.sys = &si;
@@ -75,26 +104,15 @@ int cmd_list(int argc, char **argv)
 		sz.node_mem = b.mem_bytes;
 	}
 	strbuf_release(&err);
-	for (int i = 1; i < argc; i++) {
-		if (argv[i][0] == '-' || (!workload_find(argv[i]) && strcmp(argv[i], "global"))) {
-			error("unknown workload '%s' (see 'lrubench list')", argv[i]);
-			sysinfo_release(&si);
-			return LB_EXIT_USAGE;
-		}
-	}
-	if (argc < 2 || !strcmp(argv[1], "global")) {
+	if (wanted("global", n, argv)) {
 		printf("[global]  settings of the whole run\n");
 		list_options("global", global_options, &sz);
 		any = true;
 	}
 	for (size_t w = 0; workloads[w]; w++) {
 		const struct workload_ops *ops = workloads[w];
-		bool want = argc < 2;
 
-		for (int i = 1; i < argc; i++)
-			if (!strcmp(argv[i], ops->name))
-				want = true;
-		if (!want)
+		if (!wanted(ops->name, n, argv))
 			continue;
 		printf("%s[%s]  %s\n", any ? "\n" : "", ops->name, ops->summary);
 		list_options(ops->name, ops->options, &sz);
@@ -104,7 +122,11 @@ int cmd_list(int argc, char **argv)
 			       ops->tables[t].better == BETTER_HIGHER ? "higher" : "lower");
 		any = true;
 	}
-	if (argc < 2)
+	if (wanted("vm", n, argv)) {
+		printf("%s[vm]  VM mode, when kernel_a is set: see lrubench-vm(7)\n", any ? "\n" : "");
+		list_options("vm", vm_options, &sz);
+	}
+	if (!n)
 		list_configs();
 	sysinfo_release(&si);
 	return LB_EXIT_OK;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * lrubench plot [-o OUTDIR] [--format png|svg] [--names A,B] DIR...
+ * lrubench plot (the options: plot_options below).
  *
  * Reads results folders the way compare does (labels_collect, then compare's
  * model, so a figure and the table agree to the digit), writes for every
@@ -10,14 +10,15 @@
  * script. One label is enough to plot (compare needs two).
  * gnuplot missing: the scripts and data are still written, exit 3.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "core/cleanup.h"
 #include "commands/commands.h"
+#include "core/parse_options.h"
 #include "compare/plot.h"
+#include "compare/labels.h"
 #include "compare/plot_stage.h"
 #include "compare/model.h"
 #include "core/results.h"
@@ -32,23 +33,36 @@ static size_t label_ntables(const struct label_result *l)
 	return n;
 }
 
-static int plot_usage(void)
-{
-	/* not usage_of(): it lives in main.c, which the unit tests do not link */
-	fputs("usage: lrubench plot [-o DIR] [--format png|svg] [--names A,B] DIR...\n", stderr);
-	return LB_EXIT_USAGE;
-}
+/* The command line as given; reset by every cmd_plot(). */
+static struct {
+	const char *outdir, *format, *names;
+	bool quiet;
+} O;
+
+static const struct popt plot_options[] = {
+	POPT_STRING('o', "output", &O.outdir, "DIR", "where the figures go (plots; created)"),
+	POPT_STRING('f', "format", &O.format, "png|svg", "image format (png)"),
+	POPT_STRING('n', "names", &O.names, "A,B,...", "pick and order the labels by name"),
+	POPT_BOOL('q', "quiet", &O.quiet, "print errors only"),
+	POPT_END(),
+};
+
+const struct popt_command plot_command = {
+	"plot", "DIR...",
+	"Draw the results of one or more labels with gnuplot. DIR is a label folder or\n"
+	"a folder of them, read as compare reads them. For every workload and table:\n"
+	"a line per label over each numeric sweep of ops (memcgs-N ...), grouped bars\n"
+	"for the other ops, and candlesticks (mean +- stddev, min, max) of every op;\n"
+	"the y value is compare's mean row. Each figure is a NAME.gp script, NAME.dat\n"
+	"and the image in the output folder (files of the same name are replaced),\n"
+	"listed in index.md with compare's text. Without gnuplot the scripts and data\n"
+	"are still written, and plot exits 3.",
+	plot_options,
+};
 
 int cmd_plot(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "names", required_argument, NULL, 'n' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *outdir = "plots", *names = NULL, *format = "png";
+	const char *outdir, *names;
 	enum plot_format fmt;
 	struct label_result *labels = NULL;
 	size_t nl = 0;
@@ -58,47 +72,34 @@ int cmd_plot(int argc, char **argv)
 	bool have_cmp = false;
 	struct strbuf text = STRBUF_INIT;
 	struct plot_stage stage = { NULL, NULL, 0 };
-	int c, ret = LB_EXIT_OK;
+	int n, ret = LB_EXIT_OK;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:f:n:q", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			outdir = optarg;
-			break;
-		case 'f':
-			format = optarg;
-			break;
-		case 'n':
-			names = optarg;
-			break;
-		case 'q':
-			lb_quiet = 1;
-			break;
-		default:
-			return plot_usage();
-		}
-	}
-	if (plot_parse_format(format, &fmt)) {
-		error("--format '%s' is not known: use png or svg", format);
+	memset(&O, 0, sizeof(O));
+	n = parse_options(&plot_command, argc, argv);
+	if (n < 0)
+		return popt_exit(n);
+	if (O.quiet)
+		lb_quiet = 1;
+	outdir = O.outdir ? O.outdir : "plots";
+	names = O.names;
+	if (plot_parse_format(O.format ? O.format : "png", &fmt)) {
+		error("--format '%s' is not known: use png or svg", O.format);
 		return LB_EXIT_USAGE;
 	}
-	if (optind >= argc) {
-		error("plot needs at least one results folder");
-		return plot_usage();
-	}
+	if (!n)
+		return popt_usage_error(&plot_command, "plot needs at least one results folder");
 	if (!*outdir) {
 		error("-o needs a folder name");
 		return LB_EXIT_USAGE;
 	}
 	strbuf_init(&err);
-	if (labels_collect(argv + optind, (size_t)(argc - optind), names, &labels, &nl, &err)) {
+	if (labels_collect(argv, (size_t)n, names, &labels, &nl, &err)) {
 		error("%s", strbuf_str(&err));
 		ret = lb_stop_requested() ? LB_EXIT_INTERRUPTED : LB_EXIT_USAGE;
 		goto out;
 	}
 	if (!nl) {
-		error("no results in %s", argv[optind]);
+		error("no results in %s", argv[0]);
 		ret = LB_EXIT_USAGE;
 		goto out;
 	}
@@ -110,7 +111,7 @@ int cmd_plot(int argc, char **argv)
 			ret = LB_EXIT_USAGE;
 			goto out;
 		}
-	if (comparison_build(labels, nl, 0.10, &cmp, &err)) {
+	if (comparison_build(labels, nl, CMP_DEFAULT_ALPHA, &cmp, &err)) {
 		error("%s", strbuf_str(&err));
 		ret = LB_EXIT_USAGE;
 		goto out;
@@ -135,21 +136,26 @@ int cmd_plot(int argc, char **argv)
 		ret = LB_EXIT_FAIL;
 		goto out;
 	}
+	/* OUTDIR was checked above: a write failing from here on is an I/O
+	 * failure (disk full, ...), not a usage error */
 	if (plot_write_figures(&cmp, stage.dir, fmt, &set)) {
-		ret = LB_EXIT_USAGE;
+		ret = LB_EXIT_FAIL;
 		goto out;
 	}
 	/* the same text `lrubench compare` prints, at its default alpha */
 	report_text(&cmp, &text);
 	if (plot_write_index(&cmp, &set, strbuf_str(&text), stage.dir)) {
-		ret = LB_EXIT_USAGE;
+		ret = LB_EXIT_FAIL;
 		goto out;
 	}
 	if (!plot_have_gnuplot()) {
-		if (!plot_stage_publish(&stage))
-			error("gnuplot is not installed (not found in PATH): apt-get install "
-			      "gnuplot-nox; the scripts and data are in %s, run 'gnuplot NAME.gp' "
-			      "there", outdir);
+		if (plot_stage_publish(&stage)) {
+			ret = LB_EXIT_FAIL;
+			goto out;
+		}
+		error("gnuplot is not installed (not found in PATH): apt-get install "
+		      "gnuplot-nox; the scripts and data are in %s, run 'gnuplot NAME.gp' "
+		      "there", outdir);
 		ret = LB_EXIT_UNSUPPORTED;
 		goto out;
 	}

@@ -6,96 +6,118 @@
  * the iteration in flight and --resume continues from the first missing one.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core/cleanup.h"
+#include "core/label_name.h"
 #include "commands/commands.h"
+#include "core/parse_options.h"
 #include "core/run_state.h"
 #include "core/sparse_root.h"
 #include "compare/stats.h"
+#include "vm/args.h"
 #include "vm/vm.h"
 #include "core/workload.h"
 
-struct run_args {
-	char **configs;
-	size_t nconfigs;
-	char **sets;
-	size_t nsets;
+/* What the command line asked for; reset by every cmd_run(). */
+static struct run_args {
+	struct strlist configs;
+	struct strlist sets;       /* SEC.KEY=VAL, from --set and the [vm] aliases, in order */
+	struct strlist sets_from;  /* each one's flag as typed, for messages */
 	const char *workloads;
 	const char *outdir;
 	const char *label;
 	const char *iterations;
-	bool quick, force, resume, dry_run;
-};
+	bool quick, force, resume, dry_run, quiet;
+} A;
 
-static void add_arg(char ***v, size_t *n, const char *s)
+/* --set, and the flags that are another name for a [vm] key (their value is
+ * the key): one list in command-line order, as the config applies them. */
+static int set_key(const struct popt *o, const char *arg)
 {
-	*v = xrealloc(*v, (*n + 1) * sizeof(char *));
-	(*v)[(*n)++] = (char *)s;
+	const char *key = o->value;
+
+	if (!key) {
+		strlist_push(&A.sets, arg);
+		strlist_pushf(&A.sets_from, "--set %s", arg);
+		return 0;
+	}
+	if (!*arg && !strncmp(o->long_name, "kernel-", 7))
+		return error("--%s: empty image path", o->long_name);
+	strlist_pushf(&A.sets, "%s=%s", key, arg);
+	strlist_pushf(&A.sets_from, "--%s %s", o->long_name, arg);
+	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct run_args *a)
-{
-	enum { O_LABEL = 256, O_QUICK, O_SET, O_FORCE, O_RESUME, O_DRY_RUN };
-	static const struct option longopts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "workloads", required_argument, NULL, 'w' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "iterations", required_argument, NULL, 'i' },
-		{ "label", required_argument, NULL, O_LABEL },
-		{ "quick", no_argument, NULL, O_QUICK },
-		{ "set", required_argument, NULL, O_SET },
-		{ "force", no_argument, NULL, O_FORCE },
-		{ "resume", no_argument, NULL, O_RESUME },
-		{ "dry-run", no_argument, NULL, O_DRY_RUN },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+#define VM_KEY(name, key, argh, help) POPT_CALLBACK(0, name, key, argh, help, set_key)
 
-	memset(a, 0, sizeof(*a));
-	a->outdir = "results";
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":c:w:o:i:q", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'c': add_arg(&a->configs, &a->nconfigs, optarg); break;
-		case 'w': a->workloads = optarg; break;
-		case 'o': a->outdir = optarg; break;
-		case 'i': a->iterations = optarg; break;
-		case 'q': lb_quiet = 1; break;
-		case O_LABEL: a->label = optarg; break;
-		case O_QUICK: a->quick = true; break;
-		case O_SET: add_arg(&a->sets, &a->nsets, optarg); break;
-		case O_FORCE: a->force = true; break;
-		case O_RESUME: a->resume = true; break;
-		case O_DRY_RUN: a->dry_run = true; break;
-		case ':':
-			return error("option '%s' needs a value", argv[optind - 1]);
-		default:
-			return error("unknown option '%s' (see 'lrubench run --help')", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return error("unexpected argument '%s' (see 'lrubench run --help')", argv[optind]);
-	if (a->force && a->resume)
-		return error("--force and --resume exclude each other");
-	return 0;
+static const struct popt run_options[] = {
+	POPT_STRLIST('c', "config", &A.configs, "FILE",
+		     "read an INI config file (repeatable, in order)"),
+	POPT_STRING('w', "workloads", &A.workloads, "LIST",
+		    "a comma list, or \"all\" (global.workloads)"),
+	POPT_STRING('o', "output", &A.outdir, "DIR", "results root: writes DIR/LABEL/ (results)"),
+	POPT_STRING(0, "label", &A.label, "NAME", "the run's folder name (default: uname -r)"),
+	POPT_STRING('i', "iterations", &A.iterations, "N", "measured iterations (global.iterations)"),
+	POPT_BOOL(0, "quick", &A.quick, "every key's --quick value: a short demo"),
+	POPT_STRLIST_CB(0, "set", NULL, "SEC.KEY=VAL", "set a config key, after the files (repeatable)",
+			set_key),
+	POPT_BOOL(0, "force", &A.force, "replace the complete run in DIR/LABEL"),
+	POPT_BOOL(0, "resume", &A.resume, "continue an interrupted run where it stopped"),
+	POPT_BOOL(0, "dry-run", &A.dry_run, "print the config (VM: the plan), run nothing"),
+	POPT_BOOL('q', "quiet", &A.quiet, "print errors only"),
+	POPT_GROUP("VM mode (lrubench-vm(7)): boot each kernel in qemu, run the suite above in it,\n"
+		   "compare. Each flag sets a [vm] key (lrubench list vm); so do the aliases\n"
+		   "--vm-memory SIZE, --vm-cpus N, --vm-numa-nodes N, --vm-rounds N,\n"
+		   "--vm-cmdline-extra TEXT and --vm-timeout TIME."),
+	VM_KEY("kernel-a", "vm.kernel_a", "IMG", "kernel A, the baseline: a bzImage, or \"host\""),
+	VM_KEY("kernel-b", "vm.kernel_b", "IMG", "kernel B, compared with A"),
+	VM_KEY("label-a", "vm.label_a", "NAME", "results label of kernel A (default: its release)"),
+	VM_KEY("label-b", "vm.label_b", "NAME", "results label of kernel B"),
+	VM_KEY("modules-a", "vm.modules_a", "DIR", "kernel A's lib/modules/<release> (or its root)"),
+	VM_KEY("modules-b", "vm.modules_b", "DIR", "the same for kernel B"),
+	VM_KEY("vm-memory", "vm.memory", "SIZE", NULL),
+	VM_KEY("vm-cpus", "vm.cpus", "N", NULL),
+	VM_KEY("vm-numa-nodes", "vm.numa_nodes", "N", NULL),
+	VM_KEY("vm-rounds", "vm.rounds", "N", NULL),
+	VM_KEY("vm-cmdline-extra", "vm.cmdline_extra", "TEXT", NULL),
+	VM_KEY("vm-timeout", "vm.timeout", "TIME", NULL),
+	POPT_END(),
+};
+
+const struct popt_command run_command = {
+	"run", "",
+	"Run the selected workloads, each in memory cgroups of its own, and write every\n"
+	"sample to DIR/LABEL/ (run.json, WORKLOAD.json), saved after each iteration.\n"
+	"The config: built-in defaults, --quick, the -c files in order, -i, then --set\n"
+	"in order; 'lrubench list' shows every key. A complete run is never replaced\n"
+	"without --force. With vm.kernel_a set (--kernel-a), the suite runs in qemu\n"
+	"guests instead.",
+	run_options,
+};
+
+static void run_args_reset(void)
+{
+	strlist_release(&A.configs);
+	strlist_release(&A.sets);
+	strlist_release(&A.sets_from);
+	memset(&A, 0, sizeof(A));
+	A.outdir = "results";
 }
 
 static int check_label(const char *label)
 {
-	if (!*label || !strcmp(label, ".") || !strcmp(label, "..") || strchr(label, '/') ||
-	    strlen(label) > 200)
-		return error("label '%s' cannot be a folder name", label);
-	/* compare and plot skip hidden folders: such a label could never be read */
-	if (label[0] == '.')
-		return error("label '%s' starts with '.': compare and plot skip hidden folders", label);
-	return 0;
+	struct strbuf err = STRBUF_INIT;
+
+	if (!label_name_check(label, &err))
+		return 0;
+	/* the label may be the kernel release, which the user did not choose */
+	error("%s (give --label NAME)", err.buf);
+	strbuf_release(&err);
+	return -1;
 }
 
 /* Which workloads: -w, else [global] workloads; "all" means every one. */
@@ -147,24 +169,37 @@ static int select_workloads(struct config *cfg, const char *list,
 	return 0;
 }
 
-static int resolve_config(const struct run_args *a, struct config *cfg, struct sysinfo *si,
-			  struct numa_bind *bind)
+/* Defaults, --quick, the files, -i, --set and the aliases, in that order. */
+static int load_config(struct config *cfg, struct sys_facts *si)
+{
+	struct sizing sz = { si, si->nr_cpus, si->mem_total_kb * 1024 };
+	struct strbuf err = STRBUF_INIT;
+
+	if (config_init(cfg, &sz, A.quick))
+		return LB_EXIT_USAGE;
+	for (size_t i = 0; i < A.configs.n; i++)
+		if (config_load_file(cfg, A.configs.v[i], &err))
+			goto usage;
+	if (A.iterations &&
+	    config_set_value(cfg, "global", "iterations", A.iterations, "-i", &err))
+		goto usage;
+	for (size_t i = 0; i < A.sets.n; i++)
+		if (config_set_from(cfg, A.sets.v[i], A.sets_from.v[i], &err))
+			goto usage;
+	return 0;
+usage:
+	error("%s", strbuf_str(&err));
+	strbuf_release(&err);
+	return LB_EXIT_USAGE;
+}
+
+/* The node to run on; defaults sized by the machine are sized again for it. */
+static int bind_node(struct config *cfg, struct sys_facts *si, struct numa_bind *bind)
 {
 	struct sizing sz = { si, si->nr_cpus, si->mem_total_kb * 1024 };
 	struct strbuf err = STRBUF_INIT;
 	int r;
 
-	if (config_init(cfg, &sz, a->quick))
-		return LB_EXIT_USAGE;
-	for (size_t i = 0; i < a->nconfigs; i++)
-		if (config_load_file(cfg, a->configs[i], &err))
-			goto usage;
-	if (a->iterations &&
-	    config_set_value(cfg, "global", "iterations", a->iterations, "-i", &err))
-		goto usage;
-	for (size_t i = 0; i < a->nsets; i++)
-		if (config_set(cfg, a->sets[i], &err))
-			goto usage;
 	if (sparse_root_check_spec(cfg->g.sparse_root, &err)) {
 		error("global.sparse_root: %s", strbuf_str(&err));
 		strbuf_release(&err);
@@ -181,49 +216,122 @@ static int resolve_config(const struct run_args *a, struct config *cfg, struct s
 	config_resize(cfg, &sz);
 	strbuf_release(&err);
 	return 0;
-usage:
-	error("%s", strbuf_str(&err));
-	strbuf_release(&err);
-	return LB_EXIT_USAGE;
 }
 
-static bool wants_vm(int argc, char **argv)
+/*
+ * VM mode: the guests run `lrubench run` with this command line's suite
+ * options (-c, -w, -i, --quick, --set but vm.*, --force, --resume, -q); VM
+ * mode adds --label and -o. A -c file may name kernels in its [vm] section:
+ * the guest clears them, or it would try VM mode in its turn.
+ */
+static int run_in_vms(struct config *cfg)
 {
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strncmp(argv[i], "--kernel-a", 10) || !strncmp(argv[i], "--kernel-b", 10))
-			return true;
+	struct vm_args va;
+	struct strbuf err = STRBUF_INIT;
+	const char *wd_from = config_origin(cfg, "global", "workdir");
+
+	if (A.label) {
+		error("--label names a single run: with --kernel-a/--kernel-b use --label-a and --label-b");
+		return LB_EXIT_USAGE;
 	}
-	return false;
+	memset(&va, 0, sizeof(va));
+	for (size_t i = 0; i < A.configs.n; i++) {
+		strlist_push(&va.suite, "-c");
+		strlist_push(&va.suite, A.configs.v[i]);
+	}
+	if (A.workloads) {
+		strlist_push(&va.suite, "-w");
+		strlist_push(&va.suite, A.workloads);
+	}
+	if (A.iterations) {
+		strlist_push(&va.suite, "-i");
+		strlist_push(&va.suite, A.iterations);
+	}
+	if (A.quick)
+		strlist_push(&va.suite, "--quick");
+	for (size_t i = 0; i < A.sets.n; i++) {
+		if (!strncmp(A.sets.v[i], "vm.", 3))
+			continue;
+		strlist_push(&va.suite, "--set");
+		strlist_push(&va.suite, A.sets.v[i]);
+	}
+	if (A.force)
+		strlist_push(&va.suite, "--force");
+	if (A.resume)
+		strlist_push(&va.suite, "--resume");
+	if (A.quiet)
+		strlist_push(&va.suite, "-q");
+	if (A.configs.n) {
+		strlist_push(&va.suite, "--set");
+		strlist_push(&va.suite, "vm.kernel_a=");
+		strlist_push(&va.suite, "--set");
+		strlist_push(&va.suite, "vm.kernel_b=");
+	}
+	/* the guest's root is read-only: a workdir that was asked for gets a tmpfs */
+	if (cfg->g.workdir[0] == '/' && wd_from && strcmp(wd_from, "default"))
+		strlist_push(&va.tmpfs, cfg->g.workdir);
+	va.results = A.outdir;
+	va.quick = A.quick;
+	va.force = A.force;
+	va.resume = A.resume;
+	va.dry_run = A.dry_run;
+	if (vm_args_from_config(&va, config_section(cfg, "vm"), &err)) {
+		error("%s", strbuf_str(&err));
+		strbuf_release(&err);
+		vm_args_release(&va);
+		return LB_EXIT_USAGE;
+	}
+	strbuf_release(&err);
+	return cmd_run_vm(&va);
 }
 
-int cmd_run(int argc, char **argv)
+static int run(int argc, char **argv)
 {
-	struct run_args a;
 	struct config cfg;
-	struct sysinfo si;
+	struct sys_facts si;
 	struct run_state rs;
+	const struct vm_opts *vm;
 	const struct workload_ops **wls = NULL;
 	size_t nwls = 0;
-	int ret;
+	int n, ret;
 
-	if (wants_vm(argc, argv))
-		return cmd_run_vm(argc, argv);
-	if (parse_args(argc, argv, &a))
+	n = parse_options(&run_command, argc, argv);
+	if (n < 0)
+		return popt_exit(n);
+	if (n > 0)
+		return popt_usage_error(&run_command, "unexpected argument '%s'", argv[0]);
+	if (A.force && A.resume) {
+		error("--force and --resume exclude each other");
 		return LB_EXIT_USAGE;
+	}
+	if (geteuid() != 0) {
+		error("'lrubench run' creates cgroups and mounts: run it as root");
+		return LB_EXIT_UNSUPPORTED;
+	}
+	lb_quiet = A.quiet;
 	if (sysinfo_collect(&si))
 		return LB_EXIT_FAIL;
 	memset(&rs, 0, sizeof(rs));
-	ret = resolve_config(&a, &cfg, &si, &rs.env.bind);
-	if (!ret && select_workloads(&cfg, a.workloads ? a.workloads : cfg.g.workloads, &wls, &nwls))
+	ret = load_config(&cfg, &si);
+	vm = ret ? NULL : config_section(&cfg, "vm");
+	if (vm && (*vm->kernel[0] || *vm->kernel[1])) {
+		/* a misspelt workload fails here, not after a boot */
+		if (select_workloads(&cfg, A.workloads ? A.workloads : cfg.g.workloads, &wls, &nwls))
+			ret = LB_EXIT_USAGE;
+		else
+			ret = run_in_vms(&cfg);
+		goto out;
+	}
+	if (!ret)
+		ret = bind_node(&cfg, &si, &rs.env.bind);
+	if (!ret && select_workloads(&cfg, A.workloads ? A.workloads : cfg.g.workloads, &wls, &nwls))
 		ret = LB_EXIT_USAGE;
-	if (!ret && check_label(a.label ? a.label : si.kernel_release))
+	if (!ret && check_label(A.label ? A.label : si.kernel_release))
 		ret = LB_EXIT_USAGE;
 	/* a dry run refuses what the run would refuse */
-	if (!ret && a.dry_run && run_state_check_outdir(a.outdir))
+	if (!ret && A.dry_run && run_state_check_outdir(A.outdir))
 		ret = LB_EXIT_USAGE;
-	if (!ret && a.dry_run) {
+	if (!ret && A.dry_run) {
 		/* the effective config, as run.json would record it; nothing is run */
 		json_object *o = config_to_json(&cfg);
 		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
@@ -233,18 +341,27 @@ int cmd_run(int argc, char **argv)
 	} else if (!ret) {
 		rs.cfg = &cfg;
 		rs.sys = &si;
-		rs.outdir = a.outdir;
-		rs.label = a.label ? a.label : si.kernel_release;
-		rs.force = a.force;
-		rs.resume = a.resume;
+		rs.outdir = A.outdir;
+		rs.label = A.label ? A.label : si.kernel_release;
+		rs.force = A.force;
+		rs.resume = A.resume;
 		rs.wls = wls;
 		rs.nwls = nwls;
 		ret = run_state_execute(&rs);
 	}
+out:
 	config_release(&cfg);
 	sysinfo_release(&si);
 	free(wls);
-	free(a.configs);
-	free(a.sets);
+	return ret;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	int ret;
+
+	run_args_reset();
+	ret = run(argc, argv);
+	run_args_reset();
 	return ret;
 }

@@ -1,42 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The labels named on a `compare` or `plot` command line (results.h): each
+ * The labels named on a `compare` or `plot` command line (labels.h): each
  * DIR is a label folder (has run.json) or a folder of label folders.
  */
+#include "compare/labels.h"
+
 #include <dirent.h>
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "core/cleanup.h"
-#include "core/results.h"
+#include "core/label_name.h"
+#include "core/parallel.h"
+#include "core/strlist.h"
 
 struct found {
 	struct label_result *v;
 	size_t n, cap;
 };
 
-/* the label folders found on the command line, before loading */
-struct dirlist {
-	char **v;
-	size_t n, cap;
-};
-
-static void dirlist_add(struct dirlist *d, char *path)
-{
-	ALLOC_GROW(d->v, d->n + 1, d->cap);
-	d->v[d->n++] = path;
-}
-
 static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int find_dirs(const char *dir, struct dirlist *out, struct strbuf *err)
+/* The label folders that dir names, appended to out (sorted by name). */
+static int find_dirs(const char *dir, struct strlist *out, struct strbuf *err)
 {
-	struct dirlist subs = { NULL, 0, 0 };
+	struct strlist subs = STRLIST_INIT;
 	struct dirent *de;
 	DIR *d;
 
@@ -49,7 +40,7 @@ static int find_dirs(const char *dir, struct dirlist *out, struct strbuf *err)
 		return -1;
 	}
 	if (is_label_dir(dir)) {
-		dirlist_add(out, xstrdup(dir));
+		strlist_push(out, dir);
 		return 0;
 	}
 	d = opendir(dir);
@@ -58,18 +49,23 @@ static int find_dirs(const char *dir, struct dirlist *out, struct strbuf *err)
 		return -1;
 	}
 	while ((de = readdir(d))) {
+		struct strbuf why = STRBUF_INIT;
 		char *p;
 
-		if (de->d_name[0] == '.')
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		p = xasprintf("%s/%s", dir, de->d_name);
 		if (is_dir(p) && is_label_dir(p)) {
-			dirlist_add(&subs, p);
-			continue;
-		}
-		/* a results folder of someone else: say what is left out */
-		if (is_dir(p))
+			/* the folders `run` can write, no others (.git, .snapshots...) */
+			if (!label_name_check(de->d_name, &why))
+				strlist_push(&subs, p);
+			else if (de->d_name[0] != '.')   /* hidden ones are meant to be */
+				warning("%s is not read: %s", p, why.buf);
+		} else if (de->d_name[0] != '.' && is_dir(p)) {
+			/* a results folder of someone else: say what is left out */
 			warning("%s: no run.json in it: not a label folder, skipped", p);
+		}
+		strbuf_release(&why);
 		free(p);
 	}
 	closedir(d);
@@ -79,62 +75,43 @@ static int find_dirs(const char *dir, struct dirlist *out, struct strbuf *err)
 	}
 	qsort(subs.v, subs.n, sizeof(*subs.v), cmp_name);
 	for (size_t i = 0; i < subs.n; i++)
-		dirlist_add(out, subs.v[i]);
-	free(subs.v);
+		strlist_push(out, subs.v[i]);
+	strlist_release(&subs);
 	return 0;
 }
 
 /*
  * Loading is most of the time of a large comparison (parsing JSON), and
- * labels are independent: load them on as many threads as there are CPUs.
+ * labels are independent: load them in parallel, each into its own slot.
  */
 struct loader {
-	const struct dirlist *dirs;
+	const struct strlist *dirs;
 	struct label_result *labels;
 	struct strbuf *errs;
 	int *rets;
-	size_t next;          /* atomic: the next label to load */
 };
 
-static void *load_worker(void *arg)
+static void load_one(void *arg, size_t i)
 {
 	struct loader *ld = arg;
-	size_t i;
 
-	while ((i = __atomic_fetch_add(&ld->next, 1, __ATOMIC_RELAXED)) < ld->dirs->n) {
-		if (lb_stop_requested()) {   /* the first Ctrl-C stops a long load */
-			strbuf_addstr(&ld->errs[i], "interrupted");
-			ld->rets[i] = -1;
-			continue;
-		}
-		ld->rets[i] = label_result_load(ld->dirs->v[i], &ld->labels[i], &ld->errs[i]);
+	if (lb_stop_requested()) {   /* the first Ctrl-C stops a long load */
+		strbuf_addstr(&ld->errs[i], "interrupted");
+		ld->rets[i] = -1;
+		return;
 	}
-	return NULL;
+	ld->rets[i] = label_result_load(ld->dirs->v[i], &ld->labels[i], &ld->errs[i]);
 }
 
-static int load_all(const struct dirlist *dirs, struct label_result *labels, struct strbuf *err)
+static int load_all(const struct strlist *dirs, struct label_result *labels, struct strbuf *err)
 {
 	struct loader ld = { dirs, labels, xcalloc(dirs->n, sizeof(struct strbuf)),
-			     xcalloc(dirs->n, sizeof(int)), 0 };
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t nthreads = cpus > 1 ? (size_t)cpus : 1, started = 0;
-	pthread_t *th;
+			     xcalloc(dirs->n, sizeof(int)) };
 	int ret = 0;
 
-	if (nthreads > dirs->n)
-		nthreads = dirs->n;
-	if (nthreads > 16)
-		nthreads = 16;
-	th = xcalloc(nthreads, sizeof(*th));
 	for (size_t i = 0; i < dirs->n; i++)
 		strbuf_init(&ld.errs[i]);
-	/* this thread works too; helpers are a bonus, so a failed create is fine */
-	for (size_t i = 1; i < nthreads; i++)
-		if (!pthread_create(&th[started], NULL, load_worker, &ld))
-			started++;
-	load_worker(&ld);
-	for (size_t i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
+	parallel_for(dirs->n, load_one, &ld);
 	/* report the first failure in command-line order, as a serial load would */
 	for (size_t i = 0; i < dirs->n; i++) {
 		if (ld.rets[i] && !ret) {
@@ -145,7 +122,6 @@ static int load_all(const struct dirlist *dirs, struct label_result *labels, str
 	}
 	free(ld.errs);
 	free(ld.rets);
-	free(th);
 	return ret;
 }
 
@@ -227,7 +203,7 @@ static int pick_names(struct found *f, const char *names, struct strbuf *err)
 int labels_collect(char **dirs, size_t ndirs, const char *names,
 		   struct label_result **out, size_t *nout, struct strbuf *err)
 {
-	struct dirlist found = { NULL, 0, 0 };
+	struct strlist found = STRLIST_INIT;
 	struct found f = { NULL, 0, 0 };
 	int ret = -1;
 
@@ -264,9 +240,7 @@ int labels_collect(char **dirs, size_t ndirs, const char *names,
 	ret = 0;
 out:
 	labels_release(f.v, f.n);
-	for (size_t i = 0; i < found.n; i++)
-		free(found.v[i]);
-	free(found.v);
+	strlist_release(&found);
 	return ret;
 }
 

@@ -6,12 +6,12 @@
  * Renderers live in report_*.c.
  */
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "compare/model.h"
 #include "core/cleanup.h"
+#include "core/parallel.h"
+#include "core/strlist.h"
 
 const char *cmp_row_name(enum cmp_row row, int better)
 {
@@ -91,7 +91,7 @@ static void compute_cell(struct cmp_cell *c, int better)
 	c->row_ok[ROW_MEAN] = better > 0 ? c->st.hmean_ok : true;
 	c->row[ROW_STDDEV] = c->st.stddev_ok ? c->st.stddev : 0;
 	c->row_ok[ROW_STDDEV] = c->st.stddev_ok;
-	/* CoeffVar is defined as 0 when Stddev is not (DESIGN §8) */
+	/* CoeffVar is defined as 0 when Stddev is not (docs/ARCHITECTURE.md §10) */
 	c->row[ROW_COEFFVAR] = c->st.coeffvar;
 	c->row_ok[ROW_COEFFVAR] = true;
 	/* one sort for the three B?mean rows; small cells sort on the stack */
@@ -171,9 +171,11 @@ static void compare_cell(const struct cmp_cell *b, struct cmp_cell *c, int bette
 }
 
 /*
- * The statistics of every cell, on all CPUs: a large comparison has 10^5
+ * The statistics of every cell, in parallel: a large comparison has 10^5
  * cells, each independent. Work is handed out in chunks of ops.
  */
+#define OPS_PER_CHUNK 512
+
 struct chunk {
 	struct cmp_table *t;
 	size_t from, to;
@@ -181,69 +183,50 @@ struct chunk {
 
 struct computer {
 	struct chunk *chunks;
-	size_t nchunks, next;   /* next: atomic */
 	size_t nlabels;
 	double alpha;
 };
 
-static void *compute_worker(void *arg)
+static void compute_chunk(void *arg, size_t i)
 {
 	struct computer *cp = arg;
-	size_t i;
+	struct chunk *ch = &cp->chunks[i];
 
-	while ((i = __atomic_fetch_add(&cp->next, 1, __ATOMIC_RELAXED)) < cp->nchunks) {
-		struct chunk *ch = &cp->chunks[i];
+	if (lb_stop_requested())   /* compare gives up at once (exit 130) */
+		return;
+	for (size_t oi = ch->from; oi < ch->to; oi++) {
+		struct cmp_cell *cells = ch->t->ops[oi].cells;
 
-		if (lb_stop_requested())   /* compare gives up at once (exit 130) */
+		for (size_t li = 0; li < cp->nlabels; li++)
+			if (cells[li].present)
+				compute_cell(&cells[li], ch->t->better);
+		if (!cells[0].present)
 			continue;
-
-		for (size_t oi = ch->from; oi < ch->to; oi++) {
-			struct cmp_cell *cells = ch->t->ops[oi].cells;
-
-			for (size_t li = 0; li < cp->nlabels; li++)
-				if (cells[li].present)
-					compute_cell(&cells[li], ch->t->better);
-			if (!cells[0].present)
-				continue;
-			for (size_t li = 1; li < cp->nlabels; li++)
-				if (cells[li].present)
-					compare_cell(&cells[0], &cells[li], ch->t->better, cp->alpha);
-		}
+		for (size_t li = 1; li < cp->nlabels; li++)
+			if (cells[li].present)
+				compare_cell(&cells[0], &cells[li], ch->t->better, cp->alpha);
 	}
-	return NULL;
 }
 
 static void compute_all(struct comparison *c)
 {
-	struct computer cp = { NULL, 0, 0, c->nlabels, c->alpha };
-	size_t cap = 0, nthreads, started = 0;
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	pthread_t th[16];
+	struct computer cp = { NULL, c->nlabels, c->alpha };
+	size_t nchunks = 0, cap = 0;
 
 	for (size_t wi = 0; wi < c->nwls; wi++)
 		for (size_t ti = 0; ti < c->wls[wi].ntables; ti++) {
 			struct cmp_table *t = &c->wls[wi].tables[ti];
 
-			for (size_t from = 0; from < t->nops; from += 512) {
-				ALLOC_GROW(cp.chunks, cp.nchunks + 1, cap);
-				cp.chunks[cp.nchunks].t = t;
-				cp.chunks[cp.nchunks].from = from;
-				cp.chunks[cp.nchunks].to = from + 512 < t->nops ? from + 512 : t->nops;
-				cp.nchunks++;
+			for (size_t from = 0; from < t->nops; from += OPS_PER_CHUNK) {
+				ALLOC_GROW(cp.chunks, nchunks + 1, cap);
+				cp.chunks[nchunks].t = t;
+				cp.chunks[nchunks].from = from;
+				cp.chunks[nchunks].to = from + OPS_PER_CHUNK < t->nops ? from + OPS_PER_CHUNK
+										: t->nops;
+				nchunks++;
 			}
 		}
-	nthreads = cpus > 1 ? (size_t)cpus : 1;
-	if (nthreads > ARRAY_SIZE(th) + 1)
-		nthreads = ARRAY_SIZE(th) + 1;
-	if (nthreads > cp.nchunks)
-		nthreads = cp.nchunks ? cp.nchunks : 1;
-	/* this thread works too; a helper that cannot start is no error */
-	for (size_t i = 1; i < nthreads; i++)
-		if (!pthread_create(&th[started], NULL, compute_worker, &cp))
-			started++;
-	compute_worker(&cp);
-	for (size_t i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
+	parallel_for(nchunks, compute_chunk, &cp);
 	free(cp.chunks);
 }
 
@@ -303,6 +286,9 @@ static int add_table(struct comparison *c, struct cmp_workload *w, size_t li,
 		}
 	}
 	t->has_table[li] = true;
+	/* the first label that declares an x axis gives it (older files have none) */
+	if (!t->x_axis && rt->x_known)
+		t->x_axis = rt;
 	for (size_t j = 0; j < rt->nops; j++) {
 		const struct op_samples *os = &rt->ops[j];
 		struct cmp_op *op;
@@ -388,35 +374,19 @@ static void add_fact(struct comparison *c, const char *name, char **values)
 	c->nfacts++;
 }
 
-static void add_warning(struct comparison *c, char *w)
-{
-	ALLOC_GROW(c->warnings, c->nwarnings + 1, c->warncap);
-	c->warnings[c->nwarnings++] = w;
-}
-
 /* config keys flattened to "section.key", in first-seen order over labels */
-static void config_keys(json_object *o, const char *prefix, char ***keys, size_t *n, size_t *cap)
+static void config_keys(json_object *o, const char *prefix, struct strlist *keys)
 {
 	if (!o || !json_object_is_type(o, json_type_object))
 		return;
 	json_object_object_foreach(o, k, v) {
 		char *name = prefix ? xasprintf("%s.%s", prefix, k) : xstrdup(k);
 
-		if (json_object_is_type(v, json_type_object)) {
-			config_keys(v, name, keys, n, cap);
-			free(name);
-			continue;
-		}
-		for (size_t i = 0; i < *n; i++)
-			if (!strcmp((*keys)[i], name)) {
-				free(name);
-				name = NULL;
-				break;
-			}
-		if (name) {
-			ALLOC_GROW(*keys, *n + 1, *cap);
-			(*keys)[(*n)++] = name;
-		}
+		if (json_object_is_type(v, json_type_object))
+			config_keys(v, name, keys);
+		else if (!strlist_has(keys, name))
+			strlist_push(keys, name);
+		free(name);
 	}
 }
 
@@ -442,8 +412,8 @@ static void find_differences(struct comparison *c)
 		"cmdline", "thp_enabled", "thp_defrag", "nr_cpus", "mem_total_kb",
 		"numa_nodes", "cgroup_mode",
 	};
-	char **keys = NULL;
-	size_t nkeys = 0, kcap = 0, before;
+	struct strlist keys = STRLIST_INIT;
+	size_t before;
 	char name[256];
 
 	for (size_t f = 0; f < ARRAY_SIZE(sys); f++) {
@@ -465,36 +435,35 @@ static void find_differences(struct comparison *c)
 		add_fact(c, "lrubench_version", vals);
 	}
 	for (size_t i = 0; i < c->nlabels; i++)
-		config_keys(json_path(c->labels[i].run, "config", NULL), NULL, &keys, &nkeys, &kcap);
+		config_keys(json_path(c->labels[i].run, "config", NULL), NULL, &keys);
 	before = c->nfacts;
-	for (size_t k = 0; k < nkeys; k++) {
+	for (size_t k = 0; k < keys.n; k++) {
 		char **vals = xcalloc(c->nlabels, sizeof(*vals));
 		json_object *cfg;
 
 		for (size_t i = 0; i < c->nlabels; i++) {
 			cfg = json_path(c->labels[i].run, "config", NULL);
-			vals[i] = json_text(config_get(cfg, keys[k]));
+			vals[i] = json_text(config_get(cfg, keys.v[k]));
 		}
-		snprintf(name, sizeof(name), "config.%s", keys[k]);
+		snprintf(name, sizeof(name), "config.%s", keys.v[k]);
 		add_fact(c, name, vals);
-		free(keys[k]);
 	}
-	free(keys);
+	strlist_release(&keys);
 	if (c->nfacts > before)
-		add_warning(c, xstrdup("the lrubench configs differ: the kernels were not measured "
-				       "on the same work"));
+		strlist_push(&c->warnings, "the lrubench configs differ: the kernels were not "
+			     "measured on the same work");
 	for (size_t i = 0; i < c->nlabels; i++) {
 		json_object *v = json_path(c->labels[i].run, "system", "virt");
 		json_object *st = json_path(c->labels[i].run, "status", NULL);
 
 		if (v && json_object_is_type(v, json_type_string) &&
 		    !strcmp(json_object_get_string(v), "tcg"))
-			add_warning(c, xasprintf("%s ran under QEMU TCG emulation: its timings are "
-						 "not kernel timings", c->labels[i].label));
+			strlist_pushf(&c->warnings, "%s ran under QEMU TCG emulation: its timings "
+				      "are not kernel timings", c->labels[i].label);
 		if (st && json_object_is_type(st, json_type_string) &&
 		    strcmp(json_object_get_string(st), "complete"))
-			add_warning(c, xasprintf("%s: run status is '%s': its results may be partial",
-						 c->labels[i].label, json_object_get_string(st)));
+			strlist_pushf(&c->warnings, "%s: run status is '%s': its results may be partial",
+				      c->labels[i].label, json_object_get_string(st));
 	}
 }
 
@@ -566,8 +535,6 @@ void comparison_release(struct comparison *c)
 		free(c->facts[i].name);
 	}
 	free(c->facts);
-	for (size_t i = 0; i < c->nwarnings; i++)
-		free(c->warnings[i]);
-	free(c->warnings);
+	strlist_release(&c->warnings);
 	memset(c, 0, sizeof(*c));
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The comparison model behind `lrubench compare` (DESIGN §8): per workload,
+ * The comparison model behind `lrubench compare` (docs/ARCHITECTURE.md §10): per workload,
  * per table, per op, per label the mmtests statistics, the percent columns
  * against the first label (the baseline), mmtests' Student-t significance on
  * the mean row, and beyond mmtests the Welch test, 95% confidence intervals
@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include "core/results.h"
 #include "compare/stats.h"
+#include "core/strlist.h"
 #include "core/strmap.h"
 #include "core/util.h"
 
@@ -65,6 +66,9 @@ struct cmp_op {
 struct cmp_table {
 	const char *title, *unit;         /* borrowed */
 	int better;                       /* BETTER_HIGHER / BETTER_LOWER */
+	/* the label's table that declares the x axis (x_name, x_unit; results.h),
+	 * NULL when no label's results say (files older than "x_axis") */
+	const struct result_table *x_axis;
 	bool *has_table;                  /* per label */
 	struct cmp_op *ops;
 	size_t nops, cap;
@@ -91,9 +95,13 @@ struct comparison {
 	size_t nwls, cap;
 	struct cmp_fact *facts;
 	size_t nfacts, factcap;
-	char **warnings;                  /* configs differ, TCG, ... */
-	size_t nwarnings, warncap;
+	struct strlist warnings;          /* configs differ, TCG, ... */
 };
+
+/* The significance level of the mmtests t-test when none is given: what
+ * mmtests' compare-kernels uses, so the marks match its reports. compare's
+ * --alpha changes it; plot always uses it. */
+#define CMP_DEFAULT_ALPHA 0.10
 
 /* Build the model; errors (better or unit disagreeing between labels) go to
  * err naming the workload, table and labels. */

@@ -18,6 +18,7 @@
 #include "core/child.h"
 #include "core/cleanup.h"
 #include "core/escape.h"
+#include "core/path.h"
 #include "compare/plot.h"
 
 /* ---------- small helpers ---------- */
@@ -36,26 +37,6 @@ int plot_parse_format(const char *s, enum plot_format *f)
 const char *plot_format_ext(enum plot_format f)
 {
 	return f == PLOT_SVG ? "svg" : "png";
-}
-
-bool plot_op_number(const char *op, char **prefix, unsigned long long *num)
-{
-	size_t len = strlen(op), i = len;
-	unsigned long long v = 0;
-
-	while (i > 0 && op[i - 1] >= '0' && op[i - 1] <= '9')
-		i--;
-	if (i == len || len - i > 18)
-		return false;
-	/* "0.5" or "1e3" are not a count: a sweep is prefix + integer */
-	if (i > 0 && (op[i - 1] == '.' || op[i - 1] == '+'))
-		return false;
-	for (size_t k = i; k < len; k++)
-		v = v * 10 + (unsigned long long)(op[k] - '0');
-	if (prefix)
-		*prefix = xstrndup(op, i);
-	*num = v;
-	return true;
 }
 
 bool plot_sweep_doubles(const unsigned long long *v, size_t n)
@@ -151,6 +132,7 @@ struct ptable {
 	const char *title;
 	const char *unit;
 	int better;
+	const struct result_table *x_axis;   /* NULL: not declared (older results) */
 	const char **ops;   /* union over labels, first-seen order */
 	size_t nops, cap;
 	struct cell *cells; /* [label * nops + op] */
@@ -168,6 +150,7 @@ static void ptable_build(struct ptable *pt, const struct comparison *c,
 	pt->title = t->title;
 	pt->unit = t->unit ? t->unit : "";
 	pt->better = t->better;
+	pt->x_axis = t->x_axis;
 	pt->nops = t->nops;
 	pt->ops = xcalloc(t->nops ? t->nops : 1, sizeof(*pt->ops));
 	pt->cells = xcalloc(nl * (t->nops ? t->nops : 1), sizeof(*pt->cells));
@@ -210,27 +193,27 @@ struct figspec {
 	bool log2;
 };
 
-/* What the x axis of a sweep counts, by op prefix (DESIGN §6). */
-static const char *sweep_axis(const char *workload, const char *prefix)
+/*
+ * The x axis label of a sweep: what the results declare ("threads (count)",
+ * workload.h struct x_axis); for results written before tables declared
+ * one, the series name the ops share ("memcgs-" gives "memcgs (N)"; plain
+ * numbers "N"). Malloc'ed.
+ */
+static char *sweep_axis(const struct ptable *pt, const char *series)
 {
-	static const struct { const char *prefix, *axis; } known[] = {
-		{ "memcgs-", "memory cgroups (count)" },
-		{ "fault-base-", "threads (count)" },
-		{ "fault-huge-", "threads (count)" },
-		{ "fault-both-", "threads (count)" },
-		{ "huge-", "threads (count)" },
-		{ "elsp-", "make jobs (-j)" },
-		{ "user-", "make jobs (-j)" },
-		{ "syst-", "make jobs (-j)" },
-		{ "threads-", "threads (count)" },
-	};
+	const struct result_table *ax = pt->x_axis;
+	char *stem, *label;
 
-	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
-		if (!strcmp(prefix, known[i].prefix))
-			return known[i].axis;
-	if (!*prefix)   /* plain numbers: sysbench's thread counts */
-		return !strcmp(workload, "sysbench") ? "threads (count)" : "N";
-	return NULL;
+	if (ax && ax->x_name)
+		return *ax->x_unit ? xasprintf("%s (%s)", ax->x_name, ax->x_unit) : xstrdup(ax->x_name);
+	if (!*series)
+		return xstrdup("N");
+	stem = xstrdup(series);
+	if (stem[strlen(stem) - 1] == '-')
+		stem[strlen(stem) - 1] = '\0';
+	label = xasprintf("%s (N)", stem);
+	free(stem);
+	return label;
 }
 
 static const char *mean_name(int better)
@@ -598,23 +581,13 @@ static void gp_render(struct strbuf *sb, const struct figspec *f, const char *ba
 		      "set border 3\nset tics nomirror\n");
 
 	if (f->kind == K_SCALING) {
-		const char *axis = sweep_axis(pt->workload, f->prefix);
+		char *axis = sweep_axis(pt, f->prefix);
 		double lo = f->x[0], hi = f->x[f->nops - 1];
 
 		strbuf_addstr(sb, "set xlabel ");
-		if (axis) {
-			gp_quote(sb, axis);
-		} else {
-			char *stem = xstrdup(f->prefix);
-
-			if (*stem && stem[strlen(stem) - 1] == '-')
-				stem[strlen(stem) - 1] = '\0';
-			char *lab = xasprintf("%s (N)", stem);
-			gp_quote(sb, lab);
-			free(lab);
-			free(stem);
-		}
+		gp_quote(sb, axis);
 		strbuf_addstr(sb, "\n");
+		free(axis);
 		if (f->log2) {
 			strbuf_addf(sb, "set logscale x 2\nset xrange [%g:%g]\n", lo / 1.4, hi * 1.4);
 		} else {
@@ -789,20 +762,26 @@ static int cmp_by_num(const void *a, const void *b, void *arg)
 	return x < y ? -1 : x > y;
 }
 
-/* Group the table's ops by prefix; a group with two or more counts is a sweep. */
+/*
+ * Group the table's ops by series (the op name without its x value,
+ * results_op_x); a group with two or more x values is a sweep. A table whose
+ * results declare no x axis (x_axis null: categories) has none.
+ */
 static size_t find_sweeps(const struct ptable *pt, struct sweep **out, bool *in_sweep)
 {
 	struct sweep *s = NULL;
 	size_t n = 0, cap = 0, nsweeps = 0;
+	bool categorical = pt->x_axis && !pt->x_axis->x_name;
 
 	for (size_t o = 0; o < pt->nops; o++) {
 		char *prefix;
 		unsigned long long v;
-		size_t g;
+		size_t g, plen;
 
 		in_sweep[o] = false;
-		if (!plot_op_number(pt->ops[o], &prefix, &v))
+		if (categorical || !results_op_x(pt->ops[o], &plen, &v))
 			continue;
+		prefix = xstrndup(pt->ops[o], plen);
 		for (g = 0; g < n; g++)
 			if (!strcmp(s[g].prefix, prefix))
 				break;
@@ -1058,22 +1037,7 @@ int plot_write_index(const struct comparison *c, const struct plot_set *set,
 
 bool plot_have_gnuplot(void)
 {
-	const char *path = getenv("PATH");
-	char *copy, *save = NULL;
-	bool found = false;
-
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	copy = xstrdup(path);
-	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-		char *p = xasprintf("%s/gnuplot", *d ? d : ".");
-		struct stat st;
-
-		found = !stat(p, &st) && S_ISREG(st.st_mode) && !access(p, X_OK);
-		free(p);
-	}
-	free(copy);
-	return found;
+	return program_in_path("gnuplot");
 }
 
 static void print_log(const char *path, bool as_error)

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * `lrubench plot`: gnuplot figures from results folders (DESIGN §7).
+ * `lrubench plot`: gnuplot figures from results folders (docs/ARCHITECTURE.md §8).
  *
  * For every workload and table three kinds of figure may be made:
  *   scaling  ops that are a numeric sweep (memcgs-N, plain thread counts,
- *            fault-huge-T, elsp-J: a prefix and a number) become a line per
- *            label over x = N, log2 x when the sweep doubles; one figure per
- *            prefix, named "scaling" or "scaling-<prefix>" when a table holds
- *            several sweeps;
+ *            fault-huge-T, elsp-J: a series name and a number, results_op_x)
+ *            become a line per label over x = N, log2 x when the sweep
+ *            doubles; one figure per series, named "scaling" or
+ *            "scaling-<series>" when a table holds several sweeps. The x
+ *            axis is named by the table's "x_axis" in the results; a table
+ *            whose x_axis is null has no sweeps; for older results without
+ *            it the series name labels the axis. Plot never names a
+ *            workload;
  *   bars     the ops that are not part of a sweep, grouped bars per op;
  *   candles  every op and label: box mean ± stddev, whiskers min and max.
  * The y value is the table's mean row (Hmean when higher is better, else
@@ -70,10 +74,6 @@ bool plot_have_gnuplot(void);
 int plot_run_gnuplot(const struct plot_set *set, const char *outdir);
 
 /* Helpers, exposed for the unit tests. */
-/* Split "fault-huge-16" into prefix "fault-huge-" and 16; false when the op
- * does not end in a plain decimal number. prefix (may be NULL) gets a
- * malloc'ed copy. */
-bool plot_op_number(const char *op, char **prefix, unsigned long long *num);
 /* Does the sorted sweep v[0..n) grow by powers of two (1,2,4,8; 1,4,16)? */
 bool plot_sweep_doubles(const unsigned long long *v, size_t n);
 /* Lowercase, [a-z0-9._-] kept, every other run of characters one '-',

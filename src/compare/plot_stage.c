@@ -48,7 +48,7 @@ int plot_stage_publish(struct plot_stage *st)
 		char *to = xasprintf("%s/%s", st->outdir, de->d_name);
 
 		if (renameat(dirfd(d), de->d_name, AT_FDCWD, to))
-			ret = error_errno("cannot move %s/%s to %s", st->dir, de->d_name, to);
+			ret = error_errno("cannot create %s", to);
 		free(to);
 	}
 	closedir(d);

@@ -28,10 +28,26 @@ static void jnum(struct strbuf *out, double d)
 		strbuf_addstr(out, "null");
 }
 
+/* "a", "b", "c" (the inside of an array) */
+static void jstr_list(struct strbuf *out, const char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addstr(out, i ? ", " : "");
+		jstr(out, v[i]);
+	}
+}
+
 static void jkey(struct strbuf *out, const char *k)
 {
 	jstr(out, k);
 	strbuf_addstr(out, ": ");
+}
+
+/* "k": "v" */
+static void jkstr(struct strbuf *out, const char *k, const char *v)
+{
+	jkey(out, k);
+	jstr(out, v);
 }
 
 static void jnum_ok(struct strbuf *out, const char *k, double d, bool ok)
@@ -81,8 +97,7 @@ static void json_cell(const struct comparison *c, const struct cmp_cell *cell, s
 	const struct stats *st = &cell->st;
 
 	strbuf_addstr(out, "{");
-	jkey(out, "label");
-	jstr(out, c->labels[l].label);
+	jkstr(out, "label", c->labels[l].label);
 	if (!cell->present) {
 		strbuf_addstr(out, ", \"present\": false, \"n\": 0}");
 		return;
@@ -119,8 +134,7 @@ static void json_cell(const struct comparison *c, const struct cmp_cell *cell, s
 	jtest(out, "welch_ttest", &cell->welch, false);
 	jpair(out, "change_percent_ci95", cell->change_ci_lo, cell->change_ci_hi,
 	      cell->change_ci_ok);
-	jkey(out, "verdict");
-	jstr(out, cmp_verdict_name(cell->verdict));
+	jkstr(out, "verdict", cmp_verdict_name(cell->verdict));
 	strbuf_addf(out, ", \"regression\": %s}",
 		    cmp_is_regression(cell, fail_pct >= 0 ? fail_pct : 0) ? "true" : "false");
 }
@@ -155,11 +169,9 @@ void report_json(const struct comparison *c, double fail_pct, struct strbuf *out
 	strbuf_addstr(out, ",\n  \"labels\": [");
 	for (size_t l = 0; l < c->nlabels; l++) {
 		strbuf_addstr(out, l ? ",\n    {" : "\n    {");
-		jkey(out, "label");
-		jstr(out, c->labels[l].label);
+		jkstr(out, "label", c->labels[l].label);
 		strbuf_addstr(out, ", ");
-		jkey(out, "dir");
-		jstr(out, c->labels[l].dir);
+		jkstr(out, "dir", c->labels[l].dir);
 		jrun_str(out, "kernel_release", run_get(&c->labels[l], "system", "kernel_release"));
 		jrun_str(out, "status", run_get(&c->labels[l], "status", NULL));
 		jrun_str(out, "started", run_get(&c->labels[l], "started", NULL));
@@ -168,38 +180,28 @@ void report_json(const struct comparison *c, double fail_pct, struct strbuf *out
 	strbuf_addstr(out, "\n  ],\n  \"differences\": [");
 	for (size_t i = 0; i < c->nfacts; i++) {
 		strbuf_addstr(out, i ? ",\n    {" : "\n    {");
-		jkey(out, "fact");
-		jstr(out, c->facts[i].name);
+		jkstr(out, "fact", c->facts[i].name);
 		strbuf_addstr(out, ", \"values\": [");
-		for (size_t l = 0; l < c->nlabels; l++) {
-			strbuf_addstr(out, l ? ", " : "");
-			jstr(out, c->facts[i].values[l]);
-		}
+		jstr_list(out, (const char *const *)c->facts[i].values, c->nlabels);
 		strbuf_addstr(out, "]}");
 	}
 	strbuf_addstr(out, c->nfacts ? "\n  ],\n  \"warnings\": [" : "],\n  \"warnings\": [");
-	for (size_t i = 0; i < c->nwarnings; i++) {
-		strbuf_addstr(out, i ? ", " : "");
-		jstr(out, c->warnings[i]);
-	}
+	jstr_list(out, (const char *const *)c->warnings.v, c->warnings.n);
 	strbuf_addstr(out, "],\n  \"workloads\": [");
 	for (size_t w = 0; w < c->nwls && !lb_stop_requested(); w++) {
 		const struct cmp_workload *wl = &c->wls[w];
 
 		strbuf_addstr(out, w ? ",\n    {" : "\n    {");
-		jkey(out, "workload");
-		jstr(out, wl->name);
+		jkstr(out, "workload", wl->name);
 		strbuf_addstr(out, ", \"tables\": [");
 		for (size_t t = 0; t < wl->ntables; t++) {
 			const struct cmp_table *tb = &wl->tables[t];
 			bool first = true;
 
 			strbuf_addstr(out, t ? ",\n      {" : "\n      {");
-			jkey(out, "title");
-			jstr(out, tb->title);
+			jkstr(out, "title", tb->title);
 			strbuf_addstr(out, ", ");
-			jkey(out, "unit");
-			jstr(out, tb->unit);
+			jkstr(out, "unit", tb->unit);
 			strbuf_addf(out, ", \"better\": \"%s\", \"mean_stat\": \"%s\", "
 				    "\"bmean_stat\": \"%s\", \"labels_without_table\": [",
 				    tb->better > 0 ? "higher" : "lower", cmp_row_name(ROW_MEAN, tb->better),
@@ -213,8 +215,7 @@ void report_json(const struct comparison *c, double fail_pct, struct strbuf *out
 			strbuf_addstr(out, "], \"ops\": [");
 			for (size_t o = 0; o < tb->nops; o++) {
 				strbuf_addstr(out, o ? ",\n        {" : "\n        {");
-				jkey(out, "op");
-				jstr(out, tb->ops[o].op);
+				jkstr(out, "op", tb->ops[o].op);
 				strbuf_addstr(out, ", \"labels\": [");
 				for (size_t l = 0; l < c->nlabels; l++) {
 					strbuf_addstr(out, l ? ",\n          " : "\n          ");

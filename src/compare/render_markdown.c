@@ -152,9 +152,9 @@ void report_markdown(const struct comparison *c, struct strbuf *out)
 			strbuf_addstr(out, "\n");
 		}
 	}
-	for (size_t i = 0; i < c->nwarnings; i++) {
+	for (size_t i = 0; i < c->warnings.n; i++) {
 		strbuf_addstr(out, "\n> **Warning:** ");
-		md_cell(out, c->warnings[i]);
+		md_cell(out, c->warnings.v[i]);
 		strbuf_addstr(out, "\n");
 	}
 	strbuf_addstr(out, "\nChanges are against the baseline; a positive change is better. "

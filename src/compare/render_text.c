@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Text output: mmtests' compare-kernels layout byte for byte (DESIGN §8,
- * reference/stats-golden.md), preceded by the "what differs" block and
+ * Text output: mmtests' compare-kernels layout byte for byte (docs/ARCHITECTURE.md
+ * §10; golden outputs in tests/fixtures/compare/golden), preceded by the "what differs" block and
  * followed, per table, by notes for anything printed as 0.00 or n/a so that
  * no number is silently wrong.
  */
@@ -67,9 +67,9 @@ void report_differences_text(const struct comparison *c, struct strbuf *out)
 			strbuf_addstr(out, "\n");
 		}
 	}
-	for (size_t i = 0; i < c->nwarnings; i++) {
+	for (size_t i = 0; i < c->warnings.n; i++) {
 		strbuf_addstr(out, "WARNING: ");
-		add_inert(out, c->warnings[i]);
+		add_inert(out, c->warnings.v[i]);
 		strbuf_addstr(out, "\n");
 	}
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Comparison statistics with mmtests' "classic" (2018-2024) semantics,
- * DESIGN §8, checked against reference/stats-golden.md, plus the Student-t
+ * docs/ARCHITECTURE.md §10, checked against golden vectors from mmtests' own code
+ * (tests/unit/test_stats.c), plus the Student-t
  * distribution computed natively so that `compare` needs no R.
  */
 #include <float.h>
@@ -180,6 +181,22 @@ static double lgam(double x)
 	return lgamma_r(x, &sign);
 }
 
+/* One term num of a continued fraction by the modified Lentz method:
+ * updates c and d, returns the factor it multiplies the value by. */
+static double lentz_term(double num, double *c, double *d)
+{
+	const double tiny = 1e-300;
+
+	*d = 1 + num * *d;
+	if (fabs(*d) < tiny)
+		*d = tiny;
+	*c = 1 + num / *c;
+	if (fabs(*c) < tiny)
+		*c = tiny;
+	*d = 1 / *d;
+	return *c * *d;
+}
+
 /*
  * Continued fraction of the incomplete beta function, evaluated with the
  * modified Lentz method; converges quickly for x < (a+1)/(a+b+2).
@@ -194,28 +211,12 @@ static double incbeta_cf(double a, double b, double x)
 	d = 1 / d;
 	f = d;
 	for (int m = 1; m <= 10000; m++) {
-		double num, delta;
+		double delta;
 
 		/* even step: d_2m = m(b-m)x / ((a+2m-1)(a+2m)) */
-		num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
-		d = 1 + num * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + num / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		f *= c * d;
+		f *= lentz_term(m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)), &c, &d);
 		/* odd step: d_2m+1 = -(a+m)(a+b+m)x / ((a+2m)(a+2m+1)) */
-		num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
-		d = 1 + num * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + num / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		delta = c * d;
+		delta = lentz_term(-(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)), &c, &d);
 		f *= delta;
 		if (fabs(delta - 1) < eps)
 			break;

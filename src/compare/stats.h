@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Statistics with mmtests' "classic" (2018-2024) semantics, DESIGN §8, and
+ * Statistics with mmtests' "classic" (2018-2024) semantics (docs/ARCHITECTURE.md §10), and
  * the Student-t distribution computed natively (regularized incomplete beta).
  */
 #ifndef LRUBENCH_STATS_H

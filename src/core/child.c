@@ -11,6 +11,7 @@
 #include "core/child.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -25,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "core/cleanup.h"
+#include "core/path.h"
 #include "core/util.h"
 
 extern char **environ;
@@ -65,32 +67,6 @@ static void child_cleanup(void *arg)
 			;
 		c->running = false;
 	}
-}
-
-/* The PATH lookup execvp would do, done in the parent. NULL: not found. */
-static char *locate_in_path(const char *file)
-{
-	const char *path = getenv("PATH");
-	const char *p;
-
-	if (strchr(file, '/'))
-		return xstrdup(file);
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (p = path; ; ) {
-		const char *e = strchrnul(p, ':');
-		size_t l = (size_t)(e - p);
-		char *cand = l ? xasprintf("%.*s/%s", (int)l, p, file) : xasprintf("./%s", file);
-		struct stat st;
-
-		if (!stat(cand, &st) && S_ISREG(st.st_mode) && !access(cand, X_OK))
-			return cand;
-		free(cand);
-		if (!*e)
-			break;
-		p = e + 1;
-	}
-	return NULL;
 }
 
 /* environ plus env_add ("K=V" replaces an inherited K). NULL: no additions. */
@@ -189,6 +165,8 @@ child_main(struct child *c, const char *prog, char **envp, int out_fd, int null_
 		if (dup2(null_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
 			child_fail(err_fd, STEP_STDIO);
 	}
+	if (c->inherit_fd > 0 && fcntl(c->inherit_fd, F_SETFD, 0) < 0)
+		child_fail(err_fd, STEP_STDIO);
 	if (c->set_ids) {
 		if (setgroups(0, NULL) || setgid(c->gid) || setuid(c->uid))
 			child_fail(err_fd, STEP_IDS);
@@ -253,7 +231,9 @@ int child_start(struct child *c)
 	if (c->argv) {
 		if (!c->argv[0])
 			return error("child '%s': empty argv", name);
-		prog = locate_in_path(c->argv[0]);
+		/* a name with '/' goes to execve as it is, so that its
+		 * failure (EACCES, ENOEXEC...) is the one reported */
+		prog = strchr(c->argv[0], '/') ? xstrdup(c->argv[0]) : find_in_path(c->argv[0]);
 		if (!prog)
 			return error("cannot run '%s': %s", c->argv[0], strerror(ENOENT));
 	}
@@ -387,12 +367,40 @@ static int try_reap(struct child *c, int *code, struct rusage *ru)
 }
 
 /*
+ * Has the child exited? Looked at without reaping it (WNOWAIT): until it is
+ * reaped its pid, and with it the process group id, cannot be given to
+ * another process, so kill(-pid) still reaches only what is left of our
+ * group. 1 exited (a zombie now), 0 still running, -1 error.
+ */
+static int try_peek(struct child *c)
+{
+	siginfo_t si;
+	int r;
+
+	memset(&si, 0, sizeof(si));
+	do
+		r = waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOHANG | WNOWAIT);
+	while (r < 0 && errno == EINTR);
+	if (r < 0) {
+		if (errno == ECHILD) {
+			/* reaped by the cleanup registry (or never ours) */
+			reaped(c);
+			return 1;
+		}
+		return error_errno("cannot wait for '%s' (pid %d)", child_name(c), (int)c->pid);
+	}
+	return si.si_pid != 0;
+}
+
+/*
  * Wait up to timeout seconds (< 0: forever). A pidfd becomes readable when
  * the child exits, so poll() sleeps exactly as long as needed; the poll is
  * cut into slices so a SIGINT that lands just before poll() is still seen
- * promptly. honour_stop: return -2 when lb_interrupted is set.
+ * promptly. honour_stop: return -2 when lb_interrupted is set. reap false:
+ * return 0 once the child has exited but leave it a zombie (try_peek).
  */
-static int wait_common(struct child *c, double timeout, int *code, struct rusage *ru, bool honour_stop)
+static int wait_common(struct child *c, double timeout, int *code, struct rusage *ru, bool honour_stop,
+		       bool reap)
 {
 	double end = timeout >= 0 ? now_monotonic() + timeout : 0;
 	int pidfd, r;
@@ -403,7 +411,7 @@ static int wait_common(struct child *c, double timeout, int *code, struct rusage
 	for (;;) {
 		int slice = 100;
 
-		r = try_reap(c, code, ru);
+		r = reap ? try_reap(c, code, ru) : try_peek(c);
 		if (r < 0)
 			break;
 		if (r == 1) {
@@ -441,7 +449,7 @@ static int wait_common(struct child *c, double timeout, int *code, struct rusage
 
 int child_wait(struct child *c, double timeout, int *code, struct rusage *ru)
 {
-	return wait_common(c, timeout, code, ru, true);
+	return wait_common(c, timeout, code, ru, true, true);
 }
 
 void child_signal(struct child *c, int sig)
@@ -459,17 +467,20 @@ void child_stop(struct child *c, double grace)
 	if (!c->running || c->pid <= 0)
 		return;
 	child_signal(c, SIGTERM);
-	if (grace > 0 && wait_common(c, grace, NULL, NULL, false) == 0 && !c->running)
-		goto group;
+	if (grace > 0)
+		wait_common(c, grace, NULL, NULL, false, false);
 	if (!c->running)
-		goto group;
+		return;   /* the cleanup registry reaped it meanwhile */
+	/*
+	 * The leader is a zombie or still running; either way it is not reaped,
+	 * so its pid is still the group's id and nobody else's: SIGKILL reaches
+	 * the leader and the descendants that outlived it, never a process
+	 * group that a reused pid made. Only then reap.
+	 */
 	child_signal(c, SIGKILL);
 	while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
 		;
 	reaped(c);
-group:
-	/* descendants that outlived the leader keep the group id */
-	kill(-c->pid, SIGKILL);
 }
 
 void child_describe_code(int code, char *buf, size_t len)
@@ -478,6 +489,21 @@ void child_describe_code(int code, char *buf, size_t len)
 		snprintf(buf, len, "killed by signal %d (%s)", code - 128, strsignal(code - 128));
 	else
 		snprintf(buf, len, "exited with %d", code);
+}
+
+int child_failed(int code, const char *log, const char *fmt, ...)
+{
+	struct strbuf what = STRBUF_INIT;
+	char desc[64];
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&what, fmt, ap);
+	va_end(ap);
+	child_describe_code(code, desc, sizeof(desc));
+	error_with_log(log, "%s %s", what.buf, desc);
+	strbuf_release(&what);
+	return -1;
 }
 
 int child_run(struct child *c, double timeout)

@@ -31,6 +31,8 @@ struct child {
 	const char *dir;           /* chdir here first; NULL: stay */
 	const char *out_path;      /* stdout+stderr appended here; NULL: inherit */
 	bool null_stdio;           /* stdin/stdout/stderr to /dev/null (overrides out_path) */
+	int inherit_fd;            /* > 0: stays open across exec (a pipe the child writes a
+				    * result to, its number given in argv) */
 	const char *const *env_add;/* extra "K=V" entries for the child's environment */
 	uid_t uid;                 /* drop to uid/gid when set_ids (e.g. postgres refuses root) */
 	gid_t gid;
@@ -53,10 +55,17 @@ int child_start(struct child *c);
 int child_wait(struct child *c, double timeout, int *code, struct rusage *ru);
 /* Signal the child's whole process group. */
 void child_signal(struct child *c, int sig);
-/* SIGTERM, wait up to grace seconds, then SIGKILL and reap. Idempotent. */
+/* SIGTERM to the group, wait up to grace seconds for the leader to exit,
+ * then SIGKILL to the group (descendants that outlived the leader too) and
+ * reap. The leader is reaped only after that last kill, so the group id
+ * cannot belong to another process yet. Idempotent. */
 void child_stop(struct child *c, double grace);
 /* Describe an exit code: "exited with 3", "killed by signal 9 (Killed)". */
 void child_describe_code(int code, char *buf, size_t len);
+/* Report a child that ended badly, the one way: "WHAT exited with 2; last
+ * lines of LOG:" and the end of its log (error_with_log; log may be NULL).
+ * code is the exit code child_wait/child_run gave. Returns -1. */
+int child_failed(int code, const char *log, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Run argv to completion (with the same placement options) and return its
  * exit code, or -1 when it could not start. Output goes to c->out_path. */
 int child_run(struct child *c, double timeout);

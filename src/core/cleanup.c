@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The cleanup registry: a fixed array (no malloc, so the second-signal path
- * can run it from the handler) of undo actions, run newest first.
+ * The cleanup registry: an array of undo actions, run newest first. It grows
+ * (by doubling) up to CLEANUP_MAX entries: more than the largest run the
+ * config allows (readtwice: 4096 memcgs x (64 readers + 1), plus the run's
+ * own few dozen), which tests/unit/test_cleanup.c checks against the option
+ * tables. The array only changes in cleanup_push(), with every signal
+ * blocked, and the only other thread that exists during a run (archive
+ * extraction's feeder) blocks every signal: a handler never sees it half
+ * moved. Running and popping entries never allocates, so the second-signal
+ * path can run it from the handler.
  */
 #include "core/cleanup.h"
 
@@ -13,7 +20,8 @@
 #include <unistd.h>
 #include "core/util.h"
 
-#define CLEANUP_MAX (1 << 17)   /* 1000 memcgs x (64 readers + 1) fit */
+#define CLEANUP_MAX (1 << 20)
+#define CLEANUP_FIRST 1024   /* entries allocated by the first push */
 
 struct entry {
 	const char *what;
@@ -23,15 +31,23 @@ struct entry {
 };
 
 /*
- * Entries never move: a popped one becomes a hole (id 0), and the top shrinks
- * past holes. An id encodes its slot (id - 1) % CLEANUP_MAX, so a pop is
- * O(1) whatever order children end in (thousands of readers end together).
+ * Entries never move within the array: a popped one becomes a hole (id 0),
+ * and the top shrinks past holes. An id encodes its slot (id - 1) %
+ * CLEANUP_MAX, so a pop is O(1) whatever order children end in (thousands of
+ * readers end together); the rest of the id is a generation, so a stale id
+ * does not pop the slot's next owner.
  */
-static struct entry entries[CLEANUP_MAX];
+static struct entry *entries;
 static int nentries;        /* high-water mark of used slots */
+static int capacity;        /* allocated slots */
 static unsigned seq;
 static volatile sig_atomic_t running_all;
 volatile sig_atomic_t lb_interrupted;
+
+int cleanup_capacity(void)
+{
+	return CLEANUP_MAX;
+}
 
 void cleanup_msg(const char *a, const char *b)
 {
@@ -54,17 +70,31 @@ int cleanup_push(const char *what, cleanup_fn fn, void *arg)
 
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
-	if (nentries < CLEANUP_MAX) {
+	if (nentries == capacity && capacity < CLEANUP_MAX) {
+		int cap = capacity ? capacity * 2 : CLEANUP_FIRST;
+		struct entry *grown;
+
+		if (cap > CLEANUP_MAX)
+			cap = CLEANUP_MAX;
+		/* not xrealloc: out of memory here is "cannot track", not death */
+		grown = realloc(entries, (size_t)cap * sizeof(*entries));
+		if (grown) {
+			entries = grown;
+			capacity = cap;
+		}
+	}
+	if (nentries < capacity) {
 		entries[nentries].what = what;
 		entries[nentries].fn = fn;
 		entries[nentries].arg = arg;
-		id = nentries + 1 + (int)(seq++ % 4096) * CLEANUP_MAX;
+		/* generations 0..2046: the largest id, 2047 * 2^20, still fits an int */
+		id = nentries + 1 + (int)(seq++ % 2047) * CLEANUP_MAX;
 		entries[nentries].id = id;
 		nentries++;
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (id < 0)
-		error("too many resources to track for cleanup (%d)", CLEANUP_MAX);
+		error("too many resources to track for cleanup (%d)", nentries);
 	return id;
 }
 

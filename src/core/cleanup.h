@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The cleanup registry (DESIGN §9). Everything a run creates or changes -- a
+ * The cleanup registry (docs/ARCHITECTURE.md §7). Everything a run creates or changes -- a
  * cgroup, a mount, a loop device, a child process, a server, a sysfs value --
  * is pushed here the moment it exists, and undone in reverse order on every
  * exit path: normal return, error, SIGINT/SIGTERM/SIGHUP, and atexit().
@@ -20,9 +20,13 @@
 
 typedef void (*cleanup_fn)(void *arg);
 
-/* Register an undo action; returns a handle > 0, or -1 when full. `what`
- * must stay valid until the entry is popped (it is printed if undo fails). */
+/* Register an undo action; returns a handle > 0, or -1 when full (more than
+ * cleanup_capacity() entries, or no memory). `what` and `arg` must stay
+ * valid until the entry is popped or has run (`what` is printed if undo
+ * fails). */
 int cleanup_push(const char *what, cleanup_fn fn, void *arg);
+/* The most entries the registry holds at once. */
+int cleanup_capacity(void);
 /* Remove entry `id`; run its action first when `run` is true. */
 void cleanup_pop(int id, bool run);
 /* Run every pending action, newest first. Safe to call more than once. */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "core/workload.h"
 
 #define GOFF(f) offsetof(struct global_opts, f)
@@ -35,6 +36,47 @@ const struct option_def global_options[] = {
 	  "private tmpfs) | dir:/path (an existing folder, not tmpfs)" },
 	{ "sparse_size", OPT_SIZE, GOFF(sparse_size), "16G", NULL, NULL, 1ULL << 30, 1ULL << 44, NULL, 0,
 	  "size of the sparse image behind loop-ext4/loop-xfs (only written blocks use memory)" },
+	OPT_END,
+};
+
+#define VOFF(f) offsetof(struct vm_opts, f)
+
+/* the old default of VM mode: every CPU this host has online */
+static void vm_cpus_default(const struct sizing *sz, char *buf, size_t len)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	(void)sz;
+	snprintf(buf, len, "%ld", n > 0 ? (n > 256 ? 256 : n) : 1);
+}
+
+const struct option_def vm_options[] = {
+	{ "kernel_a", OPT_STR, VOFF(kernel[0]), "", NULL, NULL, 0, 0, NULL, 0,
+	  "kernel A, the baseline, booted in qemu: a bzImage, or \"host\" for the running "
+	  "kernel natively (--kernel-a)" },
+	{ "kernel_b", OPT_STR, VOFF(kernel[1]), "", NULL, NULL, 0, 0, NULL, 0,
+	  "kernel B, compared with A: a bzImage or \"host\" (--kernel-b)" },
+	{ "label_a", OPT_STR, VOFF(label[0]), "", NULL, NULL, 0, 0, NULL, 0,
+	  "results label of kernel A (default: its release) (--label-a)" },
+	{ "label_b", OPT_STR, VOFF(label[1]), "", NULL, NULL, 0, 0, NULL, 0,
+	  "results label of kernel B (--label-b)" },
+	{ "modules_a", OPT_STR, VOFF(modules[0]), "", NULL, NULL, 0, 0, NULL, 0,
+	  "modules of kernel A: a lib/modules/<release> folder or a root holding one "
+	  "(default: beside the image, else /lib/modules) (--modules-a)" },
+	{ "modules_b", OPT_STR, VOFF(modules[1]), "", NULL, NULL, 0, 0, NULL, 0,
+	  "modules of kernel B (--modules-b)" },
+	{ "memory", OPT_SIZE, VOFF(memory), "4G", NULL, "2G", 128ULL << 20, 1ULL << 42, NULL, 0,
+	  "guest RAM (--vm-memory)" },
+	{ "cpus", OPT_UINT, VOFF(cpus), NULL, vm_cpus_default, NULL, 1, 256, NULL, 0,
+	  "vCPUs (default: the host's online CPUs) (--vm-cpus)" },
+	{ "numa_nodes", OPT_UINT, VOFF(numa_nodes), "1", NULL, NULL, 1, 8, NULL, 0,
+	  "guest NUMA nodes: RAM and vCPUs are split evenly between them (--vm-numa-nodes)" },
+	{ "rounds", OPT_UINT, VOFF(rounds), "1", NULL, NULL, 1, 100, NULL, 0,
+	  "A, B, A, B, ...: the samples of later rounds are pooled into each label (--vm-rounds)" },
+	{ "cmdline_extra", OPT_STR, VOFF(cmdline_extra), "", NULL, NULL, 0, 0, NULL, 0,
+	  "appended to the guest kernel's command line (--vm-cmdline-extra)" },
+	{ "timeout", OPT_TIME, VOFF(timeout), "60m", NULL, "15m", 10, 7 * 24 * 3600, NULL, 0,
+	  "per boot; then qemu is killed and the run fails with the console tail (--vm-timeout)" },
 	OPT_END,
 };
 
@@ -305,6 +347,8 @@ int config_init(struct config *cfg, const struct sizing *sz, bool quick)
 				sizeof(struct wl_common_opts), true, sz, &err))
 			ret = -1;
 	}
+	if (!ret && section_add(cfg, "vm", vm_options, sizeof(struct vm_opts), false, sz, &err))
+		ret = -1;
 	if (ret)
 		error("%s", strbuf_str(&err));
 	else
@@ -399,7 +443,7 @@ int config_set_value(struct config *cfg, const char *secname, const char *key,
 		strbuf_addf(err, "%s: unknown section [%s] (sections: global", origin, secname);
 		for (size_t i = 0; workloads[i]; i++)
 			strbuf_addf(err, ", %s", workloads[i]->name);
-		strbuf_addstr(err, ")");
+		strbuf_addstr(err, ", vm)");
 	} else {
 		strbuf_addf(err, "%s: unknown key '%s' in [%s] (see 'lrubench list %s')", origin, key,
 			    secname, strcmp(secname, "global") ? secname : "");
@@ -408,6 +452,12 @@ int config_set_value(struct config *cfg, const char *secname, const char *key,
 }
 
 int config_set(struct config *cfg, const char *assignment, struct strbuf *err)
+{
+	return config_set_from(cfg, assignment, NULL, err);
+}
+
+int config_set_from(struct config *cfg, const char *assignment, const char *from,
+		    struct strbuf *err)
 {
 	const char *eq = strchr(assignment, '='), *dot = strchr(assignment, '.');
 	char *sec, *key, *origin;
@@ -420,12 +470,21 @@ int config_set(struct config *cfg, const char *assignment, struct strbuf *err)
 	}
 	sec = xstrndup(assignment, (size_t)(dot - assignment));
 	key = xstrndup(dot + 1, (size_t)(eq - dot - 1));
-	origin = xasprintf("--set %s", assignment);
+	origin = from ? xstrdup(from) : xasprintf("--set %s", assignment);
 	ret = config_set_value(cfg, sec, key, eq + 1, origin, err);
 	free(sec);
 	free(key);
 	free(origin);
 	return ret;
+}
+
+const char *config_origin(struct config *cfg, const char *secname, const char *key)
+{
+	for (size_t s = 0; s < cfg->nsec; s++)
+		for (size_t i = 0; !strcmp(cfg->sec[s].name, secname) && cfg->sec[s].defs[i].name; i++)
+			if (!strcmp(cfg->sec[s].defs[i].name, key))
+				return cfg->sec[s].origin[i];
+	return NULL;
 }
 
 /* ---- INI files through libinih, with our own line counter ---- */

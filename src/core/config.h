@@ -17,7 +17,7 @@
 #include <json-c/json.h>
 #include "core/util.h"
 
-struct sysinfo;
+struct sys_facts;
 struct config;
 struct numa_bind;
 
@@ -42,7 +42,7 @@ struct ull_list {
 
 /* What a def_fn sees: facts to size a default from. */
 struct sizing {
-	const struct sysinfo *sys;
+	const struct sys_facts *sys;
 	int node_cpus;           /* CPUs on the chosen node (or machine) */
 	uint64_t node_mem;       /* memory of the chosen node (or machine), bytes */
 };
@@ -75,6 +75,24 @@ struct global_opts {
 };
 extern const struct option_def global_options[];
 
+/*
+ * [vm]: VM mode (lrubench-vm(7)). A kernel_a or kernel_b makes `lrubench run`
+ * boot the kernels in qemu and run the suite in each; the keys are set like
+ * any other (INI, --set vm.KEY=VAL) and by run's aliases --kernel-a,
+ * --label-a, --modules-a, --vm-memory ... The section never enters run.json's
+ * config: VM mode records what it did in run.json's "vm" object.
+ */
+struct vm_opts {
+	char *kernel[2];           /* kernel_a, kernel_b: a bzImage, "host" or "" (none) */
+	char *label[2];            /* "": the image's release */
+	char *modules[2];          /* "": found beside the image */
+	uint64_t memory;
+	unsigned long long cpus, numa_nodes, rounds;
+	char *cmdline_extra;
+	double timeout;            /* seconds per boot */
+};
+extern const struct option_def vm_options[];
+
 /* One section: its defs, the struct they fill, and per key where the value came from. */
 struct config_section {
 	const char *name;
@@ -103,7 +121,7 @@ struct wl_common_opts *config_common(struct config *cfg, const char *workload);
 
 struct config {
 	struct global_opts g;
-	struct config_section *sec;  /* [0] is global, then one per workload */
+	struct config_section *sec;  /* [0] is global, then one per workload, then vm */
 	size_t nsec;
 	bool quick;
 	struct strbuf files;     /* config files read, for messages */
@@ -119,6 +137,13 @@ int config_load_text(struct config *cfg, const char *path, const char *text, siz
 		     struct strbuf *err);
 /* Parse "SEC.KEY=VAL"; the dot is required ("global.iterations=3"). */
 int config_set(struct config *cfg, const char *assignment, struct strbuf *err);
+/* The same, with the origin messages and run.json name ("--vm-memory 2G");
+ * NULL: "--set SEC.KEY=VAL". */
+int config_set_from(struct config *cfg, const char *assignment, const char *origin,
+		    struct strbuf *err);
+/* Where a key's value came from: "default", "--quick", "file:line", "--set ...";
+ * NULL for an unknown key. */
+const char *config_origin(struct config *cfg, const char *sec, const char *key);
 /* Set one key by section and name (used by the INI loader and --set). */
 int config_set_value(struct config *cfg, const char *sec, const char *key,
 		     const char *val, const char *origin, struct strbuf *err);

@@ -2,8 +2,11 @@
 /* Table-driven option parsing, help and synopsis (see parse_options.h). */
 #include "core/parse_options.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define POPT_WIDTH 80   /* usage lines wrap before this column */
 
 static bool visible(const struct popt *o)
 {
@@ -39,6 +42,8 @@ static int apply(const struct popt *o, const char *arg)
 		*(const char **)o->value = arg;
 		return 0;
 	case POPT_STRLIST:
+		if (o->callback)   /* a repeatable option with its own action */
+			return o->callback(o, arg) ? POPT_USAGE_ERROR : 0;
 		strlist_push(o->value, arg);
 		return 0;
 	case POPT_CALLBACK:
@@ -88,6 +93,11 @@ int parse_options(const struct popt_command *cmd, int argc, char **argv)
 		}
 		if (is_help(a)) {
 			popt_help(cmd, stdout);
+			ret = POPT_HELP_SHOWN;
+			break;
+		}
+		if (!strcmp(a, "--version")) {
+			printf("lrubench %s\n", LRUBENCH_VERSION);
 			ret = POPT_HELP_SHOWN;
 			break;
 		}
@@ -174,12 +184,55 @@ void popt_synopsis(const struct popt_command *cmd, struct strbuf *out)
 		strbuf_addf(out, " %s", cmd->args);
 }
 
+void popt_usage(const struct popt_command *cmd, const char *lead, FILE *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t indent = strlen(lead) + strlen("lrubench ") + strlen(cmd->name) + 1;
+	size_t col = strlen(lead) + strlen("lrubench ");
+	const char *p;
+
+	popt_synopsis(cmd, &sb);
+	fprintf(out, "%slrubench ", lead);
+	/* words are split at spaces outside brackets: "[-c FILE]..." stays whole */
+	for (p = sb.buf; *p; ) {
+		const char *e = p;
+		int depth = 0;
+
+		for (; *e && (depth || *e != ' '); e++)
+			depth += *e == '[' ? 1 : *e == ']' ? -1 : 0;
+		if (p != sb.buf && col + 1 + (size_t)(e - p) >= POPT_WIDTH) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (p != sb.buf) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(p, 1, (size_t)(e - p), out);
+		col += (size_t)(e - p);
+		p = *e ? e + 1 : e;
+	}
+	fputc('\n', out);
+	strbuf_release(&sb);
+}
+
+int popt_usage_error(const struct popt_command *cmd, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	error("%s (see 'lrubench %s --help')", strbuf_str(&sb), cmd->name);
+	strbuf_release(&sb);
+	return LB_EXIT_USAGE;
+}
+
 void popt_help(const struct popt_command *cmd, FILE *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	popt_synopsis(cmd, &sb);
-	fprintf(out, "usage: lrubench %s\n", strbuf_str(&sb));
+	popt_usage(cmd, "usage: ", out);
 	if (cmd->description && *cmd->description)
 		fprintf(out, "\n%s\n", cmd->description);
 	fputc('\n', out);
@@ -194,6 +247,8 @@ void popt_help(const struct popt_command *cmd, FILE *out)
 		strbuf_addstr(&sb, "    ");
 		if (o->short_name)
 			strbuf_addf(&sb, "-%c%s", o->short_name, o->long_name ? ", " : "");
+		else
+			strbuf_addstr(&sb, "    ");   /* long names line up under "-x, " */
 		if (o->long_name)
 			strbuf_addf(&sb, "--%s", o->long_name);
 		if (o->argh)

@@ -21,6 +21,11 @@
  *	if (n < 0)
  *		return popt_exit(n);      // 0 after --help, LB_EXIT_USAGE after an error
  *	// argv[0..n-1] are now the positional arguments
+ *	if (!n)
+ *		return popt_usage_error(&cmd, "give at least one results folder");
+ *
+ * -h/--help (the full help) and --version work in every command and are not
+ * in the tables.
  *
  * Options and positional arguments may be mixed; "--" ends the options.
  * "--name=value", "--name value", "-x value" and "-xvalue" are all accepted;
@@ -40,7 +45,8 @@ enum popt_type {
 	POPT_GROUP,     /* a heading in --help; parses nothing */
 	POPT_BOOL,      /* bool *value = true */
 	POPT_STRING,    /* const char **value = the argument (borrowed from argv) */
-	POPT_STRLIST,   /* struct strlist *value: repeatable, each argument pushed */
+	POPT_STRLIST,   /* struct strlist *value: repeatable, each argument pushed
+	                   (or, with a callback, handed to it instead) */
 	POPT_CALLBACK,  /* callback(opt, arg); arg is NULL when argh is NULL */
 };
 
@@ -62,6 +68,7 @@ struct popt {
 #define POPT_BOOL(s, l, v, h)         { POPT_BOOL, (s), (l), (v), NULL, (h), NULL }
 #define POPT_STRING(s, l, v, a, h)    { POPT_STRING, (s), (l), (v), (a), (h), NULL }
 #define POPT_STRLIST(s, l, v, a, h)   { POPT_STRLIST, (s), (l), (v), (a), (h), NULL }
+#define POPT_STRLIST_CB(s, l, v, a, h, cb) { POPT_STRLIST, (s), (l), (v), (a), (h), (cb) }
 #define POPT_CALLBACK(s, l, v, a, h, cb) { POPT_CALLBACK, (s), (l), (v), (a), (h), (cb) }
 #define POPT_END()                    { POPT_END, 0, NULL, NULL, NULL, NULL, NULL }
 
@@ -72,14 +79,14 @@ struct popt_command {
 	const struct popt *options;
 };
 
-#define POPT_HELP_SHOWN (-2)
+#define POPT_HELP_SHOWN (-2)     /* --help or --version printed: exit 0 */
 #define POPT_USAGE_ERROR (-1)
 
 /*
  * Parse argv[1..argc-1] (argv[0] is the command's name) against cmd's table.
  * Returns the number of positional arguments, moved to argv[0..n-1] in
- * their order; POPT_HELP_SHOWN after printing the full help for -h/--help;
- * POPT_USAGE_ERROR after printing an error.
+ * their order; POPT_HELP_SHOWN after printing the full help for -h/--help
+ * or the version for --version; POPT_USAGE_ERROR after printing an error.
  */
 int parse_options(const struct popt_command *cmd, int argc, char **argv);
 /* The exit code for a negative parse_options() result. */
@@ -89,5 +96,12 @@ int popt_exit(int parse_result);
 void popt_help(const struct popt_command *cmd, FILE *out);
 /* The one-line synopsis: "compare [-f FMT] [--set SEC.KEY=VAL]... DIR...". */
 void popt_synopsis(const struct popt_command *cmd, struct strbuf *out);
+/* lead, "lrubench " and the synopsis, wrapped before 80 columns between
+ * bracketed options; continuation lines start under the first option. */
+void popt_usage(const struct popt_command *cmd, const char *lead, FILE *out);
+/* A usage error the table cannot see (a missing argument): prints the
+ * message and where to read more; returns LB_EXIT_USAGE. */
+int popt_usage_error(const struct popt_command *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 #endif

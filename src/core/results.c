@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Reading and writing the results schema (DESIGN §7). Users may write these
+ * Reading and writing the results schema (docs/ARCHITECTURE.md §8). Users may write these
  * files by hand, so the loader checks every field and names the file and the
  * JSON path of whatever is wrong; writes are atomic.
  */
@@ -55,6 +55,35 @@ void result_table_add(struct result_table *t, const char *op, double v)
 	o->v[o->n++] = v;
 }
 
+void result_table_set_x_axis(struct result_table *t, const char *name, const char *unit)
+{
+	free(t->x_name);
+	free(t->x_unit);
+	t->x_known = true;
+	t->x_name = name ? xstrdup(name) : NULL;
+	t->x_unit = name ? xstrdup(unit ? unit : "") : NULL;
+}
+
+bool results_op_x(const char *op, size_t *series_len, unsigned long long *x)
+{
+	size_t len = strlen(op), i = len;
+	unsigned long long v = 0;
+
+	while (i > 0 && op[i - 1] >= '0' && op[i - 1] <= '9')
+		i--;
+	if (i == len || len - i > 18)
+		return false;
+	/* "0.5" or "1e+3" are not a count: a sweep is a series name + integer */
+	if (i > 0 && (op[i - 1] == '.' || op[i - 1] == '+'))
+		return false;
+	for (size_t k = i; k < len; k++)
+		v = v * 10 + (unsigned long long)(op[k] - '0');
+	if (series_len)
+		*series_len = i;
+	*x = v;
+	return true;
+}
+
 const struct result_table *wl_result_find_table(const struct wl_result *r, const char *title)
 {
 	for (size_t i = 0; i < r->ntables; i++)
@@ -85,6 +114,16 @@ json_object *wl_result_to_json(const struct wl_result *r)
 		json_object_object_add(jt, "unit", json_object_new_string(t->unit));
 		json_object_object_add(jt, "better",
 				       json_object_new_string(t->better == BETTER_HIGHER ? "higher" : "lower"));
+		if (t->x_known) {
+			json_object *ax = NULL;
+
+			if (t->x_name) {
+				ax = json_object_new_object();
+				json_object_object_add(ax, "name", json_object_new_string(t->x_name));
+				json_object_object_add(ax, "unit", json_object_new_string(t->x_unit));
+			}
+			json_object_object_add(jt, "x_axis", ax);
+		}
 		for (size_t j = 0; j < t->nops; j++) {
 			json_object *jo = json_object_new_object(), *s = json_object_new_array();
 
@@ -184,6 +223,23 @@ int wl_result_from_json(json_object *o, const char *path, struct wl_result *out,
 			goto fail;
 		}
 		t = wl_result_table(out, json_object_get_string(title), json_object_get_string(unit), b);
+		if (json_object_object_get_ex(jt, "x_axis", &v)) {
+			json_object *xn, *xu;
+			char w2[96];
+
+			snprintf(w2, sizeof(w2), "%s.x_axis", where);
+			if (!v) {
+				result_table_set_x_axis(t, NULL, NULL);
+			} else if (!json_object_is_type(v, json_type_object)) {
+				strbuf_addf(err, "%s: %s is neither an object nor null", path, w2);
+				goto fail;
+			} else if (!(xn = get_typed(v, "name", json_type_string, path, w2, err)) ||
+				   !(xu = get_typed(v, "unit", json_type_string, path, w2, err))) {
+				goto fail;
+			} else {
+				result_table_set_x_axis(t, json_object_get_string(xn), json_object_get_string(xu));
+			}
+		}
 		strmap_release(&seen);
 		for (size_t j = 0; j < json_object_array_length(ops); j++) {
 			json_object *jo = json_object_array_get_idx(ops, j), *op, *samples;
@@ -448,6 +504,8 @@ void wl_result_release(struct wl_result *r)
 		free(t->ops);
 		free(t->title);
 		free(t->unit);
+		free(t->x_name);
+		free(t->x_unit);
 	}
 	free(r->tables);
 	free(r->workload);

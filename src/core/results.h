@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The results schema (DESIGN §7): results/<label>/run.json and
+ * The results schema (docs/ARCHITECTURE.md §8): results/<label>/run.json and
  * results/<label>/<workload>.json. This is the contract between run, compare
  * and plot, and users may write these files by hand, so the loader is strict
  * and its errors name the file and the place (byte offset or JSON path).
@@ -8,9 +8,16 @@
  * <workload>.json, schema 1:
  *   { "schema": 1, "workload": "readtwice",
  *     "tables": [ { "title": "...", "unit": "MB/s", "better": "higher",
+ *                   "x_axis": { "name": "memory cgroups", "unit": "count" },
  *                   "ops": [ { "op": "memcgs-1", "samples": [ ... ] } ] } ],
- *     "details": [ { "op": "memcgs-1", "iteration": 0, ... } ],   (optional)
- *     "progress": [ { "op": "memcgs-1", "done": 3 } ] }             (optional, for --resume)
+ *     "details": [ { "step": "memcgs-1", "iteration": 0, ... } ],   (optional)
+ *     "progress": [ { "step": "memcgs-1", "done": 3 } ] }           (optional, for --resume)
+ *
+ * "x_axis" (optional) says what the table's ops sweep (workload.h, struct
+ * x_axis): an object with the strings "name" and "unit", or null when the
+ * ops are categories. Files written before it existed have none; readers
+ * then guess from the op names (plot). It was added without a new schema
+ * number: a reader that does not know it ignores it.
  */
 #ifndef LRUBENCH_RESULTS_H
 #define LRUBENCH_RESULTS_H
@@ -34,6 +41,8 @@ struct result_table {
 	char *title;
 	char *unit;
 	int better;              /* enum better */
+	bool x_known;            /* "x_axis" present (false in older files) */
+	char *x_name, *x_unit;   /* x_known: the axis; x_name NULL: categorical ops */
 	struct op_samples *ops;  /* in first-seen order */
 	size_t nops, cap;
 };
@@ -59,6 +68,14 @@ struct result_table *wl_result_table(struct wl_result *r, const char *title,
 				     const char *unit, int better);
 struct op_samples *result_table_op(struct result_table *t, const char *op);
 void result_table_add(struct result_table *t, const char *op, double v);
+/* Declare the table's x axis (name NULL: categorical ops); copies. */
+void result_table_set_x_axis(struct result_table *t, const char *name, const char *unit);
+/* An op's x value: the decimal number that ends its name ("memcgs-16" ->
+ * 16, "4" -> 4), with *series_len (may be NULL) the length of what comes
+ * before it ("memcgs-"). false when the name does not end in a plain
+ * count: no digits, a fraction or exponent ("0.5", "1e+3"), or more than
+ * 18 digits. */
+bool results_op_x(const char *op, size_t *series_len, unsigned long long *x);
 const struct result_table *wl_result_find_table(const struct wl_result *r, const char *title);
 const struct op_samples *result_table_find_op(const struct result_table *t, const char *op);
 
@@ -81,14 +98,5 @@ int label_result_load(const char *dir, struct label_result *out, struct strbuf *
 void label_result_release(struct label_result *l);
 /* Is dir a label folder (has run.json)? */
 bool is_label_dir(const char *dir);
-/*
- * The labels named on a command line: each DIR is a label folder or a
- * folder of label folders. names (may be NULL) picks and orders labels by
- * name; otherwise labels are ordered by run.json "started". Errors: missing
- * folder, no results, unknown name in names.
- */
-int labels_collect(char **dirs, size_t ndirs, const char *names,
-		   struct label_result **out, size_t *nout, struct strbuf *err);
-void labels_release(struct label_result *l, size_t n);
 
 #endif

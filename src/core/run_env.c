@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * What the core offers a workload while it runs (workload.h): samples,
- * details, steps, memcgs under the run parent, the sparse root, log paths,
- * facts for run.json and dropping caches.
+ * What the core offers a workload while it runs (workload.h): hook
+ * statuses, samples, details, steps, memcgs under the run parent, the
+ * sparse root, log paths, facts for run.json and dropping caches.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -13,6 +13,30 @@
 #include "core/sparse_root.h"
 #include "core/workload.h"
 
+int wl_status_exit(enum wl_status st)
+{
+	switch (st) {
+	case WL_OK: return LB_EXIT_OK;
+	case WL_BAD_CONFIG: return LB_EXIT_USAGE;
+	case WL_UNSUPPORTED: return LB_EXIT_UNSUPPORTED;
+	case WL_INTERRUPTED: return LB_EXIT_INTERRUPTED;
+	case WL_FAILED: break;
+	}
+	return LB_EXIT_FAIL;
+}
+
+const char *wl_status_name(enum wl_status st)
+{
+	switch (st) {
+	case WL_OK: return "ok";
+	case WL_BAD_CONFIG: return "bad config";
+	case WL_UNSUPPORTED: return "unsupported";
+	case WL_INTERRUPTED: return "interrupted";
+	case WL_FAILED: break;
+	}
+	return "failed";
+}
+
 void wl_sample(struct wl_samples *s, int table, const char *op, double v)
 {
 	const struct table_def *t = &s->tables[table];
@@ -21,6 +45,8 @@ void wl_sample(struct wl_samples *s, int table, const char *op, double v)
 	if (s->discard)
 		return;
 	rt = wl_result_table(s->res, t->title, t->unit, t->better);
+	if (!rt->x_known)
+		result_table_set_x_axis(rt, t->x_axis.name, t->x_axis.unit);
 	result_table_add(rt, op, v);
 	s->added++;
 }
@@ -54,27 +80,29 @@ void wl_set_steps(struct wl_ctx *ctx, const char *const *names, size_t n)
 		wl_add_step(ctx, "%s", names[i]);
 }
 
-const char *env_sparse_dir(struct run_env *env)
+enum wl_status env_sparse_dir(struct run_env *env, const char **dir)
 {
 	struct sparse_root *sr;
-	const char *dir;
+	const char *d;
 	char *wd;
 	int r;
 
+	*dir = env->sparse_dir;
 	if (env->sparse_dir)
-		return env->sparse_dir;
+		return WL_OK;
 	wd = xasprintf("%s/sparse", env->run_workdir);
 	if (mkdir_p(wd, 0755)) {
 		free(wd);
-		return NULL;
+		return WL_FAILED;
 	}
-	r = sparse_root_setup(env->g->sparse_root, wd, env->g->sparse_size, &sr, &dir);
+	r = sparse_root_setup(env->g->sparse_root, wd, env->g->sparse_size, &sr, &d);
 	free(wd);
 	if (r)
-		return NULL;
+		return r == -3 ? WL_UNSUPPORTED : lb_stop_requested() ? WL_INTERRUPTED : WL_FAILED;
 	env->sparse_state = sr;
-	env->sparse_dir = xstrdup(dir);
-	return env->sparse_dir;
+	env->sparse_dir = xstrdup(d);
+	*dir = env->sparse_dir;
+	return WL_OK;
 }
 
 int env_memcg(struct run_env *env, const char *name, uint64_t limit, struct cgroup *out)

@@ -228,6 +228,9 @@ static void merge_staging(struct wl_result *dst, const struct wl_result *src, js
 	for (size_t i = 0; i < src->ntables; i++) {
 		const struct result_table *t = &src->tables[i];
 		struct result_table *d = wl_result_table(dst, t->title, t->unit, t->better);
+
+		if (t->x_known)
+			result_table_set_x_axis(d, t->x_name, t->x_unit);
 		for (size_t j = 0; j < t->nops; j++)
 			for (size_t k = 0; k < t->ops[j].n; k++)
 				result_table_add(d, t->ops[j].op, t->ops[j].v[k]);
@@ -238,26 +241,35 @@ static void merge_staging(struct wl_result *dst, const struct wl_result *src, js
 		json_object_array_add(dst->details, json_object_get(json_object_array_get_idx(details, i)));
 }
 
-enum outcome { OK = 0, FAILED = 1, INTERRUPTED = 2 };
+/* A hook's status as the run sees it: failing while a stop was requested
+ * is being interrupted. */
+static enum wl_status settle(enum wl_status st)
+{
+	if (st != WL_OK && st != WL_INTERRUPTED && lb_stop_requested())
+		return WL_INTERRUPTED;
+	return st;
+}
 
-static enum outcome run_workload(struct run_state *rs, struct wl_ctx *ctx, struct wl_result *res,
-				 const char *path)
+/* setup, then every step's warm-up and measured iterations. */
+static enum wl_status run_workload(struct run_state *rs, struct wl_ctx *ctx, struct wl_result *res,
+				   const char *path)
 {
 	struct progress pg;
 	struct strbuf err = STRBUF_INIT;
 	int iters = (int)ctx->iterations, warm = (int)ctx->warmup;
 	size_t units = 0;
-	enum outcome out = OK;
+	enum wl_status out = settle(ctx->ops->setup(ctx));
 
-	if (ctx->ops->setup(ctx)) {
-		error("%s: setup failed", ctx->ops->name);
-		return lb_stop_requested() ? INTERRUPTED : FAILED;
+	if (out != WL_OK) {
+		if (out != WL_INTERRUPTED)
+			error("%s: setup failed", ctx->ops->name);
+		return out;
 	}
 	for (size_t s = 0; s < ctx->nsteps; s++)
 		if (progress_get(res->progress, ctx->steps[s]) < (size_t)iters)
 			units += (size_t)(warm + iters) - progress_get(res->progress, ctx->steps[s]);
 	progress_begin(&pg, ctx->ops->name, units);
-	for (size_t s = 0; s < ctx->nsteps && out == OK; s++) {
+	for (size_t s = 0; s < ctx->nsteps && out == WL_OK; s++) {
 		size_t done = progress_get(res->progress, ctx->steps[s]);
 
 		if (done >= (size_t)iters)
@@ -266,16 +278,16 @@ static enum outcome run_workload(struct run_state *rs, struct wl_ctx *ctx, struc
 			struct wl_result staging = { 0 };
 			struct wl_samples smp;
 			double t0;
-			int r;
+			enum wl_status st;
 
 			if (it >= 0 && (size_t)it < done)
 				continue;
 			if (lb_stop_requested()) {
-				out = INTERRUPTED;
+				out = WL_INTERRUPTED;
 				break;
 			}
 			if (env_drop_caches(&rs->env)) {
-				out = FAILED;
+				out = WL_FAILED;
 				break;
 			}
 			staging.workload = xstrdup(ctx->ops->name);
@@ -283,14 +295,16 @@ static enum outcome run_workload(struct run_state *rs, struct wl_ctx *ctx, struc
 						   json_object_new_array() };
 			progress_unit(&pg, ctx->steps[s], it, iters, warm);
 			t0 = now_monotonic();
-			r = ctx->ops->run_step(ctx, s, &smp);
+			st = ctx->ops->run_step(ctx, s, &smp);
 			progress_done(&pg, now_monotonic() - t0, ctx->steps[s], it, iters, warm);
-			if (r == -2 || lb_stop_requested()) {
-				out = INTERRUPTED;
-			} else if (r) {
-				error("%s: %s %s %d failed", ctx->ops->name, ctx->steps[s],
-				      it < 0 ? "warm-up" : "iteration", it < 0 ? warm + it + 1 : it + 1);
-				out = FAILED;
+			/* an iteration that ended after a stop request is not saved */
+			if (lb_stop_requested())
+				st = WL_INTERRUPTED;
+			if (st != WL_OK) {
+				if (st != WL_INTERRUPTED)
+					error("%s: %s %s %d failed", ctx->ops->name, ctx->steps[s],
+					      it < 0 ? "warm-up" : "iteration", it < 0 ? warm + it + 1 : it + 1);
+				out = st;
 			} else if (it >= 0) {
 				if (!smp.added)
 					warning("%s: %s iteration %d produced no sample", ctx->ops->name,
@@ -299,12 +313,12 @@ static enum outcome run_workload(struct run_state *rs, struct wl_ctx *ctx, struc
 				progress_set(res, ctx->steps[s], (size_t)it + 1);
 				if (wl_result_save(path, res, &err)) {
 					error("%s", strbuf_str(&err));
-					out = FAILED;
+					out = WL_FAILED;
 				}
 			}
 			json_object_put(smp.pending_details);
 			wl_result_release(&staging);
-			if (out != OK)
+			if (out != WL_OK)
 				break;
 		}
 	}
@@ -381,8 +395,9 @@ int run_state_execute(struct run_state *rs)
 	struct strbuf err = STRBUF_INIT;
 	struct wl_ctx *ctxs = xcalloc(rs->nwls, sizeof(*ctxs));
 	struct wl_result *res = xcalloc(rs->nwls, sizeof(*res));
+	char **summaries = xcalloc(rs->nwls, sizeof(*summaries));
 	json_object *old_run = NULL;
-	enum outcome out = OK;
+	enum wl_status out = WL_OK;
 	int ret = LB_EXIT_OK;
 
 	rs->env.sys = rs->sys;
@@ -404,7 +419,7 @@ int run_state_execute(struct run_state *rs)
 	for (size_t i = 0; i < rs->nwls; i++) {
 		struct wl_ctx *c = &ctxs[i];
 		struct wl_common_opts *co = config_common(rs->cfg, rs->wls[i]->name);
-		int r;
+		enum wl_status st;
 
 		c->ops = rs->wls[i];
 		c->env = &rs->env;
@@ -412,14 +427,17 @@ int run_state_execute(struct run_state *rs)
 		c->sec = config_find_section(rs->cfg, c->ops->name);
 		c->iterations = co->iterations == LB_INHERIT ? rs->cfg->g.iterations : co->iterations;
 		c->warmup = co->warmup == LB_INHERIT ? rs->cfg->g.warmup : co->warmup;
-		if (c->ops->probe && c->ops->probe(c, &err)) {
+		if (c->ops->probe && (st = c->ops->probe(c, &err)) != WL_OK) {
 			error("workload %s cannot run here: %s", c->ops->name, strbuf_str(&err));
-			ret = LB_EXIT_UNSUPPORTED;
+			ret = wl_status_exit(st);
 			goto out;
 		}
-		if (c->ops->validate && (r = c->ops->validate(c, &err))) {
+		/* zeroed, and freed only after the cleanup registry ran (workload.h) */
+		if (c->ops->priv_size)
+			c->priv = xcalloc(1, c->ops->priv_size);
+		if (c->ops->validate && (st = c->ops->validate(c, &err)) != WL_OK) {
 			error("%s", err.len ? strbuf_str(&err) : "invalid configuration");
-			ret = r;
+			ret = wl_status_exit(st);
 			goto out;
 		}
 	}
@@ -437,8 +455,9 @@ int run_state_execute(struct run_state *rs)
 		ret = LB_EXIT_FAIL;
 		goto out;
 	}
+	/* check_label_dir() found the folder writable: failing now is I/O */
 	if (mkdir_p(rs->env.label_dir, 0755) || mkdir_p(rs->env.log_dir, 0755)) {
-		ret = LB_EXIT_USAGE;
+		ret = LB_EXIT_FAIL;
 		goto out;
 	}
 	rs->run_json = run_json_new(rs);
@@ -455,46 +474,49 @@ int run_state_execute(struct run_state *rs)
 		goto out;
 	}
 	if (prepare_env(rs)) {
-		out = lb_stop_requested() ? INTERRUPTED : FAILED;
+		out = settle(WL_FAILED);
 		goto finish;
 	}
 	info("lrubench %s: %s on %s, results in %s", LRUBENCH_VERSION, rs->label, rs->sys->kernel_release,
 	     rs->env.label_dir);
-	for (size_t i = 0; i < rs->nwls && out == OK; i++) {
+	for (size_t i = 0; i < rs->nwls && out == WL_OK; i++) {
 		struct wl_ctx *c = &ctxs[i];
 		char *path = xasprintf("%s/%s.json", rs->env.label_dir, c->ops->name);
 
 		c->workdir = xasprintf("%s/%s", rs->env.run_workdir, c->ops->name);
 		if (mkdir_p(c->workdir, 0755)) {
-			out = FAILED;
+			out = WL_FAILED;
 		} else if (rs->resume && path_exists(path)) {
 			if (wl_result_load(path, &res[i], &err)) {
 				error("--resume: %s", strbuf_str(&err));
-				out = FAILED;
+				out = WL_FAILED;
 			}
 		} else {
 			res[i].workload = xstrdup(c->ops->name);
 		}
-		if (out == OK)
+		if (out == WL_OK) {
 			out = run_workload(rs, c, &res[i], path);
-		if (c->ops->teardown)
-			c->ops->teardown(c);
+			if (out == WL_OK)
+				summaries[i] = run_summary_capture(c);
+			if (c->ops->teardown)
+				c->ops->teardown(c);
+		}
 		free(path);
 	}
 finish:
 	release_env(rs);
-	if (out == OK && lb_stop_requested())
-		out = INTERRUPTED;
-	run_json_write(rs, out == OK ? "complete" : out == INTERRUPTED ? "interrupted" : "failed");
-	if (out == OK) {
+	if (out == WL_OK && lb_stop_requested())
+		out = WL_INTERRUPTED;
+	run_json_write(rs, out == WL_OK ? "complete" : out == WL_INTERRUPTED ? "interrupted" : "failed");
+	if (out == WL_OK) {
 		for (size_t i = 0; i < rs->nwls; i++)
-			run_summary_print(&ctxs[i], &res[i], stdout);
+			run_summary_print(&res[i], summaries[i], stdout);
 		info("results: %s/", rs->env.label_dir);
-	} else if (out == INTERRUPTED) {
+	} else if (out == WL_INTERRUPTED) {
 		error("interrupted; what was measured is in %s/ ('lrubench run --resume' with the same "
 		      "options continues it)", rs->env.label_dir);
 	}
-	ret = out == OK ? LB_EXIT_OK : out == INTERRUPTED ? LB_EXIT_INTERRUPTED : LB_EXIT_FAIL;
+	ret = wl_status_exit(out);
 out:
 	cleanup_run_all();
 	if (ret == LB_EXIT_OK && lb_stop_requested())
@@ -504,10 +526,13 @@ out:
 			free(ctxs[i].steps[s]);
 		free(ctxs[i].steps);
 		free(ctxs[i].workdir);
+		free(ctxs[i].priv);   /* after the registry: its undo may point here */
+		free(summaries[i]);
 		wl_result_release(&res[i]);
 	}
 	free(ctxs);
 	free(res);
+	free(summaries);
 	json_object_put(old_run);
 	json_object_put(rs->run_json);
 	json_object_put(rs->env.facts);

@@ -13,7 +13,7 @@
 
 struct run_state {
 	struct config *cfg;
-	struct sysinfo *sys;
+	struct sys_facts *sys;
 	const char *outdir;
 	const char *label;
 	bool force, resume;

@@ -6,10 +6,30 @@
  */
 #include "core/run_summary.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include "compare/stats.h"
 
-void run_summary_print(struct wl_ctx *ctx, const struct wl_result *res, FILE *out)
+char *run_summary_capture(struct wl_ctx *ctx)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!ctx->ops->print_summary)
+		return NULL;
+	f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	ctx->ops->print_summary(ctx, f);
+	if (fclose(f) || !len) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+void run_summary_print(const struct wl_result *res, const char *extra, FILE *out)
 {
 	bool noisy = false;
 
@@ -40,6 +60,6 @@ void run_summary_print(struct wl_ctx *ctx, const struct wl_result *res, FILE *ou
 	if (noisy)
 		fprintf(out, "  note: CoeffVar above 10%% somewhere: more iterations (-i), a longer runtime or "
 			     "a quieter machine make a comparison more telling\n");
-	if (ctx->ops->print_summary)
-		ctx->ops->print_summary(ctx, out);
+	if (extra)
+		fputs(extra, out);
 }

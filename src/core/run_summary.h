@@ -6,6 +6,10 @@
 #include <stdio.h>
 #include "core/workload.h"
 
-void run_summary_print(struct wl_ctx *ctx, const struct wl_result *res, FILE *out);
+/* The workload's own lines (its print_summary hook), taken while its state
+ * is still there, before teardown: malloc'ed text, NULL when it has none. */
+char *run_summary_capture(struct wl_ctx *ctx);
+/* The tables of res, then `extra` (from run_summary_capture, may be NULL). */
+void run_summary_print(const struct wl_result *res, const char *extra, FILE *out);
 
 #endif

@@ -34,6 +34,7 @@
 #include <unistd.h>
 #include "core/child.h"
 #include "core/cleanup.h"
+#include "core/path.h"
 #include "core/util.h"
 
 enum sr_kind { SR_DIR, SR_EXT4, SR_XFS };
@@ -144,32 +145,6 @@ static void undo_loop(void *arg)
 
 /* ---- setup steps ---- */
 
-static char *find_tool(const char *name)
-{
-	const char *path = getenv("PATH");
-	struct strbuf dirs = STRBUF_INIT;
-	char *found = NULL;
-
-	strbuf_addf(&dirs, "%s:/usr/sbin:/sbin", path ? path : "/usr/bin:/bin");
-	for (char *p = dirs.buf; p && *p && !found; ) {
-		char *e = strchr(p, ':');
-		char *cand;
-
-		if (e)
-			*e = '\0';
-		if (*p) {
-			cand = xasprintf("%s/%s", p, name);
-			if (!access(cand, X_OK))
-				found = cand;
-			else
-				free(cand);
-		}
-		p = e ? e + 1 : NULL;
-	}
-	strbuf_release(&dirs);
-	return found;
-}
-
 static int set_path(char *buf, const char *a, const char *b)
 {
 	int n = snprintf(buf, PATH_MAX, "%s%s%s", a, b ? "/" : "", b ? b : "");
@@ -279,7 +254,7 @@ out:
  */
 static int run_mkfs(struct sparse_root *sr, const char *tool)
 {
-	char log[PATH_MAX], desc[64];
+	char log[PATH_MAX];
 	const char *ext4[] = { tool, "-q", "-F", "-E", "nodiscard,lazy_itable_init=1,lazy_journal_init=1", sr->dev, NULL };
 	const char *xfs[] = { tool, "-q", "-f", "-K", sr->dev, NULL };
 	struct child c = { .argv = sr->kind == SR_EXT4 ? ext4 : xfs, .out_path = log };
@@ -290,16 +265,8 @@ static int run_mkfs(struct sparse_root *sr, const char *tool)
 	code = child_run(&c, 600);
 	if (code == 0)
 		return 0;
-	if (code > 0) {
-		char *out = read_file_str(log, NULL);
-
-		child_describe_code(code, desc, sizeof(desc));
-		if (out)
-			out[strcspn(out, "\n")] = '\0';
-		error("%s %s failed (%s)%s%s", mkfs_tool[sr->kind], sr->dev, desc, out && *out ? ": " : "",
-		      out ? out : "");
-		free(out);
-	}
+	if (code > 0)   /* the log is in our tmpfs, gone after cleanup: its tail is all there is */
+		child_failed(code, log, "%s %s", mkfs_tool[sr->kind], sr->dev);
 	return -1;
 }
 
@@ -323,7 +290,7 @@ static int setup_dir(struct sparse_root *sr, const char *path)
 static int setup_loop(struct sparse_root *sr, const char *workdir, uint64_t size)
 {
 	const char *tool_name = mkfs_tool[sr->kind];
-	char *tool = find_tool(tool_name), opts[64];
+	char *tool = find_in_path(tool_name), opts[64];
 	uint64_t tmpfs_size;
 	int fd, r;
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The sparse root (DESIGN §5/§6): a real filesystem for workload files. */
+/* The sparse root (docs/ARCHITECTURE.md §5): a real filesystem for workload files. */
 #ifndef LRUBENCH_SPARSE_ROOT_H
 #define LRUBENCH_SPARSE_ROOT_H
 

@@ -36,7 +36,7 @@ void sysfs_selected(const char *text, char *out, size_t len)
 	out[n] = '\0';
 }
 
-/* Truncating copy (the fixed-size fields of struct sysinfo). */
+/* Truncating copy (the fixed-size fields of struct sys_facts). */
 static void copy_str(char *dst, size_t len, const char *src)
 {
 	size_t n = src ? strlen(src) : 0;
@@ -117,7 +117,7 @@ static void virt_from_cmdline(const char *cmdline, char *out, size_t len)
 	}
 }
 
-int sysinfo_collect(struct sysinfo *si)
+int sysinfo_collect(struct sys_facts *si)
 {
 	struct utsname u;
 	struct cg_env env;
@@ -168,13 +168,13 @@ int sysinfo_collect(struct sysinfo *si)
 	return 0;
 }
 
-void sysinfo_release(struct sysinfo *si)
+void sysinfo_release(struct sys_facts *si)
 {
 	free(si->cmdline);
 	si->cmdline = NULL;
 }
 
-json_object *sysinfo_to_json(const struct sysinfo *si)
+json_object *sysinfo_to_json(const struct sys_facts *si)
 {
 	json_object *o = json_object_new_object();
 

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The system facts that produced a number (run.json "system", DESIGN §7). */
+/* The system facts that produced a number (run.json "system", docs/ARCHITECTURE.md §8). */
 #ifndef LRUBENCH_SYSINFO_H
 #define LRUBENCH_SYSINFO_H
 
 #include <stdint.h>
 #include <json-c/json.h>
 
-struct sysinfo {
+/* Not "struct sysinfo": glibc's <sys/sysinfo.h> declares one (and sysinfo(2)). */
+struct sys_facts {
 	char kernel_release[128];  /* uname -r */
 	char kernel_version[256];  /* uname -v */
 	char machine[32];
@@ -22,9 +23,9 @@ struct sysinfo {
 	char virt[16];             /* "none", "kvm", "tcg" (set by VM mode) */
 };
 
-int sysinfo_collect(struct sysinfo *si);
-void sysinfo_release(struct sysinfo *si);
-json_object *sysinfo_to_json(const struct sysinfo *si);
+int sysinfo_collect(struct sys_facts *si);
+void sysinfo_release(struct sys_facts *si);
+json_object *sysinfo_to_json(const struct sys_facts *si);
 /* The bracketed choice of a sysfs "a [b] c" file, "" if none. */
 void sysfs_selected(const char *text, char *out, size_t len);
 

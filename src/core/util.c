@@ -72,16 +72,6 @@ void info(const char *fmt, ...)
 	fflush(stdout);
 }
 
-void die(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport("error: ", fmt, ap);
-	va_end(ap);
-	exit(code);
-}
-
 static void oom(size_t n)
 {
 	fprintf(stderr, "%s: fatal: out of memory allocating %zu bytes\n", lb_progname, n);
@@ -576,15 +566,29 @@ fail:
 	return -1;
 }
 
+/* file_tail reads at most this much of the end of a log: a kernel build's
+ * log has megabytes, its last lines are in its last few KiB */
+#define TAIL_READ_MAX (64 * 1024)
+
 void file_tail(const char *path, int lines, struct strbuf *out)
 {
-	size_t len;
-	char *buf = read_file_str(path, &len);
-	size_t i;
-	int seen = 0;
+	char *buf = xmalloc(TAIL_READ_MAX);
+	struct stat st;
+	size_t len = 0, i;
+	ssize_t r;
+	int seen = 0, fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
-	if (!buf)
-		return;
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode))
+		goto out;
+	if (st.st_size > TAIL_READ_MAX && lseek(fd, st.st_size - TAIL_READ_MAX, SEEK_SET) < 0)
+		goto out;
+	while (len < TAIL_READ_MAX && (r = read(fd, buf + len, TAIL_READ_MAX - len)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			goto out;
+		len += (size_t)r;
+	}
 	i = len;
 	if (i && buf[i - 1] == '\n')
 		i--;
@@ -593,10 +597,45 @@ void file_tail(const char *path, int lines, struct strbuf *out)
 			break;
 		i--;
 	}
-	strbuf_add(out, buf + i, len - i);
+	/* the text goes to a terminal: no carriage returns (serial consoles
+	 * write \r\n), no escape sequences or other control bytes */
+	for (; i < len; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if (c == '\r')
+			continue;
+		strbuf_add(out, c < 0x20 && c != '\n' && c != '\t' ? "?" : &buf[i], 1);
+	}
 	if (out->len && out->buf[out->len - 1] == '\n')
 		out->buf[--out->len] = '\0';
+out:
+	if (fd >= 0)
+		close(fd);
 	free(buf);
+}
+
+int error_with_log(const char *log, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT, tail = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	if (log)
+		file_tail(log, LOG_TAIL_LINES, &tail);
+	if (tail.len) {
+		/* the tail apart: error() would cut a long one at its 4 KiB */
+		error("%s; last lines of %s:", msg.buf, log);
+		fprintf(stderr, "%s\n", tail.buf);
+	} else if (log) {
+		error("%s (log %s)", msg.buf, log);
+	} else {
+		error("%s", msg.buf);
+	}
+	strbuf_release(&msg);
+	strbuf_release(&tail);
+	return -1;
 }
 
 int mkdir_p(const char *path, mode_t mode)

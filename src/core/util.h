@@ -15,7 +15,7 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Exit codes, DESIGN §4. */
+/* Exit codes (docs/ARCHITECTURE.md §9). */
 enum lb_exit {
 	LB_EXIT_OK = 0,
 	LB_EXIT_FAIL = 1,        /* a workload failed, or a significant regression */
@@ -27,14 +27,13 @@ enum lb_exit {
 /*
  * error() prints "lrubench: error: ..." to stderr and returns -1, so callers
  * can write `return error("cannot open %s: %s", path, strerror(errno));`.
- * warning() and info() print and return nothing. die() prints and exits 2
- * (only for top-level usage errors; library code returns errors instead).
+ * warning() and info() print and return nothing. There is no die(): every
+ * function returns its error and the command turns it into an exit code.
  */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 extern int lb_quiet;   /* -q: info() prints nothing */
 extern const char *lb_progname;
 
@@ -110,9 +109,17 @@ char *read_file_str(const char *path, size_t *len);
 int write_str_file(const char *path, const char *s);
 /* Write data to path atomically: temp file in the same folder, fsync, rename. */
 int write_file_atomic(const char *path, const void *data, size_t len);
-/* The last `lines` lines of a file (a child's log) appended to out, for
- * error messages; nothing when the file cannot be read. */
+/* The last `lines` lines of a regular file (a child's log) appended to out,
+ * for error messages: only its last 64 KiB are read, '\r' is dropped and
+ * other control bytes but '\t' show as '?'. Nothing when it cannot be read. */
 void file_tail(const char *path, int lines, struct strbuf *out);
+/* How many lines of a log every failure message shows (enough for a
+ * compiler error with its context, short enough to read). */
+#define LOG_TAIL_LINES 20
+/* error() the message, then "; last lines of LOG:" and the last
+ * LOG_TAIL_LINES lines of log, or " (log LOG)" when it has none to show
+ * (log may be NULL). Returns -1. For a child's exit code use child_failed(). */
+int error_with_log(const char *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int mkdir_p(const char *path, mode_t mode);
 /* Remove a tree without following symlinks; stays on one filesystem. */
 int remove_tree(const char *path);

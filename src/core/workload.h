@@ -1,25 +1,58 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The workload interface (DESIGN §2). A workload is a row in the table of
- * src/workloads/table.c, not a special case in the core.
+ * The workload interface. A workload is a folder src/workloads/<name>/ and a
+ * row in the table of src/workloads/table.c, never a special case in the
+ * core: nothing outside src/workloads/ chooses behaviour by workload name.
  *
  * The core owns cgroups (the run parent), NUMA binding, the sparse root,
- * iterations and warm-up, signals, progress, sysinfo and results. A workload
- * owns its own files and children and reports samples as (table, op, value).
+ * iterations and warm-up, signals, progress, sysinfo, results, and each
+ * workload's private state (ctx->priv). A workload owns its own files and
+ * children and reports samples as (table, op, value).
  *
- * Life cycle, driven by src/cmd_run.c:
- *   probe     -> can it run here? (0 yes; 1 no, `why` says why; the run exits 3)
- *   validate  -> cross-key checks on its options (returns an LB_EXIT_* code)
- *   setup     -> once: files, database, source tree; fills steps[]
- *   for each step s, warm-up iterations then measured iterations:
- *       run_step(ctx, s, samples)   -> one iteration of one step
- *   teardown  -> idempotent; runs on every path. Whatever setup creates that
- *                must be undone even on a second SIGINT is also pushed on the
- *                cleanup registry (cleanup.h) when created.
+ * Life cycle of the workloads of one `lrubench run` (src/core/run_state.c):
  *
- * A "step" is the unit of the sweep (memcgs-4, 8 threads, make -j4) and of
- * progress and --resume. One step may feed several ops (kernbench step j4
- * gives ops elsp-4, user-4, syst-4).
+ *   for every selected workload, before anything is created:
+ *     probe(ctx, why)      can it run on this machine? ctx->opts is filled,
+ *                          ctx->priv is NULL (`lrubench check` calls probe
+ *                          too, outside any run): WL_OK or WL_UNSUPPORTED
+ *     ctx->priv = priv_size zeroed bytes, allocated by the core
+ *     validate(ctx, err)   checks across its options; may resolve values
+ *                          into priv: WL_OK, WL_BAD_CONFIG or WL_UNSUPPORTED
+ *   then, one workload after the other:
+ *     setup(ctx)           once: files, database, source tree, memcgs
+ *                          (env_memcg); adds the steps (wl_add_step)
+ *     for each step s: ctx->warmup warm-up iterations, then ctx->iterations
+ *     measured ones (--resume skips those already saved):
+ *       run_step(ctx, s, samples)   one iteration of one step
+ *     print_summary(ctx, out)       only when setup and every iteration
+ *                          succeeded, before teardown, so priv still holds
+ *                          what was measured; the text is shown at the end
+ *                          of the run after the core's summary tables
+ *     teardown(ctx)        whenever setup was called, whatever it and the
+ *                          steps returned (also after a failure or the
+ *                          first SIGINT); must cope with a half-done setup
+ *   the cleanup registry runs: whatever any workload left registered
+ *   the core frees every priv
+ *
+ * Status: probe, validate, setup and run_step return an enum wl_status (one
+ * set for every hook, below); the first status other than WL_OK ends the
+ * run, whose exit code is wl_status_exit(status). A hook that fails while a
+ * stop was requested (SIGINT) counts as WL_INTERRUPTED. why/err name the
+ * problem for probe and validate; the later hooks print their own message.
+ *
+ * State: what a run keeps between hooks lives in priv, never in static
+ * storage. Whatever setup or run_step creates that must be undone even if
+ * lrubench is interrupted in between -- a child, a mount, a sysfs value, a
+ * server -- is pushed on the cleanup registry (cleanup.h) the moment it
+ * exists. Its undo may point into priv: priv is freed only after the
+ * registry has run. A second SIGINT runs the registry from the signal
+ * handler and exits at once; teardown does not run then.
+ *
+ * Steps, ops, tables: a step is the unit of the sweep (memcgs-4, threads-8,
+ * j4) and of progress and --resume. One step may feed several ops of
+ * several tables (kernbench's step j4 gives the ops elsp-4, user-4 and
+ * syst-4). A table declares its x axis (struct x_axis): what its ops sweep,
+ * written into the results and read by plot, which never names a workload.
  */
 #ifndef LRUBENCH_WORKLOAD_H
 #define LRUBENCH_WORKLOAD_H
@@ -36,10 +69,45 @@
 
 struct wl_ctx;
 
+/*
+ * How the workload's hooks end. Exit codes of the run (wl_status_exit):
+ *   WL_OK           0    go on
+ *   WL_FAILED       1    something broke; the message is printed
+ *   WL_BAD_CONFIG   2    the options cannot work together (validate)
+ *   WL_UNSUPPORTED  3    this machine cannot run what was asked (a tool,
+ *                        a kernel feature, a device is missing)
+ *   WL_INTERRUPTED  130  a stop was requested (SIGINT, SIGTERM, SIGHUP)
+ */
+enum wl_status {
+	WL_OK = 0,
+	WL_FAILED,
+	WL_BAD_CONFIG,
+	WL_UNSUPPORTED,
+	WL_INTERRUPTED,
+};
+/* The LB_EXIT_* code of a status. */
+int wl_status_exit(enum wl_status st);
+/* "ok", "failed", "bad config", "unsupported", "interrupted". */
+const char *wl_status_name(enum wl_status st);
+
+/*
+ * What the ops of a table sweep: plot's x axis, stored with the results
+ * ("x_axis" in results.h). The x value of an op is the decimal number that
+ * ends its name (results_op_x: "memcgs-8" -> 8, "fault-huge-16" -> 16, "18"
+ * -> 18); what comes before the number names a series ("fault-huge-"), so
+ * one table may hold several sweeps over the same axis. name NULL: the ops
+ * are categories with no order (plot draws bars).
+ */
+struct x_axis {
+	const char *name;    /* what varies: "memory cgroups", "threads", "make jobs" */
+	const char *unit;    /* how it is counted: "count", "-j"; "" for none */
+};
+
 struct table_def {
 	const char *title;   /* "readtwice MB/s aggregate" */
 	const char *unit;    /* "MB/s" */
 	int better;          /* BETTER_HIGHER / BETTER_LOWER */
+	struct x_axis x_axis;
 };
 
 /* Where run_step puts what it measured. */
@@ -63,18 +131,20 @@ struct workload_ops {
 	const char *summary;                 /* one line for `lrubench list` */
 	const struct option_def *options;    /* keys of [name] */
 	size_t opts_size;                    /* sizeof its option struct */
+	size_t priv_size;                    /* sizeof its run state (ctx->priv); 0: none */
 	const struct table_def *tables;      /* NULL-title terminated */
-	int (*probe)(struct wl_ctx *ctx, struct strbuf *why);
-	int (*validate)(struct wl_ctx *ctx, struct strbuf *err);   /* may be NULL */
-	int (*setup)(struct wl_ctx *ctx);
-	int (*run_step)(struct wl_ctx *ctx, size_t step, struct wl_samples *s);
+	/* the life cycle above; every hook but setup, run_step and teardown may be NULL */
+	enum wl_status (*probe)(struct wl_ctx *ctx, struct strbuf *why);
+	enum wl_status (*validate)(struct wl_ctx *ctx, struct strbuf *err);
+	enum wl_status (*setup)(struct wl_ctx *ctx);
+	enum wl_status (*run_step)(struct wl_ctx *ctx, size_t step, struct wl_samples *s);
 	void (*teardown)(struct wl_ctx *ctx);
-	/* optional: extra lines for run's end-of-run summary */
+	/* extra lines for run's end-of-run summary */
 	void (*print_summary)(struct wl_ctx *ctx, FILE *out);
 };
 
 struct run_env {
-	struct sysinfo *sys;
+	struct sys_facts *sys;
 	struct cg_env *cg;          /* mode CG_NONE when no memory controller */
 	struct cgroup *run_cg;      /* lrubench-<pid>; NULL when mode is CG_NONE */
 	struct numa_bind bind;      /* the run's node (node < 0: none) */
@@ -96,7 +166,7 @@ struct wl_ctx {
 	char *workdir;              /* <run_workdir>/<workload>, created by the core */
 	char **steps;               /* filled by setup: step names ("memcgs-4") */
 	size_t nsteps;
-	void *priv;                 /* workload-private state */
+	void *priv;                 /* ops->priv_size zeroed bytes, core-owned (see above) */
 	bool verbose;
 };
 
@@ -105,9 +175,10 @@ void wl_set_steps(struct wl_ctx *ctx, const char *const *names, size_t n);
 void wl_add_step(struct wl_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A directory on a real (non-tmpfs) filesystem for workload files: the
- * sparse root (DESIGN §5 sparse_root), set up on first use, torn down by the
- * core. Returns NULL with a message on failure. */
-const char *env_sparse_dir(struct run_env *env);
+ * sparse root (global.sparse_root), set up on first use, torn down by the
+ * core. WL_OK with *dir set; else a message, and WL_UNSUPPORTED when a tool
+ * or the loop devices are missing. */
+enum wl_status env_sparse_dir(struct run_env *env, const char **dir);
 /* Create a child memcg of the run parent, named "<workload>-<n>", with a
  * limit (0 = none), registered for cleanup. Fails (message) with CG_NONE. */
 int env_memcg(struct run_env *env, const char *name, uint64_t limit, struct cgroup *out);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * (Not archive.h: that name belongs to libarchive and -Isrc would shadow it.)
+ * Linked into the helper program lrubench-net only; lrubench extracts with
+ * net_extract_tree() (core/net_client.h).
  *
  * Safe extraction of source tarballs (libarchive): .tar, .tar.gz, .tar.xz,
  * .tar.zst (the compression is recognised from the content, not the name).

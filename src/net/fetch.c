@@ -6,7 +6,6 @@
  */
 #include "net/fetch.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,23 +20,6 @@
 #include "core/util.h"
 
 #define FETCH_BUFSZ (512 * 1024)
-
-bool fetch_has_scheme(const char *s)
-{
-	const char *p = s;
-
-	if (!isalpha((unsigned char)*p))
-		return false;
-	while (isalnum((unsigned char)*p) || *p == '+' || *p == '-' || *p == '.')
-		p++;
-	return !strncmp(p, "://", 3);
-}
-
-bool fetch_is_url(const char *s)
-{
-	return !strncasecmp(s, "http://", 7) || !strncasecmp(s, "https://", 8) ||
-	       !strncasecmp(s, "file://", 7);
-}
 
 static void hex_of(const unsigned char *md, char out[65])
 {
@@ -62,43 +44,6 @@ void sha256_hex_buf(const void *data, size_t len, char out[65])
 void fetch_cache_key(const char *url, char out[65])
 {
 	sha256_hex_buf(url, strlen(url), out);
-}
-
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = tolower(c);
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
-int sha256_parse_hex(const char *s, unsigned char out[32])
-{
-	const char *p = s;
-	unsigned char md[32];
-
-	if (!s)
-		return -1;
-	while (isspace((unsigned char)*p))
-		p++;
-	for (int i = 0; i < 32; i++) {
-		int hi = hexval((unsigned char)p[2 * i]), lo;
-
-		if (hi < 0)
-			return -1;
-		lo = hexval((unsigned char)p[2 * i + 1]);
-		if (lo < 0)
-			return -1;
-		md[i] = (unsigned char)(hi << 4 | lo);
-	}
-	for (p += 64; *p; p++)
-		if (!isspace((unsigned char)*p))
-			return -1;
-	if (out)
-		memcpy(out, md, 32);
-	return 0;
 }
 
 int sha256_hex_file(const char *path, char out[65])
@@ -532,10 +477,4 @@ enum fetch_status fetch_url(const char *url, const struct fetch_opts *o, struct 
 		info("fetched %s (%.1f MiB in %.1f s) into %s", url,
 		     (double)res->bytes / 1048576.0, res->seconds, entry);
 	return FETCH_OK;
-}
-
-void fetch_result_release(struct fetch_result *res)
-{
-	free(res->path);
-	res->path = NULL;
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Downloads with a verified local cache (libcurl): http, https and file URLs.
+ * Linked into the helper program lrubench-net only; lrubench asks for a
+ * download with net_fetch_url() (core/net_client.h).
  *
  * The cache is a folder (default /var/cache/lrubench) keyed by URL: the data
  * is <dir>/<sha256 of the URL in hex> and a sidecar <key>.url holds the URL
@@ -22,41 +24,14 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "core/net_client.h"
 
-#define FETCH_DEFAULT_CACHE "/var/cache/lrubench"
+/* FETCH_DEFAULT_CACHE, struct fetch_opts, struct fetch_result, enum
+ * fetch_status and the pure URL/sha256 checks are in core/net_client.h:
+ * lrubench uses them to ask this helper-side code for a download. */
 
-enum fetch_status {
-	FETCH_OK = 0,
-	FETCH_FAILED = -1,       /* message printed */
-	FETCH_INTERRUPTED = -2,  /* a stop was requested (SIGINT); nothing left behind */
-};
-
-struct fetch_opts {
-	const char *cache_dir;     /* NULL: FETCH_DEFAULT_CACHE */
-	const char *sha256;        /* expected, 64 hex digits; NULL: not checked */
-	int retries;               /* extra attempts after the first; < 0: default (3) */
-	double connect_timeout;    /* seconds; <= 0: default (30) */
-	double low_speed_time;     /* abort below 1 KiB/s for this long; <= 0: default (60) */
-	int progress;              /* < 0: a bar when stderr is a terminal; 0 never; 1 always */
-	bool quiet;                /* no "fetched ..." info line */
-};
-
-struct fetch_result {
-	char *path;                /* malloc'ed path of the cache entry */
-	bool cache_hit;
-	double seconds;            /* of the download (0 on a hit) */
-	unsigned long long bytes;
-};
-
-/* Does s look like a URL we can fetch (http://, https://, file://)? */
-bool fetch_is_url(const char *s);
-/* Any "scheme://" prefix at all (so "ftp://x" is an unsupported URL, not a path). */
-bool fetch_has_scheme(const char *s);
 /* The cache key of a URL: sha256 of its bytes as 64 lowercase hex digits. */
 void fetch_cache_key(const char *url, char out[65]);
-/* Parse 64 hex digits (either case, surrounding blanks allowed) into 32
- * bytes; 0 or -1 (nothing printed). out may be NULL to only validate. */
-int sha256_parse_hex(const char *s, unsigned char out[32]);
 /* sha256 of a buffer / a file as 64 lowercase hex digits; file: 0 or -1 with a message. */
 void sha256_hex_buf(const void *data, size_t len, char out[65]);
 int sha256_hex_file(const char *path, char out[65]);
@@ -66,6 +41,5 @@ bool fetch_is_transient(int curl_code, long http, const char *ip);
 
 /* Make url available in the cache; res->path is the entry. */
 enum fetch_status fetch_url(const char *url, const struct fetch_opts *o, struct fetch_result *res);
-void fetch_result_release(struct fetch_result *res);
 
 #endif

@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The guest's initramfs, written with libarchive as cpio newc (what the
- * kernel unpacks into its rootfs). Uncompressed: it is a few MB, and the
- * kernel unpacks it faster than it would decompress it under TCG.
+ * The guest's initramfs: this file decides its content; the helper program
+ * lrubench-net writes it as cpio newc (what the kernel unpacks into its
+ * rootfs) with libarchive (net/cpio.h).
  *
  * The /init script is busybox sh inside the guest; the rule against shell
  * strings is about how lrubench itself starts processes on the host.
  */
 #include "vm/initramfs.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -18,9 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <time.h>
 #include <unistd.h>
+#include "core/net_client.h"
 #include "vm/modules.h"
 
 void sh_quote(struct strbuf *sb, const char *s)
@@ -222,124 +219,51 @@ out:
 	return ret;
 }
 
-struct cpio {
-	struct archive *a;
-	unsigned ino;
-	const char *path;
-	struct strbuf *err;
-};
-
-static int cpio_entry(struct cpio *c, const char *name, unsigned type, unsigned perm,
-		      const void *data, size_t len, dev_t rdev)
-{
-	struct archive_entry *e = archive_entry_new();
-	int ret = 0;
-
-	archive_entry_set_pathname(e, name);
-	archive_entry_set_filetype(e, type);
-	archive_entry_set_perm(e, perm);
-	archive_entry_set_ino(e, ++c->ino);
-	archive_entry_set_nlink(e, type == AE_IFDIR ? 2 : 1);
-	archive_entry_set_mtime(e, time(NULL), 0);
-	archive_entry_set_size(e, (la_int64_t)len);
-	if (rdev)
-		archive_entry_set_rdev(e, rdev);
-	if (archive_write_header(c->a, e) != ARCHIVE_OK ||
-	    (len && archive_write_data(c->a, data, len) != (la_ssize_t)len)) {
-		strbuf_addf(c->err, "cannot write %s into %s: %s", name, c->path, archive_error_string(c->a));
-		ret = -1;
-	}
-	archive_entry_free(e);
-	return ret;
-}
-
-/* A file's content; compressed modules (.ko.xz, .ko.zst, .ko.gz) come out
- * decompressed, since busybox insmod may not read them. */
-static void *load_file(const char *path, size_t *len, struct strbuf *err)
-{
-	struct archive *a;
-	struct archive_entry *e;
-	struct strbuf sb = STRBUF_INIT;
-	char buf[65536];
-	la_ssize_t r;
-	size_t l = strlen(path);
-
-	if (!(l > 3 && (!strcmp(path + l - 3, ".xz") || !strcmp(path + l - 4, ".zst") ||
-			!strcmp(path + l - 3, ".gz")))) {
-		char *d = read_file_str(path, len);
-		if (!d)
-			strbuf_addf(err, "cannot read %s: %s", path, strerror(errno));
-		return d;
-	}
-	a = archive_read_new();
-	archive_read_support_filter_all(a);
-	archive_read_support_format_raw(a);
-	if (archive_read_open_filename(a, path, sizeof(buf)) != ARCHIVE_OK ||
-	    archive_read_next_header(a, &e) != ARCHIVE_OK) {
-		strbuf_addf(err, "cannot decompress %s: %s", path, archive_error_string(a));
-		archive_read_free(a);
-		return NULL;
-	}
-	while ((r = archive_read_data(a, buf, sizeof(buf))) > 0)
-		strbuf_add(&sb, buf, (size_t)r);
-	if (r < 0) {
-		strbuf_addf(err, "cannot decompress %s: %s", path, archive_error_string(a));
-		archive_read_free(a);
-		strbuf_release(&sb);
-		return NULL;
-	}
-	archive_read_free(a);
-	*len = sb.len;
-	return strbuf_detach(&sb);
-}
-
 int vm_initramfs_write(const char *path, const char *busybox, const char *init,
 		       const struct strlist *ko, struct strbuf *err)
 {
 	static const char *const dirs[] = { "bin", "sbin", "dev", "proc", "sys", "host", "modules", "tmp", "keep" };
-	struct cpio c = { .a = archive_write_new(), .path = path, .err = err };
-	void *data;
-	size_t len;
-	int ret = -1;
+	struct strlist e = STRLIST_INIT;
+	/* next to the archive, in the VM's temporary folder (removed with it) */
+	char *init_file = xasprintf("%s.init", path);
+	int ret;
 
-	if (archive_write_set_format_cpio_newc(c.a) != ARCHIVE_OK ||
-	    archive_write_open_filename(c.a, path) != ARCHIVE_OK) {
-		strbuf_addf(err, "cannot create %s: %s", path, archive_error_string(c.a));
-		archive_write_free(c.a);
+	if (write_file_atomic(init_file, init, strlen(init))) {
+		strbuf_addf(err, "cannot write the initramfs %s", path);
+		free(init_file);
 		return -1;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
-		if (cpio_entry(&c, dirs[i], AE_IFDIR, 0755, NULL, 0, 0))
-			goto out;
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		strlist_push(&e, "dir");
+		strlist_push(&e, dirs[i]);
+		strlist_push(&e, "755");
+	}
 	/* the kernel opens /dev/console for init before devtmpfs is mounted */
-	if (cpio_entry(&c, "dev/console", AE_IFCHR, 0600, NULL, 0, makedev(5, 1)))
-		goto out;
-	data = load_file(busybox, &len, err);
-	if (!data)
-		goto out;
-	ret = cpio_entry(&c, "bin/busybox", AE_IFREG, 0755, data, len, 0);
-	free(data);
-	if (ret || (ret = cpio_entry(&c, "init", AE_IFREG, 0755, init, strlen(init), 0)))
-		goto out;
+	strlist_push(&e, "chr");
+	strlist_push(&e, "dev/console");
+	strlist_push(&e, "600");
+	strlist_push(&e, "5");
+	strlist_push(&e, "1");
+	strlist_push(&e, "file");
+	strlist_push(&e, "bin/busybox");
+	strlist_push(&e, "755");
+	strlist_push(&e, busybox);
+	strlist_push(&e, "file");
+	strlist_push(&e, "init");
+	strlist_push(&e, "755");
+	strlist_push(&e, init_file);
 	for (size_t i = 0; ko && i < ko->n; i++) {
 		char file[128];
+
 		module_file(ko->v[i], i, file, sizeof(file));
-		data = load_file(ko->v[i], &len, err);
-		if (!data) {
-			ret = -1;
-			goto out;
-		}
-		ret = cpio_entry(&c, file + 1, AE_IFREG, 0644, data, len, 0);
-		free(data);
-		if (ret)
-			goto out;
+		strlist_push(&e, "file");
+		strlist_push(&e, file + 1);
+		strlist_push(&e, "644");
+		strlist_push(&e, ko->v[i]);
 	}
-	ret = 0;
-out:
-	if (archive_write_close(c.a) != ARCHIVE_OK && !ret) {
-		strbuf_addf(err, "cannot finish %s: %s", path, archive_error_string(c.a));
-		ret = -1;
-	}
-	archive_write_free(c.a);
-	return ret;
+	ret = net_cpio_write(path, &e, err);
+	unlink(init_file);
+	free(init_file);
+	strlist_release(&e);
+	return ret ? -1 : 0;
 }

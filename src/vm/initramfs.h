@@ -32,7 +32,8 @@ struct vm_guest {
 char *vm_init_script(const struct vm_guest *g);
 /* "a'b" -> 'a'\''b' appended to sb. */
 void sh_quote(struct strbuf *sb, const char *s);
-/* Write the cpio (newc) archive to path. */
+/* Write the cpio (newc) archive to path (through the helper lrubench-net,
+ * which prints its own errors; err then says which archive failed). */
 int vm_initramfs_write(const char *path, const char *busybox, const char *init,
 		       const struct strlist *ko, struct strbuf *err);
 /* Is path an ELF executable without a program interpreter (static)? */

@@ -21,8 +21,6 @@
 #include "vm/initramfs.h"
 #include "core/child.h"
 
-#define TAIL_LINES 25
-
 void vm_kernel_cmdline(struct strbuf *sb, bool kvm, const char *extra)
 {
 	/* panic=1 + -no-reboot: a panicking guest ends qemu instead of hanging */
@@ -119,23 +117,11 @@ int vm_qemu_argv(const struct vm_qemu_spec *s, struct strlist *argv, struct strb
 struct console {
 	int fd;
 	struct strbuf partial;
-	char *lines[TAIL_LINES];
-	size_t nlines;
 	bool begun;
 	const char *prefix;
 	struct vm_boot *b;
 	bool exited, panicked, init_failed;
 };
-
-static void remember(struct console *c, const char *line)
-{
-	if (c->nlines == TAIL_LINES) {
-		free(c->lines[0]);
-		memmove(c->lines, c->lines + 1, (TAIL_LINES - 1) * sizeof(c->lines[0]));
-		c->nlines--;
-	}
-	c->lines[c->nlines++] = xstrdup(line);
-}
 
 static void on_line(struct console *c, char *line)
 {
@@ -144,7 +130,6 @@ static void on_line(struct console *c, char *line)
 
 	while (l && (line[l - 1] == '\r' || line[l - 1] == '\n'))
 		line[--l] = '\0';
-	remember(c, line);
 	if (!strncmp(line, VM_MARK_EXIT, strlen(VM_MARK_EXIT))) {
 		c->exited = true;
 		c->b->guest_code = atoi(line + strlen(VM_MARK_EXIT));
@@ -203,7 +188,6 @@ int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix
 	int code = -1, ret = 0, fd;
 
 	memset(b, 0, sizeof(*b));
-	strbuf_init(&b->tail);
 	strbuf_init(&b->reason);
 	strbuf_init(&c.partial);
 	b->guest_code = -1;
@@ -271,12 +255,8 @@ int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix
 	else
 		b->outcome = VM_LOST;
 verdict:
-	for (size_t i = 0; i < c.nlines; i++)
-		strbuf_addf(&b->tail, "    %s\n", c.lines[i]);
 	b->seconds = now_monotonic() - start;
 out:
-	for (size_t i = 0; i < c.nlines; i++)
-		free(c.lines[i]);
 	if (c.fd >= 0)
 		close(c.fd);
 	strbuf_release(&c.partial);
@@ -287,6 +267,5 @@ out:
 
 void vm_boot_release(struct vm_boot *b)
 {
-	strbuf_release(&b->tail);
 	strbuf_release(&b->reason);
 }

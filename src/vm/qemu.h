@@ -39,7 +39,6 @@ struct vm_boot {
 	int guest_code;       /* exit code of `lrubench run` in the guest, when VM_DONE */
 	int qemu_code;        /* qemu's own exit code, -1 if killed by us */
 	double seconds;       /* wall time of the whole boot */
-	struct strbuf tail;   /* last console lines, for messages */
 	struct strbuf reason; /* init failure line, panic line */
 };
 

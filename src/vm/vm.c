@@ -6,9 +6,9 @@
  * `lrubench run` inside, writing results/<label>/ through a writable share
  * of the results root; then the comparison is printed.
  *
- * This file orchestrates: options (vm_args.c), image checks (vm_kimage.c),
- * modules (vm_modules.c), the initramfs (vm_initramfs.c), the accelerator
- * probe (vm_kvm_probe.c), qemu (vm_qemu.c), rounds pooling (vm_merge.c).
+ * This file orchestrates, in vm/: settings (args.c), image checks (kimage.c),
+ * modules (modules.c), the initramfs (initramfs.c), the accelerator probe
+ * (kvm_probe.c), qemu (qemu.c), rounds pooling (merge.c).
  */
 #include "vm/vm.h"
 
@@ -21,6 +21,9 @@
 #include <json-c/json.h>
 #include "core/child.h"
 #include "core/cleanup.h"
+#include "core/label_name.h"
+#include "core/path.h"
+#include "core/net_client.h"
 #include "core/util.h"
 #include "vm/args.h"
 #include "vm/initramfs.h"
@@ -62,22 +65,6 @@ struct vm_run {
 	struct strlist keep;     /* host folders the guest must see (see vm_guest.keep) */
 };
 
-static bool in_path(const char *cmd)
-{
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save;
-	bool found = false;
-
-	copy = xstrdup(path ? path : "/usr/bin:/bin");
-	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-		char *p = xasprintf("%s/%s", dir, cmd);
-		found = access(p, X_OK) == 0;
-		free(p);
-	}
-	free(copy);
-	return found;
-}
-
 /* images, labels, output folder: everything checkable before booting */
 static int check_inputs(struct vm_run *r)
 {
@@ -102,6 +89,15 @@ static int check_inputs(struct vm_run *r)
 			k->image_abs = realpath(k->image, NULL);
 		}
 		k->label = xstrdup(r->a.label[i] ? r->a.label[i] : k->ki.release);
+		if (label_name_check(k->label, &err)) {
+			if (r->a.label[i])
+				error("--label-%c: %s", k->which, err.buf);
+			else
+				error("kernel %c: %s (it defaults to the kernel release: give "
+				      "--label-%c NAME)", k->which, err.buf, k->which);
+			strbuf_release(&err);
+			return LB_EXIT_USAGE;
+		}
 	}
 	if (r->nk == 2 && !strcmp(r->k[0].label, r->k[1].label)) {
 		error("both kernels would write results/%s: give --label-a and --label-b", r->k[0].label);
@@ -140,9 +136,17 @@ static int check_tools(struct vm_run *r)
 	struct strbuf err = STRBUF_INIT;
 	static const char *const busyboxes[] = { "/bin/busybox", "/usr/bin/busybox" };
 
-	if (!in_path(QEMU)) {
+	if (!program_in_path(QEMU)) {
 		error("VM mode needs %s (apt-get install qemu-system-x86)", QEMU);
 		return LB_EXIT_UNSUPPORTED;
+	}
+	{
+		/* the initramfs is written by the helper program lrubench-net */
+		char *helper = net_helper_path();
+
+		if (!helper)
+			return LB_EXIT_UNSUPPORTED;
+		free(helper);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(busyboxes) && !r->busybox; i++) {
 		strbuf_reset(&err);
@@ -288,7 +292,8 @@ static int run_guest(struct vm_run *r, struct kernel *k, int round, const char *
 	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
 	struct vm_qemu_spec q = { 0 };
 	struct vm_boot b;
-	char *init, *console, *qlog, *prefix, *ldir, *lcopy;
+	struct strbuf said = STRBUF_INIT;   /* what qemu printed, when it ended on its own */
+	char *init, *console, *qlog, *prefix, *ldir, *lcopy, *qemu_said;
 	int code;
 
 	guest_cmd(r, k, dest, &cmd);
@@ -350,19 +355,16 @@ static int run_guest(struct vm_run *r, struct kernel *k, int round, const char *
 		code = LB_EXIT_FAIL;
 		*status = "failed";
 		*why = xasprintf("the guest kernel panicked: %s", b.reason.buf);
-		error("kernel %c (%s): %s\nconsole tail (%s):\n%s", k->which, k->label, *why, lcopy, b.tail.buf);
 		break;
 	case VM_TIMEOUT:
 		code = LB_EXIT_FAIL;
 		*status = "failed";
 		*why = xasprintf("the guest did not finish within vm_timeout=%.0fs: qemu was killed", r->a.timeout);
-		error("kernel %c (%s): %s\nconsole tail (%s):\n%s", k->which, k->label, *why, lcopy, b.tail.buf);
 		break;
 	case VM_INIT_FAILED:
 		code = LB_EXIT_UNSUPPORTED;
 		*status = "failed";
 		*why = xasprintf("the guest could not set up: %s", b.reason.buf);
-		error("kernel %c (%s): %s\nconsole tail (%s):\n%s", k->which, k->label, *why, lcopy, b.tail.buf);
 		break;
 	case VM_INTERRUPTED:
 		code = LB_EXIT_INTERRUPTED;
@@ -370,17 +372,20 @@ static int run_guest(struct vm_run *r, struct kernel *k, int round, const char *
 		*why = xstrdup("interrupted: the VM was stopped");
 		break;
 	case VM_LOST:
-	default: {
-		char *ql = read_file_str(qlog, NULL);
+	default:
 		code = LB_EXIT_FAIL;
 		*status = "failed";
 		*why = xasprintf("qemu ended (%d) before the guest reported an exit status", b.qemu_code);
-		error("kernel %c (%s): %s\nqemu said: %s\nconsole tail (%s):\n%s", k->which, k->label, *why,
-		      ql && *ql ? ql : "nothing", lcopy, b.tail.buf);
-		free(ql);
+		qemu_said = read_file_str(qlog, NULL);
+		strbuf_addf(&said, "\nqemu said: %s", qemu_said && *qemu_said ? qemu_said : "nothing");
+		free(qemu_said);
 		break;
 	}
-	}
+	/* a guest that failed on its own: the end of its console says why */
+	if (b.outcome != VM_DONE && b.outcome != VM_INTERRUPTED)
+		error_with_log(path_exists(lcopy) ? lcopy : console, "kernel %c (%s): %s%s", k->which,
+			       k->label, *why, strbuf_str(&said));
+	strbuf_release(&said);
 	free(lcopy);
 	vm_boot_release(&b);
 out:
@@ -565,34 +570,16 @@ static void keep_dir_of(struct strlist *keep, const char *file)
 	free(abs);
 }
 
-int cmd_run_vm(int argc, char **argv)
+int cmd_run_vm(struct vm_args *a)
 {
 	struct vm_run r;
-	struct strbuf err = STRBUF_INIT;
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	bool any_vm = false, interrupted = false;
 	int code = 0;
 	const char *tmp = getenv("TMPDIR");
 
 	memset(&r, 0, sizeof(r));
-	if (vm_args_parse(argc, argv, cpus > 0 ? (unsigned)cpus : 1, &r.a, &err)) {
-		error("%s", err.buf);
-		strbuf_release(&err);
-		vm_args_release(&r.a);
-		return LB_EXIT_USAGE;
-	}
-	strbuf_release(&err);
+	r.a = *a;   /* its lists are ours now: release() frees them */
 	r.nk = r.a.kernel[1] ? 2 : 1;
-	/* a workdir set in a config file needs a tmpfs in the guest as well */
-	for (size_t i = 0; i + 1 < r.a.suite.n; i++) {
-		if (!strcmp(r.a.suite.v[i], "-c") || !strcmp(r.a.suite.v[i], "--config")) {
-			char *ini = read_regular_file(r.a.suite.v[i + 1], CONFIG_FILE_MAX, 0, NULL,
-						      NULL);
-			if (ini)
-				vm_ini_workdir(ini, &r.a.tmpfs);
-			free(ini);
-		}
-	}
 	if ((code = check_inputs(&r)))
 		goto out;
 	for (int i = 0; i < r.nk; i++)

@@ -8,7 +8,7 @@
 
 FIX=$LRUBENCH_SRC/tests/fixtures/compare
 
-# python3 one-liners read the outputs (DESIGN: jq-free parsing in tests)
+# python3 one-liners read the outputs (no jq needed on the test machine)
 py() { python3 -c "$@"; }
 
 # A bad input: exit 2, a message on stderr, nothing on stdout, no JUnit file.
@@ -91,6 +91,19 @@ test_names_pick_and_order() {
   # label folders given one by one keep run.json "started" order
   expect_exit 0 "$LRUBENCH" compare "$FIX/golden/6.8.0-patched" "$FIX/golden/6.8.0-vanilla"
   cmp "$T/out" "$FIX/expected/golden.txt" || fail "order should follow run.json started"
+}
+
+# In a folder of labels only folders with a label's name are labels (the
+# rule run and the VM mode apply): a hidden one is skipped quietly, another
+# with a warning naming it; the comparison is the same.
+test_folder_names_that_are_not_labels() {
+  copy golden
+  cp -r "$T/golden/6.8.0-vanilla" "$T/golden/.hidden"
+  cp -r "$T/golden/6.8.0-vanilla" "$T/golden/old results"
+  expect_exit 0 "$LRUBENCH" compare "$T/golden"
+  cmp "$T/out" "$FIX/expected/golden.txt" || fail "the comparison changed"
+  assert_grep_err "golden/old results is not read: label 'old results' has ' '"
+  if grep -q hidden "$T/err"; then fail "a hidden folder was reported"; fi
 }
 
 test_json_values() {
@@ -339,7 +352,7 @@ test_help() {
   assert_grep "usage: lrubench compare" "$T/out"
 }
 
-# The contract between run and compare (DESIGN §7): two real, tiny readtwice
+# The contract between run and compare (docs/ARCHITECTURE.md §8): two real, tiny readtwice
 # runs compared, so a change to what `run` writes cannot break `compare` unseen.
 test_real_run_results_compare() {
   need_root

@@ -58,6 +58,8 @@ test_kernbench_pipeline_in_memcgs_then_cache_hit() {
     --set kernbench.sha256="$s" --set kernbench.jobs=1,2 --set kernbench.memcgs=2 \
     --set kernbench.memcg_limit=256M
   assert_grep "fetched $url" "$T/out"
+  # the workload's summary line (printed before teardown, while its state is there)
+  assert_grep "^kernbench: .*, make vmlinux, 2 builds at once (one memcg each)$" "$T/out"
   # elapsed and user time are > 0 for every op; system time may round to 0 on a fast machine
   local ops; ops=$(ops_of "$T/res/a/kernbench.json")
   case $ops in "elsp-1:2:True user-1:2:True syst-1:2:"*" elsp-2:2:True user-2:2:True syst-2:2:"*) ;;

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # lrubench plot on the committed fixture results (tests/fixtures/plot/results:
-# two labels; readtwice = a doubling sweep memcgs-1..8, thpscale = three
-# linear sweeps in one table plus a table with a single-sample op, kerndevel
-# = ops without numbers). The real gnuplot draws every figure.
+# two labels; readtwice = a doubling sweep memcgs-1..8 whose tables declare
+# their x axis, thpscale = three linear sweeps in one table plus a table with
+# a single-sample op, written before tables declared an x axis, kerndevel =
+# ops without numbers). The real gnuplot draws every figure.
 
 PLOT_FIX="$LRUBENCH_SRC/tests/fixtures/plot/results"
 PLOT_CHECK="$LRUBENCH_SRC/tests/integration/plot_check.py"
@@ -61,6 +62,40 @@ test_plot_png() {
   assert_grep "index 1 using .* title '6.8.0-patched'" "$T/plots/readtwice-mb-s-aggregate-scaling.gp"
   assert_grep "set ylabel 'Hmean ± stddev (MB/s)'" "$T/plots/readtwice-mb-s-aggregate-scaling.gp"
   assert_grep "set ylabel 'Amean ± stddev (µs)'" "$T/plots/thpscale-fault-latencies-scaling-fault-huge.gp"
+  # the x axis the results declare; results without one: the ops' series name
+  assert_grep "^set xlabel 'memory cgroups (count)'$" "$T/plots/readtwice-mb-s-aggregate-scaling.gp"
+  assert_grep "^set xlabel 'fault-huge (N)'$" "$T/plots/thpscale-fault-latencies-scaling-fault-huge.gp"
+}
+
+# plot knows no workload: the x axis comes from the results file. A copy of
+# the readtwice fixture as a workload no code has heard of, with an axis no
+# code could guess, and one table declared categorical (x_axis null) although
+# its ops end in numbers.
+test_plot_axis_from_unknown_workload() {
+  need_cmd python3
+  mkdir -p "$T/res" "$T/bin"
+  for l in 6.8.0-vanilla 6.8.0-patched; do
+    mkdir -p "$T/res/$l"
+    cp "$PLOT_FIX/$l/run.json" "$T/res/$l/"
+    python3 - "$PLOT_FIX/$l/readtwice.json" "$T/res/$l/pagewalk.json" <<'EOF' || fail "rewriting $l"
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["workload"] = "pagewalk"
+for t in d["tables"]:
+    t["title"] = t["title"].replace("readtwice", "pagewalk")
+d["tables"][0]["x_axis"] = {"name": "walker pairs", "unit": "pairs"}
+d["tables"][1]["x_axis"] = None
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+  done
+  expect_exit 3 env PATH="$T/bin" "$LRUBENCH" plot -o "$T/plots" "$T/res"
+  assert_grep "^set xlabel 'walker pairs (pairs)'$" "$T/plots/pagewalk-mb-s-aggregate-scaling.gp"
+  assert_grep "^set logscale x 2" "$T/plots/pagewalk-mb-s-aggregate-scaling.gp"
+  # categorical: bars and candles, no line over memcgs-N
+  assert_file "$T/plots/pagewalk-mb-s-per-memcg-bars.gp"
+  assert_file "$T/plots/pagewalk-mb-s-per-memcg-candles.gp"
+  assert_no_file "$T/plots/pagewalk-mb-s-per-memcg-scaling.gp"
+  assert_eq "$(ls "$T/plots" | grep -c '\.gp$')" 4 "number of .gp files"
 }
 
 test_plot_svg() {
@@ -77,13 +112,13 @@ test_plot_svg() {
 }
 
 # Each .dat row = mean row (Hmean/Amean), stddev, min, max, n recomputed in
-# python3 from the fixture samples with the DESIGN §8 formulas.
+# python3 from the fixture samples with the formulas of docs/ARCHITECTURE.md §10.
 test_plot_dat_matches_stats() {
   need_cmd python3
   # gnuplot is not needed for the data: keep it out of PATH (scripts still written)
   mkdir -p "$T/bin"
   expect_exit 3 env PATH="$T/bin" "$LRUBENCH" plot -o "$T/plots" "$PLOT_FIX"
-  python3 "$PLOT_CHECK" dat "$PLOT_FIX" "$T/plots" || fail ".dat numbers differ from DESIGN §8"
+  python3 "$PLOT_CHECK" dat "$PLOT_FIX" "$T/plots" || fail ".dat numbers differ from docs/ARCHITECTURE.md §10"
   # the golden vector V1 (stats-golden.md) is the fixture's readtwice memcgs-1
   assert_grep '^"memcgs-1" 1 1062.72' "$T/plots/readtwice-mb-s-aggregate-scaling.dat"
   assert_grep '^"memcgs-1" 1 915.08' "$T/plots/readtwice-mb-s-aggregate-scaling.dat"
@@ -131,6 +166,14 @@ test_plot_index_has_compare_table() {
   assert_grep '1062.72' "$T/plots/index.md"    # Hmean memcgs-1, vanilla
   assert_grep '915.09' "$T/plots/index.md"     # Hmean memcgs-1, patched
   assert_grep '!\[.*\](readtwice-mb-s-aggregate-scaling.png)' "$T/plots/index.md"
+}
+
+# OUTDIR is fine but a file in it cannot be written (here: a folder stands
+# where a .dat goes): an I/O failure, exit 1, not a usage error.
+test_plot_write_failure_is_exit_1() {
+  mkdir -p "$T/plots/readtwice-mb-s-aggregate-scaling.dat" "$T/bin"
+  expect_exit 1 env PATH="$T/bin" "$LRUBENCH" plot -o "$T/plots" "$PLOT_FIX"
+  assert_grep_err "cannot create $T/plots/readtwice-mb-s-aggregate-scaling.dat"
 }
 
 test_plot_bad_format() {

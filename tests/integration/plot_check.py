@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Checks for tests/integration/plot.sh, independent of lrubench's C code.
 
-  plot_check.py dat RESULTS_DIR OUTDIR    every .dat row against DESIGN §8 computed here
+  plot_check.py dat RESULTS_DIR OUTDIR    every .dat row against docs/ARCHITECTURE.md §10, computed here
   plot_check.py png FILE WIDTH HEIGHT     PNG signature and IHDR size
   plot_check.py svgsize FILE WIDTH HEIGHT width/height attributes of the root element
 """
@@ -21,7 +21,7 @@ def fail(msg):
 
 
 def stats(samples, better):
-    """DESIGN §8: mean row Hmean (higher) / Amean (lower); sample stddev, 0 when n = 1."""
+    """docs/ARCHITECTURE.md §10: mean row Hmean (higher) / Amean (lower); sample stddev, 0 when n = 1."""
     n = len(samples)
     amean = sum(samples) / n
     if better == "higher":

@@ -120,6 +120,8 @@ assert det and all("errors_per_sec" in x and "latency_p95_ms" in x for x in det)
 EOF
   assert_file "$dir/logs/postgres.log"
   assert_file "$dir/logs/postgresql.conf"
+  # the workload's summary line, taken before teardown while its state is there
+  assert_grep "^sysbench: PostgreSQL .* rows/table, shared_buffers" "$T/out"
   sb_assert_gone "$(sb_cluster "$dir")"
   sb_no_leaks
 }
@@ -210,6 +212,8 @@ test_sysbench_bad_input() {
   sb_run 2 run -w sysbench --quick -o "$T/r" --label d --set sysbench.threads=8 \
     --set sysbench.max_connections=10
   assert_grep_err "sysbench.max_connections"
+  sb_run 2 run -w sysbench --quick -o "$T/r" --label e --set sysbench.port=65536
+  assert_grep_err "sysbench.port: 65536 is out of range (1024..65535)"
   sb_no_leaks
 }
 

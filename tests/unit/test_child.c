@@ -12,31 +12,6 @@
 #include "core/util.h"
 
 
-/* Capture stderr around fn-calls so error() messages can be checked. */
-static int saved_err = -1;
-static char errpath[256];
-
-static void capture_start(void)
-{
-	int fd;
-
-	snprintf(errpath, sizeof(errpath), "%s/stderr", unit_tmp);
-	fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	assert_true(fd >= 0);
-	fflush(stderr);
-	saved_err = dup(2);
-	dup2(fd, 2);
-	close(fd);
-}
-
-static char *capture_end(void)
-{
-	fflush(stderr);
-	dup2(saved_err, 2);
-	close(saved_err);
-	return read_file_str(errpath, NULL);
-}
-
 static void test_exec_not_found(void **state)
 {
 	const char *argv[] = { "lrubench-no-such-program-xyz", NULL };
@@ -187,6 +162,36 @@ static void test_stop_kills_group_after_grace(void **state)
 		lb_sleep(0.01);
 	assert_true(pid_dead(p1));
 	assert_true(pid_dead(p2));
+}
+
+/* The leader dies of SIGTERM at once, a descendant ignores it: the group is
+ * SIGKILLed while the leader is still an unreaped zombie (its pid, the group
+ * id, cannot have been reused), so the descendant goes too. */
+static void test_stop_kills_group_when_leader_exits(void **state)
+{
+	char out[512], *text = NULL;
+	const char *argv[] = { "sh", "-c", "(trap '' TERM; exec sleep 30) & echo $!; wait", NULL };
+	struct child c = { .argv = argv, .out_path = out };
+	pid_t p1 = 0;
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s/leader.log", unit_tmp);
+	assert_int_equal(child_start(&c), 0);
+	for (int i = 0; i < 1000; i++) {   /* until the pid is printed */
+		free(text);
+		text = read_file_str(out, NULL);
+		if (text && sscanf(text, "%d\n", &p1) == 1)
+			break;
+		lb_sleep(0.01);
+	}
+	free(text);
+	assert_true(p1 > 0);
+	assert_int_equal(getpgid(p1), c.pid);
+	child_stop(&c, 5.0);
+	assert_false(c.running);
+	for (int i = 0; i < 500 && !pid_dead(p1); i++)
+		lb_sleep(0.01);
+	assert_true(pid_dead(p1));
 }
 
 static void test_interrupted_wait(void **state)
@@ -366,13 +371,14 @@ static void test_registry_full(void **state)
 {
 	const char *argv[] = { "sleep", "30", NULL };
 	struct child c = { .argv = argv };
-	int *ids = calloc(1 << 18, sizeof(*ids)), n = 0, id;
+	int cap = cleanup_capacity(), *ids = calloc((size_t)cap + 1, sizeof(*ids)), n = 0, id;
 	char *msg;
 
 	(void)state;
 	capture_start();
-	while (n < (1 << 18) && (id = cleanup_push("filler", noop, NULL)) > 0)
+	while (n <= cap && (id = cleanup_push("filler", noop, NULL)) > 0)
 		ids[n++] = id;
+	assert_int_equal(n, cap);
 	assert_int_equal(child_start(&c), -1);
 	msg = capture_end();
 	assert_non_null(strstr(msg, "cannot run 'sleep': the cleanup registry is full"));
@@ -384,6 +390,32 @@ static void test_registry_full(void **state)
 	free(msg);
 }
 
+/* child_failed on a real child's exit code and log: status, then the tail */
+static void test_child_failed_message(void **state)
+{
+	char *log = xasprintf("%s/failing.log", unit_tmp);
+	const char *argv[] = { "sh", "-c", "i=0; while [ $i -lt 30 ]; do i=$((i+1)); echo out$i; done; exit 3", NULL };
+	struct child c = { .argv = argv, .out_path = log };
+	char *msg, *want = xasprintf("lrubench: error: sh -c in /x exited with 3; last lines of %s:\n", log);
+	int code;
+
+	(void)state;
+	unlink(log);
+	code = child_run(&c, 10);
+	assert_int_equal(code, 3);
+	capture_start();
+	assert_int_equal(child_failed(code, log, "sh -c in %s", "/x"), -1);
+	assert_int_equal(child_failed(128 + SIGKILL, NULL, "make"), -1);
+	msg = capture_end();
+	assert_true(!strncmp(msg, want, strlen(want)));
+	assert_non_null(strstr(msg, "\nout11\nout12\n"));   /* 30 - LOG_TAIL_LINES + 1 = 11 */
+	assert_null(strstr(msg, "out10\n"));
+	assert_non_null(strstr(msg, "out30\nlrubench: error: make killed by signal 9 (Killed)\n"));
+	free(msg);
+	free(want);
+	free(log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -393,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_fn_child),
 		cmocka_unit_test(test_timeout_and_stop),
 		cmocka_unit_test(test_stop_kills_group_after_grace),
+		cmocka_unit_test(test_stop_kills_group_when_leader_exits),
 		cmocka_unit_test(test_interrupted_wait),
 		cmocka_unit_test(test_sigint_during_wait),
 		cmocka_unit_test(test_out_path_env_dir),
@@ -402,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_null_stdio_and_ids),
 		cmocka_unit_test(test_registry_full),
 		cmocka_unit_test(test_numa_bound_child),
+		cmocka_unit_test(test_child_failed_message),
 	};
 	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
 }

@@ -7,6 +7,7 @@ static const char *fmt, *out;
 static bool quiet, force;
 static struct strlist sets = STRLIST_INIT;
 static int cb_calls;
+static struct strlist seen = STRLIST_INIT;
 
 static int count_cb(const struct popt *o, const char *arg)
 {
@@ -14,6 +15,13 @@ static int count_cb(const struct popt *o, const char *arg)
 	if (!strcmp(arg, "bad"))
 		return error("--count: bad value");
 	cb_calls++;
+	return 0;
+}
+
+/* a repeatable option with an action of its own */
+static int define_cb(const struct popt *o, const char *arg)
+{
+	strlist_pushf(&seen, "--%s %s", o->long_name, arg);
 	return 0;
 }
 
@@ -25,6 +33,7 @@ static const struct popt opts[] = {
 	POPT_STRLIST(0, "set", &sets, "SEC.KEY=VAL", "set a key"),
 	POPT_CALLBACK(0, "count", NULL, "N", "counted", count_cb),
 	POPT_STRING(0, "old-name", &out, "DIR", NULL),   /* hidden alias */
+	POPT_STRLIST_CB('D', "define", NULL, "K=V", "define K", define_cb),
 	POPT_END(),
 };
 static const struct popt_command cmd = { "demo", "DIR...", "A demo command.", opts };
@@ -35,6 +44,7 @@ static int reset(void **state)
 	fmt = out = NULL;
 	quiet = force = false;
 	strlist_release(&sets);
+	strlist_release(&seen);
 	cb_calls = 0;
 	return 0;
 }
@@ -66,6 +76,12 @@ static void test_forms(void **state)
 	assert_string_equal(fmt, "csv");
 	assert_string_equal(out, "e");
 	assert_true(quiet);
+	reset(state);
+	assert_int_equal(PARSE("-Da=1", "--define", "b=2"), 0);
+	assert_int_equal(seen.n, 2);
+	assert_string_equal(seen.v[0], "--define a=1");
+	assert_string_equal(seen.v[1], "--define b=2");
+	assert_int_equal(sets.n, 0);
 }
 
 static void test_errors(void **state)
@@ -83,6 +99,8 @@ static void test_errors(void **state)
 	assert_int_equal(cb_calls, 2);
 	assert_int_equal(popt_exit(POPT_USAGE_ERROR), LB_EXIT_USAGE);
 	assert_int_equal(popt_exit(POPT_HELP_SHOWN), LB_EXIT_OK);
+	/* --version, like --help, is every command's */
+	assert_int_equal(PARSE("a", "--version"), POPT_HELP_SHOWN);
 	/* a lone "-" is an argument (stdin, by convention) */
 	assert_int_equal(PARSE("-"), 1);
 	assert_string_equal(argv_out[0], "-");
@@ -98,14 +116,26 @@ static void test_synopsis_and_help(void **state)
 	(void)state;
 	popt_synopsis(&cmd, &sb);
 	assert_string_equal(strbuf_str(&sb), "demo [-f FMT] [-o DIR] [-q] [--force] "
-			    "[--set SEC.KEY=VAL]... [--count N] DIR...");
+			    "[--set SEC.KEY=VAL]... [--count N] [-D K=V]... DIR...");
 	popt_help(&cmd, f);
 	fclose(f);
 	assert_non_null(strstr(buf, "usage: lrubench demo [-f FMT]"));
 	assert_non_null(strstr(buf, "A demo command."));
-	assert_non_null(strstr(buf, "-f, --format FMT"));
+	assert_non_null(strstr(buf, "    -f, --format FMT"));
+	assert_non_null(strstr(buf, "        --force "));
 	assert_null(strstr(buf, "old-name"));
 	free(buf);
+
+	/* the usage wraps before 80 columns, between bracketed options, and
+	 * continues under the first option */
+	f = open_memstream(&buf, &len);
+	popt_usage(&cmd, "usage: ", f);
+	fclose(f);
+	assert_string_equal(buf, "usage: lrubench demo [-f FMT] [-o DIR] [-q] [--force] "
+			    "[--set SEC.KEY=VAL]...\n"
+			    "                     [--count N] [-D K=V]... DIR...\n");
+	free(buf);
+	assert_int_equal(popt_usage_error(&cmd, "no %s", "DIR"), LB_EXIT_USAGE);
 	strbuf_release(&sb);
 }
 
@@ -119,5 +149,6 @@ int main(void)
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
 
 	strlist_release(&sets);
+	strlist_release(&seen);
 	return r;
 }

@@ -1,33 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* plot.c: sweep detection, file-name slugs, and the figures a table gives. */
+/* plot.c: sweep detection, x axes from the results, file-name slugs, and the figures a table gives. */
 #include "unit.h"
 #include <unistd.h>
 #include "compare/plot.h"
 #include "compare/model.h"
 #include "core/results.h"
-
-static void test_op_number(void **state)
-{
-	char *prefix = NULL;
-	unsigned long long n = 0;
-
-	(void)state;
-	assert_true(plot_op_number("memcgs-16", &prefix, &n));
-	assert_string_equal(prefix, "memcgs-");
-	assert_int_equal(n, 16);
-	free(prefix);
-	assert_true(plot_op_number("4", &prefix, &n));
-	assert_string_equal(prefix, "");
-	assert_int_equal(n, 4);
-	free(prefix);
-	assert_true(plot_op_number("fault-huge-128", NULL, &n));
-	assert_int_equal(n, 128);
-	assert_false(plot_op_number("git-checkout", NULL, &n));
-	assert_false(plot_op_number("4k-read", NULL, &n));
-	assert_false(plot_op_number("0.5", NULL, &n));
-	assert_false(plot_op_number("", NULL, &n));
-	assert_false(plot_op_number("x12345678901234567890", NULL, &n));   /* would overflow */
-}
 
 static void test_sweep_doubles(void **state)
 {
@@ -147,10 +124,67 @@ static void test_figures_per_table(void **state)
 	free(l.dir);
 }
 
+/* The x axis comes from the results, whatever the workload is called:
+ * declared, declared categorical (null), and not declared (older files). */
+static void test_axis_from_results(void **state)
+{
+	char dir[] = "/tmp/lrubench-unit-plot.XXXXXX";
+	struct label_result l = { 0 };
+	struct wl_result w = { 0 };
+	struct result_table *t;
+	struct plot_set set;
+	struct comparison cmp;
+	struct strbuf err = STRBUF_INIT;
+	char *path, *gp;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	w.workload = strdup("nobody-knows-me");
+	t = wl_result_table(&w, "Declared", "ops/s", BETTER_HIGHER);
+	result_table_set_x_axis(t, "widgets", "each");
+	result_table_add(t, "w-1", 10);
+	result_table_add(t, "w-2", 20);
+	t = wl_result_table(&w, "Categories", "s", BETTER_LOWER);
+	result_table_set_x_axis(t, NULL, NULL);
+	result_table_add(t, "pass-1", 3);
+	result_table_add(t, "pass-2", 4);
+	t = wl_result_table(&w, "Old", "s", BETTER_LOWER);
+	result_table_add(t, "memcgs-1", 3);
+	result_table_add(t, "memcgs-2", 4);
+	l.label = strdup("L");
+	l.dir = strdup(dir);
+	l.wls = &w;
+	l.nwls = 1;
+
+	assert_int_equal(comparison_build(&l, 1, 0.10, &cmp, &err), 0);
+	assert_int_equal(plot_write_figures(&cmp, dir, PLOT_PNG, &set), 0);
+	assert_true(has_fig(&set, "nobody-knows-me-declared-scaling"));
+	assert_true(has_fig(&set, "nobody-knows-me-categories-bars"));
+	assert_false(has_fig(&set, "nobody-knows-me-categories-scaling"));
+	assert_true(has_fig(&set, "nobody-knows-me-old-scaling"));
+	path = xasprintf("%s/nobody-knows-me-declared-scaling.gp", dir);
+	gp = read_file_str(path, NULL);
+	assert_non_null(strstr(gp, "set xlabel 'widgets (each)'\n"));
+	free(gp);
+	free(path);
+	path = xasprintf("%s/nobody-knows-me-old-scaling.gp", dir);
+	gp = read_file_str(path, NULL);
+	assert_non_null(strstr(gp, "set xlabel 'memcgs (N)'\n"));
+	free(gp);
+	free(path);
+	plot_set_release(&set);
+	comparison_release(&cmp);
+	strbuf_release(&err);
+	assert_int_equal(remove_tree(dir), 0);
+	wl_result_release(&w);
+	free(l.label);
+	free(l.dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_op_number),
+		cmocka_unit_test(test_axis_from_results),
 		cmocka_unit_test(test_sweep_doubles),
 		cmocka_unit_test(test_slug),
 		cmocka_unit_test(test_format),

@@ -176,7 +176,7 @@ static void test_ops_union_and_facts(void **state)
 	/* cmdline differs only by BOOT_IMAGE: not a difference; config.s.k is */
 	assert_int_equal(c.nfacts, 1);
 	assert_string_equal(c.facts[0].name, "config.s.k");
-	assert_int_equal(c.nwarnings, 2);
+	assert_int_equal(c.warnings.n, 2);
 	report_text(&c, &out);
 	assert_non_null(strstr(out.buf, "WARNING: a ran under QEMU TCG"));
 	assert_non_null(strstr(out.buf, "note: c: ops x, y: no samples (printed n/a)"));

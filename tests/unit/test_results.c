@@ -45,6 +45,12 @@ static void errors(void **state)
 		  "tables[0].ops[0].samples[1]: not a number" },
 		{ "{\"schema\": 1, \"workload\": \"x\", \"tables\": {}}", "\"tables\" has the wrong type" },
 		{ "", "invalid JSON at line 1, byte 0" },
+		{ "{\"schema\": 1, \"workload\": \"x\", \"tables\": [{\"title\": \"t\", \"unit\": \"u\", "
+		  "\"better\": \"lower\", \"x_axis\": \"threads\", \"ops\": []}]}",
+		  "tables[0].x_axis is neither an object nor null" },
+		{ "{\"schema\": 1, \"workload\": \"x\", \"tables\": [{\"title\": \"t\", \"unit\": \"u\", "
+		  "\"better\": \"lower\", \"x_axis\": {\"name\": \"n\"}, \"ops\": []}]}",
+		  "tables[0].x_axis.\"unit\" is missing" },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -60,8 +66,72 @@ static void errors(void **state)
 	}
 }
 
+/* The x value of an op: the decimal number that ends its name. */
+static void op_x(void **state)
+{
+	unsigned long long x = 0;
+	size_t series = 99;
+
+	(void)state;
+	assert_true(results_op_x("memcgs-16", &series, &x));
+	assert_int_equal(series, strlen("memcgs-"));
+	assert_int_equal(x, 16);
+	assert_true(results_op_x("4", &series, &x));
+	assert_int_equal(series, 0);
+	assert_int_equal(x, 4);
+	assert_true(results_op_x("fault-huge-128", NULL, &x));
+	assert_int_equal(x, 128);
+	assert_true(results_op_x("j0", &series, &x));
+	assert_int_equal(x, 0);
+	assert_false(results_op_x("git-checkout", NULL, &x));
+	assert_false(results_op_x("4k-read", NULL, &x));
+	assert_false(results_op_x("0.5", NULL, &x));
+	assert_false(results_op_x("1e+3", NULL, &x));
+	assert_false(results_op_x("", NULL, &x));
+	assert_false(results_op_x("x12345678901234567890", NULL, &x));   /* would overflow */
+}
+
+/* "x_axis": an object, null (categories), or absent (files from before it). */
+static void x_axis_round_trip(void **state)
+{
+	struct wl_result r = { 0 }, back;
+	struct strbuf e = STRBUF_INIT;
+	struct result_table *t;
+	char *p = xasprintf("%s/axes.json", unit_tmp), *text;
+
+	(void)state;
+	r.workload = xstrdup("w");
+	t = wl_result_table(&r, "declared", "s", BETTER_LOWER);
+	result_table_set_x_axis(t, "threads", "count");
+	result_table_add(t, "t-1", 1);
+	t = wl_result_table(&r, "categories", "s", BETTER_LOWER);
+	result_table_set_x_axis(t, NULL, NULL);
+	result_table_add(t, "a", 1);
+	t = wl_result_table(&r, "unsaid", "s", BETTER_LOWER);
+	result_table_add(t, "b", 1);
+	assert_int_equal(wl_result_save(p, &r, &e), 0);
+	text = read_file_str(p, NULL);
+	assert_non_null(strstr(text, "\"x_axis\": {"));
+	assert_non_null(strstr(text, "\"x_axis\": null"));
+	free(text);
+	assert_int_equal(wl_result_load(p, &back, &e), 0);
+	assert_true(back.tables[0].x_known);
+	assert_string_equal(back.tables[0].x_name, "threads");
+	assert_string_equal(back.tables[0].x_unit, "count");
+	assert_true(back.tables[1].x_known);
+	assert_null(back.tables[1].x_name);
+	assert_false(back.tables[2].x_known);
+	wl_result_release(&r);
+	wl_result_release(&back);
+	strbuf_release(&e);
+	free(p);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(round_trip), cmocka_unit_test(errors) };
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(round_trip), cmocka_unit_test(errors), cmocka_unit_test(op_x),
+		cmocka_unit_test(x_axis_round_trip),
+	};
 	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* src/stats.c against reference/stats-golden.md (V1-V4), the percent rules of
- * DESIGN §8 and R's pt() (tests/fixtures/compare/t_table.csv). */
+ * docs/ARCHITECTURE.md §10 and R's pt() (tests/fixtures/compare/t_table.csv). */
 #include "unit.h"
 #include <math.h>
 #include "compare/stats.h"

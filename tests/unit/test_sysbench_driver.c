@@ -146,48 +146,26 @@ static void test_argv(void **state)
 		.user = "sbtest", .db = "sbtest", .tables = 2, .table_size = 1000,
 		.threads = 4, .time = 2.6,
 	};
-	char **v = sb_argv(&c);
+	struct strlist v = STRLIST_INIT;
 	struct strbuf all = STRBUF_INIT;
 
-	for (size_t i = 0; v[i]; i++)
-		strbuf_addf(&all, "%s%s", i ? " " : "", v[i]);
+	sb_argv(&c, &v);
+	for (size_t i = 0; v.v[i]; i++)
+		strbuf_addf(&all, "%s%s", i ? " " : "", v.v[i]);
 	assert_string_equal(all.buf,
 		"sysbench oltp_read_only --db-driver=pgsql --pgsql-host=/w/pg --pgsql-port=5434 "
 		"--pgsql-user=sbtest --pgsql-db=sbtest --tables=2 --table-size=1000 --threads=4 "
 		"--time=3 --events=0 --percentile=95 --report-interval=0 run");
-	free_strv(v);
+	strlist_release(&v);
 	strbuf_reset(&all);
 	c.command = "prepare";
-	v = sb_argv(&c);
-	for (size_t i = 0; v[i]; i++)
-		strbuf_addf(&all, "%s%s", i ? " " : "", v[i]);
+	sb_argv(&c, &v);
+	for (size_t i = 0; v.v[i]; i++)
+		strbuf_addf(&all, "%s%s", i ? " " : "", v.v[i]);
 	assert_null(strstr(all.buf, "--time"));
 	assert_non_null(strstr(all.buf, "--threads=4 prepare"));
-	free_strv(v);
+	strlist_release(&v);
 	strbuf_release(&all);
-}
-
-static void test_tail(void **state)
-{
-	(void)state;
-	char path[] = "/tmp/lrubench-unit-tail.XXXXXX";
-	int fd = mkstemp(path);
-	struct strbuf t = STRBUF_INIT;
-	const char *text = "one\ntwo\nthree\nfour\n";
-
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-	file_tail(path, 2, &t);
-	assert_string_equal(t.buf, "three\nfour");
-	strbuf_reset(&t);
-	file_tail(path, 10, &t);
-	assert_string_equal(t.buf, "one\ntwo\nthree\nfour");
-	strbuf_reset(&t);
-	file_tail("/nonexistent/file", 3, &t);
-	assert_string_equal(strbuf_str(&t), "");
-	strbuf_release(&t);
-	unlink(path);
 }
 
 int main(void)
@@ -199,7 +177,6 @@ int main(void)
 		cmocka_unit_test(test_pidfile),
 		cmocka_unit_test(test_find_bindir),
 		cmocka_unit_test(test_argv),
-		cmocka_unit_test(test_tail),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

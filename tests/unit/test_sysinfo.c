@@ -35,7 +35,7 @@ static void test_collect_json(void **state)
 		"mem_total_kb", "numa_nodes", "thp_enabled", "thp_defrag", "cgroup_mode",
 		"cpu_model", "virt",
 	};
-	struct sysinfo si;
+	struct sys_facts si;
 	json_object *o, *v;
 
 	(void)state;

@@ -94,29 +94,32 @@ static void test_read_and_offers(void **state)
 
 static void test_set_and_restore(void **state)
 {
+	struct thp_saved_knob sv = { 0 };
 	char *t, m[64];
 
 	(void)state;
-	assert_int_equal(thp_knob_set(THP_ENABLED, "never"), 0);
+	assert_int_equal(thp_knob_set(&sv, THP_ENABLED, "never"), 0);
 	t = get("enabled");
 	assert_string_equal(t, "never");
 	free(t);
 	/* the fake file now has no brackets: the whole value is the mode */
 	assert_int_equal(thp_knob_read(THP_ENABLED, m, sizeof(m)), 0);
 	assert_string_equal(m, "never");
-	thp_knob_restore(THP_ENABLED);
+	thp_knob_restore(&sv);
 	t = get("enabled");
 	assert_string_equal(t, "madvise");
 	free(t);
-	thp_knob_restore(THP_ENABLED);   /* idempotent */
+	thp_knob_restore(&sv);   /* idempotent */
 }
 
 static void test_same_mode_changes_nothing(void **state)
 {
+	struct thp_saved_knob sv = { 0 };
 	char *t;
 
 	(void)state;
-	assert_int_equal(thp_knob_set(THP_ENABLED, "madvise"), 0);
+	assert_int_equal(thp_knob_set(&sv, THP_ENABLED, "madvise"), 0);
+	assert_int_equal(sv.id, 0);   /* nothing registered */
 	t = get("enabled");
 	assert_string_equal(t, "always [madvise] never\n");
 	free(t);
@@ -124,11 +127,12 @@ static void test_same_mode_changes_nothing(void **state)
 
 static void test_restored_by_cleanup_registry(void **state)
 {
+	struct thp_saved_knob en = { 0 }, de = { 0 };
 	char *t;
 
 	(void)state;
-	assert_int_equal(thp_knob_set(THP_ENABLED, "always"), 0);
-	assert_int_equal(thp_knob_set(THP_DEFRAG, "defer"), 0);
+	assert_int_equal(thp_knob_set(&en, THP_ENABLED, "always"), 0);
+	assert_int_equal(thp_knob_set(&de, THP_DEFRAG, "defer"), 0);
 	/* what exit(), an error path or a second SIGINT runs */
 	cleanup_run_all();
 	t = get("enabled");
@@ -138,17 +142,18 @@ static void test_restored_by_cleanup_registry(void **state)
 	assert_string_equal(t, "madvise");
 	free(t);
 	/* already undone: restore is a no-op now */
-	thp_knob_restore(THP_ENABLED);
+	thp_knob_restore(&en);
 }
 
 static void test_set_fails_on_missing_file(void **state)
 {
 	char *p = xasprintf("%s/kernel/mm/transparent_hugepage/defrag", root);
+	struct thp_saved_knob sv = { 0 };
 
 	(void)state;
 	unlink(p);
 	free(p);
-	assert_int_equal(thp_knob_set(THP_DEFRAG, "never"), -1);
+	assert_int_equal(thp_knob_set(&sv, THP_DEFRAG, "never"), -1);
 }
 
 int main(void)

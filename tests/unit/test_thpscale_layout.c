@@ -175,7 +175,7 @@ static void test_auto_mapsize(void **state)
 		for (int mem = 0; mem < 2; mem++) {
 			uint64_t node = (7898ull << 20) + 4096, lim = inst == 3 ? 1ull << 30 : 0;
 			uint64_t m = thp_auto_mapsize(node, inst, lim, mem);
-			assert_int_equal(thp_check_mapsize(m, inst, 8, node, lim, mem, &err), LB_EXIT_OK);
+			assert_int_equal(thp_check_mapsize(m, inst, 8, node, lim, mem, &err), WL_OK);
 		}
 		strbuf_release(&err);
 	}
@@ -186,25 +186,25 @@ static void test_check_mapsize(void **state)
 	struct strbuf err = STRBUF_INIT;
 
 	(void)state;
-	assert_int_equal(thp_check_mapsize(512 * MB, 1, 2, 24ull << 30, 0, true, &err), LB_EXIT_OK);
-	assert_int_equal(thp_check_mapsize(512 * MB, 1, 2, 0, 0, true, &err), LB_EXIT_OK);
+	assert_int_equal(thp_check_mapsize(512 * MB, 1, 2, 24ull << 30, 0, true, &err), WL_OK);
+	assert_int_equal(thp_check_mapsize(512 * MB, 1, 2, 0, 0, true, &err), WL_OK);
 
-	assert_int_equal(thp_check_mapsize(20ull << 30, 1, 2, 24ull << 30, 0, true, &err), LB_EXIT_UNSUPPORTED);
+	assert_int_equal(thp_check_mapsize(20ull << 30, 1, 2, 24ull << 30, 0, true, &err), WL_UNSUPPORTED);
 	assert_non_null(strstr(strbuf_str(&err), "node"));
 	strbuf_reset(&err);
 	/* 4G x 5/4 = 5G, well within 90% of 24G */
-	assert_int_equal(thp_check_mapsize(4ull << 30, 1, 2, 24ull << 30, 0, true, &err), LB_EXIT_OK);
+	assert_int_equal(thp_check_mapsize(4ull << 30, 1, 2, 24ull << 30, 0, true, &err), WL_OK);
 	/* 5G x 4 = 20G of 24G: fits only when the file is on a real disk */
-	assert_int_equal(thp_check_mapsize(5ull << 30, 4, 2, 24ull << 30, 0, false, &err), LB_EXIT_OK);
-	assert_int_equal(thp_check_mapsize(5ull << 30, 4, 2, 24ull << 30, 0, true, &err), LB_EXIT_UNSUPPORTED);
+	assert_int_equal(thp_check_mapsize(5ull << 30, 4, 2, 24ull << 30, 0, false, &err), WL_OK);
+	assert_int_equal(thp_check_mapsize(5ull << 30, 4, 2, 24ull << 30, 0, true, &err), WL_UNSUPPORTED);
 	strbuf_reset(&err);
 
-	assert_int_equal(thp_check_mapsize(512 * MB, 1, 2, 24ull << 30, 256 * MB, true, &err), LB_EXIT_USAGE);
+	assert_int_equal(thp_check_mapsize(512 * MB, 1, 2, 24ull << 30, 256 * MB, true, &err), WL_BAD_CONFIG);
 	assert_non_null(strstr(strbuf_str(&err), "memcg_limit"));
 	strbuf_reset(&err);
-	assert_int_equal(thp_check_mapsize(224 * MB, 1, 2, 24ull << 30, 256 * MB, true, &err), LB_EXIT_OK);
+	assert_int_equal(thp_check_mapsize(224 * MB, 1, 2, 24ull << 30, 256 * MB, true, &err), WL_OK);
 
-	assert_int_equal(thp_check_mapsize(4 * MB, 1, 2, 24ull << 30, 0, true, &err), LB_EXIT_USAGE);
+	assert_int_equal(thp_check_mapsize(4 * MB, 1, 2, 24ull << 30, 0, true, &err), WL_BAD_CONFIG);
 	assert_non_null(strstr(strbuf_str(&err), "too small"));
 	strbuf_release(&err);
 }

@@ -2,9 +2,9 @@
 /* Sizes, times and lists as config files and --set spell them. */
 #include "unit.h"
 #include "core/util.h"
-#include <errno.h>
-#include <sys/stat.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <errno.h>
 
 static void sizes(void **state)
 {
@@ -100,6 +100,102 @@ static void atomic_write(void **state)
 	free(path);
 }
 
+/* A log of lines "line1".."line<n>" under unit_tmp. */
+static char *numbered_log(const char *name, int n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path;
+
+	for (int i = 1; i <= n; i++)
+		strbuf_addf(&sb, "line%d\n", i);
+	path = unit_put(name, sb.buf);
+	strbuf_release(&sb);
+	return path;
+}
+
+static void file_tails(void **state)
+{
+	char *path = unit_put("tail.log", "one\ntwo\nthree\nfour\n");
+	struct strbuf t = STRBUF_INIT;
+
+	(void)state;
+	file_tail(path, 2, &t);
+	assert_string_equal(t.buf, "three\nfour");
+	strbuf_reset(&t);
+	file_tail(path, 10, &t);
+	assert_string_equal(t.buf, "one\ntwo\nthree\nfour");
+	strbuf_reset(&t);
+	file_tail("/nonexistent/file", 3, &t);
+	assert_string_equal(strbuf_str(&t), "");
+	file_tail(unit_tmp, 3, &t);   /* a folder is no log */
+	assert_string_equal(strbuf_str(&t), "");
+	strbuf_release(&t);
+	free(path);
+}
+
+/* a serial console's \r\n and escape sequences do not reach the terminal */
+static void file_tail_is_printable(void **state)
+{
+	char *path = unit_put("console.log", "boot\r\n\x1b[31mred\x1b[0m\r\ntab\there\r\n");
+	struct strbuf t = STRBUF_INIT;
+
+	(void)state;
+	file_tail(path, 2, &t);
+	assert_string_equal(t.buf, "?[31mred?[0m\ntab\there");
+	strbuf_release(&t);
+	free(path);
+}
+
+/* a log of megabytes: the tail still comes from its end */
+static void file_tail_of_a_large_log(void **state)
+{
+	char *path = numbered_log("large.log", 300000);   /* ~3.3 MB */
+	struct strbuf t = STRBUF_INIT;
+
+	(void)state;
+	file_tail(path, 3, &t);
+	assert_string_equal(t.buf, "line299998\nline299999\nline300000");
+	strbuf_release(&t);
+	free(path);
+}
+
+/* error_with_log: the message, then exactly the last LOG_TAIL_LINES lines */
+static void error_with_log_shows_the_tail(void **state)
+{
+	char *log = numbered_log("long.log", LOG_TAIL_LINES + 5);
+	char *want = xasprintf("lrubench: error: initdb went wrong; last lines of %s:\nline6\n", log);
+	char *msg, *last = xasprintf("line%d\n", LOG_TAIL_LINES + 5);
+
+	(void)state;
+	capture_start();
+	assert_int_equal(error_with_log(log, "initdb %s", "went wrong"), -1);
+	msg = capture_end();
+	assert_true(!strncmp(msg, want, strlen(want)));
+	assert_null(strstr(msg, "line5\n"));
+	assert_int_equal(strlen(msg) - strlen(last), (size_t)(strstr(msg, last) - msg));
+	free(msg);
+	free(want);
+	free(last);
+	free(log);
+}
+
+static void error_with_log_without_a_tail(void **state)
+{
+	char *empty = unit_put("empty.log", "");
+	char *msg, *want = xasprintf("lrubench: error: x failed (log %s)\n", empty);
+
+	(void)state;
+	capture_start();
+	error_with_log(empty, "x failed");
+	error_with_log(NULL, "y failed");
+	msg = capture_end();
+	assert_true(!strncmp(msg, want, strlen(want)));
+	assert_string_equal(msg + strlen(want), "lrubench: error: y failed\n");
+	free(msg);
+	free(want);
+	free(empty);
+}
+
 /* issue 12: only regular files, never a symlink with READ_NOFOLLOW, a cap */
 static void regular_files(void **state)
 {
@@ -181,6 +277,9 @@ int main(void)
 		cmocka_unit_test(sizes), cmocka_unit_test(times), cmocka_unit_test(lists),
 		cmocka_unit_test(strbufs), cmocka_unit_test(atomic_write),
 		cmocka_unit_test(regular_files), cmocka_unit_test(atomic_write_planted_symlink),
+		cmocka_unit_test(file_tails), cmocka_unit_test(file_tail_is_printable),
+		cmocka_unit_test(file_tail_of_a_large_log), cmocka_unit_test(error_with_log_shows_the_tail),
+		cmocka_unit_test(error_with_log_without_a_tail),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
 }

@@ -236,73 +236,74 @@ static void test_qemu_argv(void **state)
 	strbuf_release(&err);
 }
 
+/* [vm] keys come from the config (INI, --set, run's aliases): copied into
+ * vm_args, with the rules between keys checked there. */
 static void test_args(void **state)
 {
-	char *argv[] = { "run", "--kernel-a", "A", "--kernel-b=B", "-w", "--kernel-x", "--quick",
-			 "--set", "vm.memory=1G", "--set", "vm.vm_numa_nodes=2", "--vm-rounds", "3",
-			 "--set", "readtwice.memcgs=1,2", "-o", "out", "--label-b", "bee",
-			 "--set", "global.workdir=/srv/wd", "--set", "vm.cmdline_extra=quiet a=b", NULL };
+	struct config cfg;
 	struct vm_args a;
 	struct strbuf err = STRBUF_INIT;
+	json_object *j;
 	(void)state;
 
-	assert_int_equal(vm_args_parse(ARRAY_SIZE(argv) - 1, argv, 2, &a, &err), 0);
+	assert_int_equal(config_init(&cfg, NULL, true), 0);
+	assert_int_equal(config_set(&cfg, "vm.kernel_a=A", &err), 0);
+	assert_int_equal(config_set_from(&cfg, "vm.kernel_b=B", "--kernel-b B", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.label_b=bee", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.memory=1G", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.numa_nodes=2", &err), 0);
+	assert_int_equal(config_set_from(&cfg, "vm.rounds=3", "--vm-rounds 3", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.cpus=2", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.cmdline_extra=quiet a=b", &err), 0);
+	assert_string_equal(config_origin(&cfg, "vm", "rounds"), "--vm-rounds 3");
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), 0);
 	assert_string_equal(a.kernel[0], "A");
 	assert_string_equal(a.kernel[1], "B");
 	assert_string_equal(a.label[1], "bee");
 	assert_null(a.label[0]);
-	assert_string_equal(a.results, "out");
+	assert_null(a.modules[0]);
 	assert_int_equal(a.memory, 1ULL << 30);
 	assert_int_equal(a.numa_nodes, 2);
 	assert_int_equal(a.rounds, 3);
 	assert_int_equal(a.cpus, 2);
-	assert_true(a.quick);
-	/* the suite: the value of -w is never taken for an option */
-	assert_true(has_pair(&a.suite, "-w", "--kernel-x"));
-	assert_true(has_pair(&a.suite, "--set", "readtwice.memcgs=1,2"));
-	assert_true(has_pair(&a.suite, "--set", "global.workdir=/srv/wd"));
-	assert_true(strlist_has(&a.suite, "--quick"));
-	assert_false(strlist_has(&a.suite, "vm.memory=1G"));
-	assert_false(strlist_has(&a.suite, "-o"));
-	assert_true(strlist_has(&a.tmpfs, "/srv/wd"));
 	assert_string_equal(a.cmdline_extra, "quiet a=b");
+	assert_true(a.timeout == 15 * 60);   /* the --quick value */
+	/* run.json's config leaves [vm] out: VM mode records its own facts */
+	j = config_to_json(&cfg);
+	assert_false(json_object_object_get_ex(j, "vm", NULL));
+	json_object_put(j);
+
+	/* a bad value names the flag as typed and the key */
+	assert_int_equal(config_set_from(&cfg, "vm.memory=64M", "--vm-memory 64M", &err), -1);
+	assert_non_null(strstr(err.buf, "--vm-memory 64M: vm.memory: 64M is out of range"));
+	strbuf_reset(&err);
+	assert_int_equal(config_set(&cfg, "vm.colour=red", &err), -1);
+	assert_non_null(strstr(err.buf, "unknown key 'colour' in [vm]"));
+
+	/* the rules between keys */
+	strbuf_reset(&err);
+	a.resume = true;
+	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), -1);
+	assert_non_null(strstr(err.buf, "--resume cannot continue a run with vm.rounds > 1"));
+	a.resume = false;
+	strbuf_reset(&err);
+	assert_int_equal(config_set(&cfg, "vm.numa_nodes=3", &err), 0);
+	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), -1);
+	assert_non_null(strstr(err.buf, "vm.numa_nodes=3 needs at least as many vm.cpus (2)"));
+	strbuf_reset(&err);
+	assert_int_equal(config_set(&cfg, "vm.numa_nodes=1", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.kernel_a=", &err), 0);
+	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), -1);
+	assert_non_null(strstr(err.buf, "--kernel-b needs --kernel-a"));
+	strbuf_reset(&err);
+	assert_int_equal(config_set(&cfg, "vm.kernel_a=A", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.label_a=.hidden", &err), 0);
+	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), -1);
+	assert_non_null(strstr(err.buf, "--label-a '.hidden'"));
 	vm_args_release(&a);
-
-	{
-		char *bad[] = { "run", "--kernel-b", "B", NULL };
-		assert_int_equal(vm_args_parse(3, bad, 2, &a, &err), -1);
-		assert_non_null(strstr(err.buf, "--kernel-b needs --kernel-a"));
-		vm_args_release(&a);
-	}
-	{
-		char *bad[] = { "run", "--kernel-a", "A", "--label", "x", NULL };
-		strbuf_reset(&err);
-		assert_int_equal(vm_args_parse(5, bad, 2, &a, &err), -1);
-		assert_non_null(strstr(err.buf, "--label-a"));
-		vm_args_release(&a);
-	}
-	{
-		char *bad[] = { "run", "--kernel-a", "A", "--set", "vm.colour=red", NULL };
-		strbuf_reset(&err);
-		assert_int_equal(vm_args_parse(5, bad, 2, &a, &err), -1);
-		assert_non_null(strstr(err.buf, "vm.colour"));
-		vm_args_release(&a);
-	}
+	config_release(&cfg);
 	strbuf_release(&err);
-}
-
-static void test_ini_workdir(void **state)
-{
-	struct strlist l = STRLIST_INIT;
-	(void)state;
-
-	vm_ini_workdir("[readtwice]\nworkdir = /not/global\n[global]\n; c\n"
-		       "iterations = 3\n  workdir = /srv/lrubench   ; where\n[x]\n", &l);
-	assert_int_equal(l.n, 1);
-	assert_string_equal(l.v[0], "/srv/lrubench");
-	vm_ini_workdir("[global]\nworkdir=relative\n", &l);
-	assert_int_equal(l.n, 1);
-	strlist_release(&l);
 }
 
 static void test_init_script(void **state)
@@ -395,7 +396,6 @@ int main(void)
 		cmocka_unit_test(test_plan_missing),
 		cmocka_unit_test(test_qemu_argv),
 		cmocka_unit_test(test_args),
-		cmocka_unit_test(test_ini_workdir),
 		cmocka_unit_test(test_init_script),
 		cmocka_unit_test(test_merge),
 	};

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include "core/util.h"
 
 /* One scratch folder per test binary: pass unit_tmp_setup/unit_tmp_teardown
@@ -41,5 +43,38 @@ static inline char *unit_put(const char *rel, const char *text)
 	assert_int_equal(write_file_atomic(p, text, strlen(text)), 0);
 	free(dir);
 	return p;
+}
+
+/* Capture stderr (into unit_tmp/stderr) so that error() messages can be
+ * checked: capture_start(), the calls, then capture_end() returns
+ * what they printed (malloc'ed). Needs unit_tmp_setup. */
+static int unit_saved_stderr = -1;
+
+static inline void capture_start(void)
+{
+	char *path = xasprintf("%s/stderr", unit_tmp);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	assert_true(fd >= 0);
+	fflush(stderr);
+	unit_saved_stderr = dup(2);
+	dup2(fd, 2);
+	close(fd);
+	free(path);
+}
+
+static inline char *capture_end(void)
+{
+	char *path = xasprintf("%s/stderr", unit_tmp);
+	char *text;
+
+	fflush(stderr);
+	dup2(unit_saved_stderr, 2);
+	close(unit_saved_stderr);
+	unit_saved_stderr = -1;
+	text = read_file_str(path, NULL);
+	free(path);
+	assert_non_null(text);
+	return text;
 }
 #endif

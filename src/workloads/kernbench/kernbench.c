@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * kernbench: time kernel compiles, optionally several at once, each in its
- * own memory cgroup on its own copy of the tree (DESIGN §6).
+ * own memory cgroup on its own copy of the tree (lrubench(1)).
  *
  * setup:   source (URL -> verified cache, or a local tarball) -> safe
  *          extraction into the workdir -> `make <config_target>` (or a .config
@@ -37,14 +37,13 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "net/archive_extract.h"
 #include "core/child.h"
 #include "core/cleanup.h"
-#include "net/fetch.h"
+#include "core/net_client.h"
+#include "core/path.h"
 #include "core/workload.h"
 
 #define KB_DEFAULT_SOURCE "/usr/src/linux-source-6.1.tar.xz"
-#define KB_LOG_TAIL 20
 
 struct kb_opts {
 	char *source;
@@ -66,6 +65,7 @@ struct kb_build {
 	bool done;
 };
 
+/* The run's state (ctx->priv, zeroed and freed by the core). */
 struct kb_state {
 	char *archive;            /* the tarball extracted */
 	bool cache_hit;
@@ -138,7 +138,7 @@ static const struct option_def kernbench_options[] = {
 };
 
 static const struct table_def kernbench_tables[] = {
-	{ "kernbench", "s", BETTER_LOWER },
+	{ "kernbench", "s", BETTER_LOWER, { "make jobs", "-j" } },
 	{ NULL, NULL, 0 },
 };
 
@@ -149,24 +149,7 @@ static bool str_set(const char *s)
 
 /* ---- probe / validate ---- */
 
-static bool in_path(const char *cmd)
-{
-	const char *path = getenv("PATH");
-	char *dup, *save = NULL;
-	bool found = false;
-
-	dup = xstrdup(path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
-	for (char *d = strtok_r(dup, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-		char *p = xasprintf("%s/%s", d, cmd);
-
-		found = access(p, X_OK) == 0;
-		free(p);
-	}
-	free(dup);
-	return found;
-}
-
-static int kernbench_probe(struct wl_ctx *ctx, struct strbuf *why)
+static enum wl_status kernbench_probe(struct wl_ctx *ctx, struct strbuf *why)
 {
 	static const char *const tools[][2] = {
 		{ "make", "make" }, { "gcc", "gcc" }, { "flex", "flex" },
@@ -177,7 +160,7 @@ static int kernbench_probe(struct wl_ctx *ctx, struct strbuf *why)
 	int missing = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(tools); i++) {
-		if (!in_path(tools[i][0])) {
+		if (!program_in_path(tools[i][0])) {
 			strbuf_addf(why, "%s%s", missing++ ? ", " : "", tools[i][0]);
 			strbuf_addf(&pk, " %s", tools[i][1]);
 		}
@@ -193,34 +176,42 @@ static int kernbench_probe(struct wl_ctx *ctx, struct strbuf *why)
 	if (missing) {
 		strbuf_addf(why, " missing for kernel builds (apt-get install%s)", pk.buf);
 		strbuf_release(&pk);
-		return 1;
+		return WL_UNSUPPORTED;
 	}
 	strbuf_release(&pk);
+	{
+		/* fetch and extraction run in the helper program lrubench-net */
+		char *helper = net_helper_find(why);
+
+		if (!helper)
+			return WL_UNSUPPORTED;
+		free(helper);
+	}
 	if (o && !strcmp(o->source ? o->source : "", KB_DEFAULT_SOURCE) &&
 	    !path_exists(KB_DEFAULT_SOURCE)) {
 		strbuf_addf(why, "no kernel source at %s (apt-get install linux-source-6.1, or set "
 			    "kernbench.source)", KB_DEFAULT_SOURCE);
-		return 1;
+		return WL_UNSUPPORTED;
 	}
 	if (o && o->memcgs && (!ctx->env || !ctx->env->cg || ctx->env->cg->mode == CG_NONE)) {
 		strbuf_addf(why, "kernbench.memcgs=%llu needs the memory cgroup controller, which "
 			    "this machine does not have", o->memcgs);
-		return 1;
+		return WL_UNSUPPORTED;
 	}
-	return 0;
+	return WL_OK;
 }
 
-static int kernbench_validate(struct wl_ctx *ctx, struct strbuf *err)
+static enum wl_status kernbench_validate(struct wl_ctx *ctx, struct strbuf *err)
 {
 	struct kb_opts *o = ctx->opts;
 
 	if (str_set(o->sha256) && sha256_parse_hex(o->sha256, NULL)) {
 		strbuf_addf(err, "kernbench.sha256 '%s': expected 64 hex digits", o->sha256);
-		return LB_EXIT_USAGE;
+		return WL_BAD_CONFIG;
 	}
 	if (!str_set(o->source)) {
 		strbuf_addstr(err, "kernbench.source is empty: give a path or a URL");
-		return LB_EXIT_USAGE;
+		return WL_BAD_CONFIG;
 	}
 	if (!fetch_is_url(o->source)) {
 		struct stat st;
@@ -228,41 +219,41 @@ static int kernbench_validate(struct wl_ctx *ctx, struct strbuf *err)
 		if (fetch_has_scheme(o->source)) {
 			strbuf_addf(err, "kernbench.source '%s': unsupported URL (http, https or file)",
 				    o->source);
-			return LB_EXIT_USAGE;
+			return WL_BAD_CONFIG;
 		}
 		if (stat(o->source, &st)) {
 			strbuf_addf(err, "kernbench.source %s: %s", o->source, strerror(errno));
-			return LB_EXIT_USAGE;
+			return WL_BAD_CONFIG;
 		}
 	}
 	switch (kernbench_config_kind(o->config_target)) {
 	case -1:
 		strbuf_addf(err, "kernbench.config_target '%s': expected defconfig, tinyconfig, "
 			    "allnoconfig or a path to a .config", o->config_target ? o->config_target : "");
-		return LB_EXIT_USAGE;
+		return WL_BAD_CONFIG;
 	case 1:
 		if (!path_exists(o->config_target) || is_dir(o->config_target)) {
 			strbuf_addf(err, "kernbench.config_target %s: not a readable .config file",
 				    o->config_target);
-			return LB_EXIT_USAGE;
+			return WL_BAD_CONFIG;
 		}
 		break;
 	}
 	if (!str_set(o->build_target) || o->build_target[0] == '-') {
 		strbuf_addf(err, "kernbench.build_target '%s': expected a make target",
 			    o->build_target ? o->build_target : "");
-		return LB_EXIT_USAGE;
+		return WL_BAD_CONFIG;
 	}
 	if (!o->jobs.n) {
 		strbuf_addstr(err, "kernbench.jobs is empty");
-		return LB_EXIT_USAGE;
+		return WL_BAD_CONFIG;
 	}
 	if (o->memcg_limit && !o->memcgs) {
 		strbuf_addstr(err, "kernbench.memcg_limit needs kernbench.memcgs >= 1 (memcgs = 0 "
 			      "builds in lrubench's own cgroup, which gets no limit)");
-		return LB_EXIT_USAGE;
+		return WL_BAD_CONFIG;
 	}
-	return LB_EXIT_OK;
+	return WL_OK;
 }
 
 /* ---- running make ---- */
@@ -271,23 +262,6 @@ static const char *const make_env[] = {
 	/* a `make check` around us must not hand its flags or jobserver down */
 	"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", NULL,
 };
-
-/* The message for a failed command: what, how it ended, the end of its log. */
-static int fail_with_log(const char *what, const char *dir, int code, const char *log)
-{
-	char desc[128];
-	struct strbuf tail = STRBUF_INIT;
-
-	child_describe_code(code, desc, sizeof(desc));
-	if (log)
-		file_tail(log, KB_LOG_TAIL, &tail);
-	if (tail.len)
-		error("%s in %s %s; last lines of %s:\n%s", what, dir, desc, log, strbuf_str(&tail));
-	else
-		error("%s in %s %s (log %s)", what, dir, desc, log ? log : "none");
-	strbuf_release(&tail);
-	return -1;
-}
 
 /* Run make synchronously (configure, clean, copy): 0, -1 error, -1 on SIGINT too. */
 static int run_tool(struct wl_ctx *ctx, const char *const *argv, const char *dir,
@@ -307,7 +281,7 @@ static int run_tool(struct wl_ctx *ctx, const char *const *argv, const char *dir
 	if (code < 0)
 		return -1;
 	if (code)
-		return fail_with_log(what, dir, code, log);
+		return child_failed(code, log, "%s in %s", what, dir);
 	return 0;
 }
 
@@ -404,7 +378,7 @@ static int build_all(struct wl_ctx *ctx, unsigned long long jobs, int iter, doub
 			*elapsed = b->end - t0;
 		if (b->code && !ret) {
 			snprintf(what, sizeof(what), "make %s %s", jarg, o->build_target);
-			ret = fail_with_log(what, st->trees[i], b->code, b->log);
+			ret = child_failed(b->code, b->log, "%s in %s", what, st->trees[i]);
 		}
 	}
 	return ret;
@@ -429,7 +403,7 @@ static int get_source(struct wl_ctx *ctx)
 		};
 		struct fetch_result res;
 
-		if (fetch_url(o->source, &fo, &res) != FETCH_OK)
+		if (net_fetch_url(o->source, &fo, &res) != FETCH_OK)
 			return -1;
 		st->archive = res.path;
 		st->cache_hit = res.cache_hit;
@@ -440,7 +414,7 @@ static int get_source(struct wl_ctx *ctx)
 	if (str_set(o->sha256)) {
 		char got[65];
 
-		if (sha256_hex_file(o->source, got))
+		if (net_sha256_file(o->source, got))
 			return -1;
 		if (strcasecmp(got, o->sha256))
 			return error("checksum mismatch for %s: sha256 is %s, expected %s",
@@ -482,14 +456,13 @@ static int configure(struct wl_ctx *ctx, const char *tree)
 	return ret;
 }
 
-static int kernbench_setup(struct wl_ctx *ctx)
+static enum wl_status kernbench_setup(struct wl_ctx *ctx)
 {
 	struct kb_opts *o = ctx->opts;
-	struct kb_state *st = xcalloc(1, sizeof(*st));
+	struct kb_state *st = ctx->priv;
 	struct run_env *env = ctx->env;
 	double t0;
 
-	ctx->priv = st;
 	st->ntrees = o->memcgs ? o->memcgs : 1;
 	st->trees = xcalloc(st->ntrees, sizeof(*st->trees));
 	st->builds = xcalloc(st->ntrees, sizeof(*st->builds));
@@ -497,17 +470,17 @@ static int kernbench_setup(struct wl_ctx *ctx)
 		st->trees[i] = xasprintf("%s/tree-%zu", ctx->workdir, i + 1);
 
 	if (get_source(ctx))
-		return -1;
+		return WL_FAILED;
 	env_fact(env, "kernbench", "source", json_object_new_string(o->source));
 	env_fact(env, "kernbench", "source_cache_hit", json_object_new_boolean(st->cache_hit));
 
 	info("kernbench: extracting %s", st->archive);
 	t0 = now_monotonic();
-	if (archive_extract_tree(st->archive, st->trees[0]))
-		return -1;
+	if (net_extract_tree(st->archive, st->trees[0]))
+		return WL_FAILED;
 	env_fact(env, "kernbench", "extract_seconds", json_object_new_double(now_monotonic() - t0));
 	if (configure(ctx, st->trees[0]))
-		return -1;
+		return WL_FAILED;
 	for (size_t i = 1; i < st->ntrees; i++) {
 		const char *argv[] = { "cp", "-a", st->trees[0], st->trees[i], NULL };
 		char *log = env_log_path(env, "kernbench-copy-%zu.log", i + 1);
@@ -515,7 +488,7 @@ static int kernbench_setup(struct wl_ctx *ctx)
 
 		free(log);
 		if (r)
-			return -1;
+			return WL_FAILED;
 	}
 	if (o->memcgs) {
 		st->cgs = xcalloc(st->ntrees, sizeof(*st->cgs));
@@ -525,7 +498,7 @@ static int kernbench_setup(struct wl_ctx *ctx)
 
 			snprintf(name, sizeof(name), "kernbench-%zu", i + 1);
 			if (env_memcg(env, name, o->memcg_limit, &st->cgs[i]))
-				return -1;
+				return WL_FAILED;
 			st->ncgs++;
 			cg_procs_file(&st->cgs[i], st->procs[i], sizeof(st->procs[i]));
 		}
@@ -543,12 +516,12 @@ static int kernbench_setup(struct wl_ctx *ctx)
 				jmax = o->jobs.v[i];
 		info("kernbench: untimed warm-up build (make -j%llu %s)", jmax, o->build_target);
 		if (build_all(ctx, jmax, -1000, &el))
-			return -1;
+			return WL_FAILED;
 	}
-	return 0;
+	return WL_OK;
 }
 
-static int kernbench_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples *s)
+static enum wl_status kernbench_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples *s)
 {
 	struct kb_opts *o = ctx->opts;
 	struct kb_state *st = ctx->priv;
@@ -558,7 +531,7 @@ static int kernbench_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples
 	char op[48];
 
 	if (build_all(ctx, jobs, s->iteration, &elapsed))
-		return -1;
+		return WL_FAILED;
 	det = json_object_new_object();
 	arr = json_object_new_array();
 	for (size_t i = 0; i < st->ntrees; i++) {
@@ -587,15 +560,13 @@ static int kernbench_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples
 	wl_sample(s, 0, op, user);
 	snprintf(op, sizeof(op), "syst-%llu", jobs);
 	wl_sample(s, 0, op, sys);
-	return 0;
+	return WL_OK;
 }
 
 static void kernbench_teardown(struct wl_ctx *ctx)
 {
 	struct kb_state *st = ctx->priv;
 
-	if (!st)
-		return;
 	if (st->builds)
 		stop_builds(st);
 	for (size_t i = 0; i < st->ncgs; i++)
@@ -609,8 +580,7 @@ static void kernbench_teardown(struct wl_ctx *ctx)
 	free(st->cgs);
 	free(st->procs);
 	free(st->archive);
-	free(st);
-	ctx->priv = NULL;
+	memset(st, 0, sizeof(*st));   /* teardown may not free st: the core does */
 }
 
 static void kernbench_summary(struct wl_ctx *ctx, FILE *out)
@@ -618,8 +588,6 @@ static void kernbench_summary(struct wl_ctx *ctx, FILE *out)
 	struct kb_opts *o = ctx->opts;
 	struct kb_state *st = ctx->priv;
 
-	if (!st)
-		return;
 	fprintf(out, "kernbench: %s, make %s, %zu build%s at once%s\n", st->archive,
 		o->build_target, st->ntrees, st->ntrees == 1 ? "" : "s",
 		o->memcgs ? " (one memcg each)" : " (no memcg)");
@@ -630,6 +598,7 @@ const struct workload_ops kernbench_ops = {
 	.summary = "kernel compile time (make -jJ) from a verified source tarball, in memcgs",
 	.options = kernbench_options,
 	.opts_size = sizeof(struct kb_opts),
+	.priv_size = sizeof(struct kb_state),
 	.tables = kernbench_tables,
 	.probe = kernbench_probe,
 	.validate = kernbench_validate,

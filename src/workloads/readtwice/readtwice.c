@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * readtwice: page-cache LRU churn as the number of memcgs grows (DESIGN §6).
+ * readtwice: page-cache LRU churn as the number of memcgs grows (lrubench(1)).
  * One step per memcg count N (op "memcgs-N"); each iteration creates N fresh
  * memcgs, runs readers_per_memcg readers in each on the memcg's own sparse
  * file for `runtime`, and removes the memcgs again.
@@ -31,8 +31,8 @@ struct readtwice_state {
 enum { T_AGGREGATE, T_PER_MEMCG };
 
 static const struct table_def readtwice_tables[] = {
-	[T_AGGREGATE] = { "readtwice MB/s aggregate", "MB/s", BETTER_HIGHER },
-	[T_PER_MEMCG] = { "readtwice MB/s per memcg", "MB/s", BETTER_HIGHER },
+	[T_AGGREGATE] = { "readtwice MB/s aggregate", "MB/s", BETTER_HIGHER, { "memory cgroups", "count" } },
+	[T_PER_MEMCG] = { "readtwice MB/s per memcg", "MB/s", BETTER_HIGHER, { "memory cgroups", "count" } },
 	{ NULL, NULL, 0 },
 };
 
@@ -64,17 +64,17 @@ static const struct option_def readtwice_options[] = {
 	OPT_END,
 };
 
-static int readtwice_probe(struct wl_ctx *ctx, struct strbuf *why)
+static enum wl_status readtwice_probe(struct wl_ctx *ctx, struct strbuf *why)
 {
 	if (!ctx->env->cg || ctx->env->cg->mode == CG_NONE) {
 		strbuf_addstr(why, "no memory cgroup controller is mounted (cgroup v2 with memory in "
 			      "cgroup.controllers, or a v1 memory hierarchy)");
-		return 1;
+		return WL_UNSUPPORTED;
 	}
-	return 0;
+	return WL_OK;
 }
 
-static int readtwice_validate(struct wl_ctx *ctx, struct strbuf *err)
+static enum wl_status readtwice_validate(struct wl_ctx *ctx, struct strbuf *err)
 {
 	struct readtwice_opts *o = ctx->opts;
 	char a[32];
@@ -83,27 +83,27 @@ static int readtwice_validate(struct wl_ctx *ctx, struct strbuf *err)
 		format_size(o->memcg_limit, a, sizeof(a));
 		strbuf_addf(err, "readtwice.memcg_limit=%s is too small for %llu readers", a,
 			    o->readers_per_memcg);
-		return LB_EXIT_USAGE;
+		return WL_BAD_CONFIG;
 	}
-	return 0;
+	return WL_OK;
 }
 
-static int readtwice_setup(struct wl_ctx *ctx)
+static enum wl_status readtwice_setup(struct wl_ctx *ctx)
 {
 	struct readtwice_opts *o = ctx->opts;
-	struct readtwice_state *st = xcalloc(1, sizeof(*st));
+	struct readtwice_state *st = ctx->priv;
 	const char *dir;
 	size_t most = 0;
+	enum wl_status r;
 
-	ctx->priv = st;
 	for (size_t i = 0; i < o->memcgs.n; i++) {
 		wl_add_step(ctx, "memcgs-%llu", o->memcgs.v[i]);
 		if (o->memcgs.v[i] > most)
 			most = o->memcgs.v[i];
 	}
-	dir = env_sparse_dir(ctx->env);
-	if (!dir)
-		return -1;
+	r = env_sparse_dir(ctx->env, &dir);
+	if (r != WL_OK)
+		return r;
 	st->files = xcalloc(most, sizeof(char *));
 	for (size_t m = 0; m < most; m++) {
 		int fd;
@@ -111,17 +111,19 @@ static int readtwice_setup(struct wl_ctx *ctx)
 		st->files[m] = xasprintf("%s/readtwice-%zu", dir, m);
 		st->nfiles = m + 1;
 		fd = open(st->files[m], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (fd < 0)
-			return error_errno("cannot create %s", st->files[m]);
+		if (fd < 0) {
+			error_errno("cannot create %s", st->files[m]);
+			return WL_FAILED;
+		}
 		/* all holes: reads make clean page-cache pages without block I/O */
 		if (ftruncate(fd, (off_t)o->file_size)) {
 			error_errno("cannot size %s", st->files[m]);
 			close(fd);
-			return -1;
+			return WL_FAILED;
 		}
 		close(fd);
 	}
-	return 0;
+	return WL_OK;
 }
 
 static void stats_snapshot(const struct cgroup *cgs, size_t n, uint64_t *vals, bool *have)
@@ -137,7 +139,7 @@ static void stats_snapshot(const struct cgroup *cgs, size_t n, uint64_t *vals, b
 	}
 }
 
-static int readtwice_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples *s)
+static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples *s)
 {
 	struct readtwice_opts *o = ctx->opts;
 	struct readtwice_state *st = ctx->priv;
@@ -150,7 +152,7 @@ static int readtwice_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples
 	bool have_b[ARRAY_SIZE(stat_keys)], have_a[ARRAY_SIZE(stat_keys)];
 	struct rt_spec spec;
 	struct rt_summary sum;
-	int ret = -1;
+	enum wl_status ret = WL_FAILED;
 
 	for (; made < n; made++) {
 		char name[64];
@@ -160,15 +162,18 @@ static int readtwice_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples
 			goto out;
 		if (lb_stop_requested()) {
 			made++;
-			ret = -2;
+			ret = WL_INTERRUPTED;
 			goto out;
 		}
 	}
 	stats_snapshot(cgs, n, before, have_b);
 	spec = (struct rt_spec){ n, r, st->files, cgs, &ctx->env->bind, o->runtime };
-	ret = readtwice_round(&spec, res);
-	if (ret)
-		goto out;
+	switch (readtwice_round(&spec, res)) {
+	case 0: break;
+	case -2: ret = WL_INTERRUPTED; goto out;
+	default: ret = WL_FAILED; goto out;
+	}
+	ret = WL_OK;
 	stats_snapshot(cgs, n, after, have_a);
 	rt_summarize(res, n, r, mbps, &sum);
 	{
@@ -218,8 +223,8 @@ static int readtwice_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples
 	}
 out:
 	for (size_t m = 0; m < made; m++)
-		if (cg_destroy(&cgs[m]) && !ret)
-			ret = -1;
+		if (cg_destroy(&cgs[m]) && ret == WL_OK)
+			ret = WL_FAILED;
 	free(cgs);
 	free(res);
 	free(mbps);
@@ -232,15 +237,13 @@ static void readtwice_teardown(struct wl_ctx *ctx)
 {
 	struct readtwice_state *st = ctx->priv;
 
-	if (!st)
-		return;
 	for (size_t m = 0; m < st->nfiles; m++) {
 		unlink(st->files[m]);
 		free(st->files[m]);
 	}
 	free(st->files);
-	free(st);
-	ctx->priv = NULL;
+	st->files = NULL;
+	st->nfiles = 0;
 }
 
 const struct workload_ops readtwice_ops = {
@@ -248,6 +251,7 @@ const struct workload_ops readtwice_ops = {
 	.summary = "page-cache LRU churn: sequential readers of sparse files, one set per memcg",
 	.options = readtwice_options,
 	.opts_size = sizeof(struct readtwice_opts),
+	.priv_size = sizeof(struct readtwice_state),
 	.tables = readtwice_tables,
 	.probe = readtwice_probe,
 	.validate = readtwice_validate,

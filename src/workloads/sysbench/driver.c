@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include "core/cleanup.h"
 #include "core/fs_sigsafe.h"
+#include "core/path.h"
 #include "workloads/sysbench/driver.h"
 
 /* ------------------------------------------------------------------ pure */
@@ -176,41 +177,38 @@ void pg_pidfile_status(const char *text, char *out, size_t len)
 	out[n] = '\0';
 }
 
-char **sb_argv(const struct sb_cmd *c)
+void sb_argv(const struct sb_cmd *c, struct strlist *argv)
 {
-	char **v = xcalloc(20, sizeof(char *));
-	size_t n = 0;
-
-	v[n++] = xstrdup("sysbench");
-	v[n++] = xstrdup(c->test);
-	v[n++] = xstrdup("--db-driver=pgsql");
-	v[n++] = xasprintf("--pgsql-host=%s", c->host);
-	v[n++] = xasprintf("--pgsql-port=%d", c->port);
-	v[n++] = xasprintf("--pgsql-user=%s", c->user);
-	v[n++] = xasprintf("--pgsql-db=%s", c->db);
-	v[n++] = xasprintf("--tables=%llu", c->tables);
-	v[n++] = xasprintf("--table-size=%llu", c->table_size);
-	v[n++] = xasprintf("--threads=%llu", c->threads);
+	strlist_push(argv, "sysbench");
+	strlist_push(argv, c->test);
+	strlist_push(argv, "--db-driver=pgsql");
+	strlist_pushf(argv, "--pgsql-host=%s", c->host);
+	strlist_pushf(argv, "--pgsql-port=%d", c->port);
+	strlist_pushf(argv, "--pgsql-user=%s", c->user);
+	strlist_pushf(argv, "--pgsql-db=%s", c->db);
+	strlist_pushf(argv, "--tables=%llu", c->tables);
+	strlist_pushf(argv, "--table-size=%llu", c->table_size);
+	strlist_pushf(argv, "--threads=%llu", c->threads);
 	if (!strcmp(c->command, "run")) {
 		/* whole seconds: sysbench's --time takes an integer */
 		unsigned long long t = (unsigned long long)(c->time + 0.5);
-		v[n++] = xasprintf("--time=%llu", t ? t : 1);
-		v[n++] = xstrdup("--events=0");
-		v[n++] = xstrdup("--percentile=95");
-		v[n++] = xstrdup("--report-interval=0");
+		strlist_pushf(argv, "--time=%llu", t ? t : 1);
+		strlist_push(argv, "--events=0");
+		strlist_push(argv, "--percentile=95");
+		strlist_push(argv, "--report-interval=0");
 	}
-	v[n++] = xstrdup(c->command);
-	v[n] = NULL;
-	return v;
+	strlist_push(argv, c->command);
 }
 
 /* ------------------------------------------------------ small processes */
 
-/* Run argv (PATH lookup) with stdout+stderr into buf; returns the exit
- * code, 127 when it cannot be executed, -1 when fork fails. Used before
- * child.c's machinery matters (probe) and for one-shot tools. */
+/* Run argv (argv[0] found by find_in_path) with stdout+stderr into buf;
+ * returns the exit code, 127 when it cannot be executed, -1 when fork
+ * fails. Used before child.c's machinery matters (probe) and for one-shot
+ * tools. */
 static int run_capture(const char *const *argv, char *buf, size_t len)
 {
+	char *prog;
 	int pfd[2];
 	pid_t pid;
 	size_t used = 0;
@@ -218,12 +216,18 @@ static int run_capture(const char *const *argv, char *buf, size_t len)
 
 	if (len)
 		buf[0] = '\0';
-	if (pipe2(pfd, O_CLOEXEC))
+	prog = find_in_path(argv[0]);
+	if (!prog)
+		return 127;
+	if (pipe2(pfd, O_CLOEXEC)) {
+		free(prog);
 		return -1;
+	}
 	pid = fork();
 	if (pid < 0) {
 		close(pfd[0]);
 		close(pfd[1]);
+		free(prog);
 		return -1;
 	}
 	if (pid == 0) {
@@ -232,9 +236,10 @@ static int run_capture(const char *const *argv, char *buf, size_t len)
 			dup2(null, 0);
 		dup2(pfd[1], 1);
 		dup2(pfd[1], 2);
-		execvp(argv[0], (char *const *)argv);
+		execv(prog, (char *const *)argv);
 		_exit(127);
 	}
+	free(prog);
 	close(pfd[1]);
 	for (;;) {
 		char tmp[4096];
@@ -417,16 +422,8 @@ static int run_as_db_user(struct pg_server *s, const char *const *argv, const ch
 	code = child_run(&c, 600);
 	if (lb_stop_requested())
 		return -2;
-	if (code) {
-		char desc[64];
-		struct strbuf tail = STRBUF_INIT;
-
-		child_describe_code(code, desc, sizeof(desc));
-		file_tail(log, 8, &tail);
-		error("%s %s; last lines of %s:\n%s", what, desc, log, strbuf_str(&tail));
-		strbuf_release(&tail);
-		return -1;
-	}
+	if (code)
+		return child_failed(code, log, "%s", what);
 	return 0;
 }
 
@@ -488,18 +485,9 @@ bool pg_server_alive(struct pg_server *s)
 	return s->started && s->pm_pid > 0 && !pid_exited(s->pm_pid);
 }
 
-static void server_died(struct pg_server *s, const char *how)
-{
-	struct strbuf tail = STRBUF_INIT;
-
-	file_tail(s->log_path, 10, &tail);
-	error("postgres %s; last lines of %s:\n%s", how, s->log_path, strbuf_str(&tail));
-	strbuf_release(&tail);
-}
-
 int pg_server_start(struct pg_server *s, double timeout)
 {
-	static char bin[PATH_MAX + 16];
+	char bin[PATH_MAX + 16];
 	char pidfile[PATH_MAX + 32];
 	const char *argv[] = { bin, "-D", s->datadir, NULL };
 	double deadline;
@@ -524,25 +512,19 @@ int pg_server_start(struct pg_server *s, double timeout)
 			return -2;
 		if (pid_exited(s->pm_pid)) {
 			int code;
-			char desc[64];
 
 			child_wait(&s->pm, 0, &code, NULL);
 			s->pm_pid = 0;
-			child_describe_code(code, desc, sizeof(desc));
-			server_died(s, desc);
-			return -1;
+			return child_failed(code, s->log_path, "postgres");
 		}
 		text = read_file_str(pidfile, NULL);
 		pg_pidfile_status(text, status, sizeof(status));
 		free(text);
 		if (!strcmp(status, "ready"))
 			return 0;
-		if (now_monotonic() > deadline) {
-			char how[64];
-			snprintf(how, sizeof(how), "was not ready after %.0f s", timeout);
-			server_died(s, how);
-			return -1;
-		}
+		if (now_monotonic() > deadline)
+			return error_with_log(s->log_path, "postgres was not ready after %.0f s",
+					      timeout);
 		sleep_ms(50);
 	}
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * PostgreSQL lifecycle and sysbench prepare/run/cleanup for the sysbench
- * workload (DESIGN §6). The workload file (src/workloads/sysbench.c) owns the
+ * workload (lrubench-sysbench(7)). The workload file (sysbench.c) owns the
  * options and the sweep; this file owns the server and the client commands.
  *
  * The cluster is private to one run: <workdir>/pg (owned by the database
@@ -23,6 +23,7 @@
 struct config;   /* config.h uses it before defining it */
 #include "core/config.h"
 #include "core/numa.h"
+#include "core/strlist.h"
 #include "core/util.h"
 
 /* mmtests: "1 megabyte is around 4500 rows" of sysbench's sbtest table. */
@@ -118,8 +119,8 @@ struct sb_cmd {
 	unsigned long long tables, table_size, threads;
 	double time;                /* run only; seconds */
 };
-/* argv for sysbench (free_strv). Pure. */
-char **sb_argv(const struct sb_cmd *c);
+/* Append sysbench's argv for c to argv. Pure. */
+void sb_argv(const struct sb_cmd *c, struct strlist *argv);
 /* Does sysbench exist and have the pgsql driver? 0, or -1 with why. */
 int sb_check_binary(struct strbuf *why);
 

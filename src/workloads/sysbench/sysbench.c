@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * sysbench OLTP read-only against a private PostgreSQL (DESIGN §6, issue 5):
+ * sysbench OLTP read-only against a private PostgreSQL (lrubench-sysbench(7)):
  * the benchmark behind the seed thread's -20%/-35% at 18 and 20 threads.
  *
  * setup:    user, memcgs, port, initdb + postgresql.conf, postmaster (in
@@ -44,6 +44,9 @@ struct sysbench_opts {
 	unsigned long long port;
 };
 
+/* The run's state (ctx->priv, zeroed and freed by the core). The cleanup
+ * registry points into srv (the postmaster's stop, the cluster's removal):
+ * the core frees priv only after the registry has run. */
 struct sb_state {
 	struct pg_server srv;
 	struct cgroup server_cg, client_cg;
@@ -114,14 +117,14 @@ static const struct option_def sysbench_options[] = {
 	  0, 0, NULL, OPTF_AUTO,
 	  "folder of the PostgreSQL server binaries; auto = newest /usr/lib/postgresql/*/bin" },
 	{ "port", OPT_UINT, offsetof(struct sysbench_opts, port), "5433", NULL, NULL,
-	  1024, 65335, NULL, 0, "first TCP port tried on 127.0.0.1; the first free one is used" },
+	  1024, 65535, NULL, 0, "first TCP port tried on 127.0.0.1; the first free one is used" },
 	OPT_END
 };
 
 enum { TABLE_TPS, TABLE_LAT };
 static const struct table_def sysbench_tables[] = {
-	[TABLE_TPS] = { "sysbench Transactions per second", "tps", BETTER_HIGHER },
-	[TABLE_LAT] = { "sysbench Latency 95th percentile", "ms", BETTER_LOWER },
+	[TABLE_TPS] = { "sysbench Transactions per second", "tps", BETTER_HIGHER, { "threads", "count" } },
+	[TABLE_LAT] = { "sysbench Latency 95th percentile", "ms", BETTER_LOWER, { "threads", "count" } },
 	{ NULL, NULL, 0 },
 };
 
@@ -132,21 +135,21 @@ static struct sysbench_opts *opts_of(struct wl_ctx *ctx)
 	return ctx->opts;
 }
 
-static int sysbench_probe(struct wl_ctx *ctx, struct strbuf *why)
+static enum wl_status sysbench_probe(struct wl_ctx *ctx, struct strbuf *why)
 {
 	struct sysbench_opts *o = opts_of(ctx);
 	char dir[PATH_MAX];
 
 	if (sb_check_binary(why))
-		return 1;
+		return WL_UNSUPPORTED;
 	/* an explicit pg_bindir is a config value: validate() judges it */
 	if ((!o->pg_bindir || !strcmp(o->pg_bindir, "auto")) &&
 	    pg_find_bindir(PG_LIB_ROOT, dir, sizeof(dir))) {
 		strbuf_addstr(why, "PostgreSQL server binaries not found in " PG_LIB_ROOT
 			      "/*/bin (apt-get install postgresql, or set sysbench.pg_bindir)");
-		return 1;
+		return WL_UNSUPPORTED;
 	}
-	return 0;
+	return WL_OK;
 }
 
 /* The memory the run may use: the server's limit, else the node's memory. */
@@ -184,26 +187,18 @@ static unsigned long long max_of(const struct ull_list *l)
 	return m;
 }
 
-static int sysbench_validate(struct wl_ctx *ctx, struct strbuf *err)
+static enum wl_status sysbench_validate(struct wl_ctx *ctx, struct strbuf *err)
 {
 	struct sysbench_opts *o = opts_of(ctx);
-	struct sb_state *st;
+	struct sb_state *st = ctx->priv;
 	uint64_t mem = run_memory(ctx), node = ctx->env->bind.mem_bytes;
 	unsigned long long maxt = max_of(&o->threads);
 	char a[32], b[32];
 
 	if (!o->threads.n || !maxt) {
 		strbuf_addstr(err, "sysbench.threads: at least one thread count >= 1 is needed");
-		return LB_EXIT_USAGE;
+		return WL_BAD_CONFIG;
 	}
-	/* One sysbench per run; static, because the cleanup registry points
-	 * into it until the very end (after teardown and the summary). */
-	static struct sb_state state;
-	if (!ctx->priv) {
-		memset(&state, 0, sizeof(state));
-		ctx->priv = &state;
-	}
-	st = ctx->priv;
 	st->max_threads = maxt;
 
 	if (o->pg_bindir && strcmp(o->pg_bindir, "auto")) {
@@ -211,12 +206,12 @@ static int sysbench_validate(struct wl_ctx *ctx, struct strbuf *err)
 		if (pg_check_bindir(o->pg_bindir, &why)) {
 			strbuf_addf(err, "sysbench.pg_bindir: %s", strbuf_str(&why));
 			strbuf_release(&why);
-			return LB_EXIT_USAGE;
+			return WL_BAD_CONFIG;
 		}
 		snprintf(st->srv.bindir, sizeof(st->srv.bindir), "%s", o->pg_bindir);
 	} else if (pg_find_bindir(PG_LIB_ROOT, st->srv.bindir, sizeof(st->srv.bindir))) {
 		strbuf_addstr(err, "PostgreSQL server binaries not found in " PG_LIB_ROOT "/*/bin");
-		return LB_EXIT_UNSUPPORTED;
+		return WL_UNSUPPORTED;
 	}
 
 	if (node && o->workload_size > node) {
@@ -224,24 +219,24 @@ static int sysbench_validate(struct wl_ctx *ctx, struct strbuf *err)
 		format_size(node, b, sizeof(b));
 		strbuf_addf(err, "sysbench.workload_size: %s is bigger than the memory of %s (%s)",
 			    a, ctx->env->bind.node >= 0 ? "the NUMA node" : "this machine", b);
-		return LB_EXIT_UNSUPPORTED;
+		return WL_UNSUPPORTED;
 	}
 	if (o->memcg_limit && (!ctx->env->cg || ctx->env->cg->mode == CG_NONE)) {
 		strbuf_addstr(err, "sysbench.memcg_limit: this machine has no memory cgroup "
 			      "controller (set memcg_limit = none)");
-		return LB_EXIT_UNSUPPORTED;
+		return WL_UNSUPPORTED;
 	}
 	st->table_size = sb_table_rows(o->workload_size, o->tables);
 	if (!st->table_size) {
 		strbuf_addf(err, "sysbench.workload_size: too small for %llu tables "
 			    "(about 4,500 rows per MB)", o->tables);
-		return LB_EXIT_USAGE;
+		return WL_BAD_CONFIG;
 	}
 
 	if (resolve_size("shared_buffers", o->shared_buffers, mem / 8, &st->srv.conf.shared_buffers, err) ||
 	    resolve_size("effective_cache_size", o->effective_cache_size, mem / 4,
 			 &st->srv.conf.effective_cache_size, err))
-		return LB_EXIT_USAGE;
+		return WL_BAD_CONFIG;
 	st->srv.conf.work_mem = o->work_mem;
 	if (!o->max_connections || !strcmp(o->max_connections, "auto")) {
 		st->srv.conf.max_connections = maxt + 10 < 100 ? 100 : maxt + 10;
@@ -250,22 +245,21 @@ static int sysbench_validate(struct wl_ctx *ctx, struct strbuf *err)
 		if (parse_ull(o->max_connections, &mc)) {
 			strbuf_addf(err, "sysbench.max_connections: '%s' is not a number or auto",
 				    o->max_connections);
-			return LB_EXIT_USAGE;
+			return WL_BAD_CONFIG;
 		}
 		/* PostgreSQL keeps 3 for superusers; we need one for psql too */
 		if (mc < maxt + 4) {
 			strbuf_addf(err, "sysbench.max_connections: %llu is too few for %llu "
 				    "threads (needs at least %llu)", mc, maxt, maxt + 4);
-			return LB_EXIT_USAGE;
+			return WL_BAD_CONFIG;
 		}
 		st->srv.conf.max_connections = mc;
 	}
-	return LB_EXIT_OK;
+	return WL_OK;
 }
 
-/* Run one sysbench command as a child in the client memcg. 0, -1 failed,
- * -2 interrupted. */
-static int run_sysbench(struct wl_ctx *ctx, const char *command, unsigned long long threads,
+/* Run one sysbench command as a child in the client memcg. */
+static enum wl_status run_sysbench(struct wl_ctx *ctx, const char *command, unsigned long long threads,
 			double secs, const char *log, double timeout)
 {
 	struct sysbench_opts *o = opts_of(ctx);
@@ -276,9 +270,8 @@ static int run_sysbench(struct wl_ctx *ctx, const char *command, unsigned long l
 		.tables = o->tables, .table_size = st->table_size, .threads = threads,
 		.time = secs,
 	};
-	char **argv = sb_argv(&cmd);
+	struct strlist argv = STRLIST_INIT;
 	struct child c = {
-		.argv = (const char *const *)argv,
 		.cgroup_procs = st->have_client_cg ? st->client_procs : NULL,
 		.bind = &ctx->env->bind,
 		.out_path = log,
@@ -286,41 +279,31 @@ static int run_sysbench(struct wl_ctx *ctx, const char *command, unsigned long l
 	};
 	int code = -1, r;
 
+	sb_argv(&cmd, &argv);
+	c.argv = (const char *const *)argv.v;
 	unlink(log);   /* child.c appends: one run per log */
 	if (child_start(&c)) {
-		free_strv(argv);
-		return -1;
+		strlist_release(&argv);
+		return WL_FAILED;
 	}
 	r = child_wait(&c, timeout, &code, NULL);
 	if (r) {
 		child_stop(&c, 2.0);
-		free_strv(argv);
+		strlist_release(&argv);
 		if (r == -2 || lb_stop_requested())
-			return -2;
+			return WL_INTERRUPTED;
 		if (r == 1)
-			return error("sysbench %s did not finish within %.0f s (log %s)", command,
-				     timeout, log);
-		return -1;
+			error("sysbench %s did not finish within %.0f s (log %s)", command, timeout, log);
+		return WL_FAILED;
 	}
-	free_strv(argv);
+	strlist_release(&argv);
 	if (code) {
-		char desc[64];
-		struct strbuf tail = STRBUF_INIT;
-
-		child_describe_code(code, desc, sizeof(desc));
-		file_tail(log, 6, &tail);
-		error("sysbench %s %s; last lines of %s:\n%s", command, desc, log, strbuf_str(&tail));
-		strbuf_release(&tail);
-		if (!pg_server_alive(&st->srv)) {
-			struct strbuf pt = STRBUF_INIT;
-			file_tail(st->srv.log_path, 10, &pt);
-			error("postgres is no longer running; last lines of %s:\n%s",
-			      st->srv.log_path, strbuf_str(&pt));
-			strbuf_release(&pt);
-		}
-		return -1;
+		child_failed(code, log, "sysbench %s", command);
+		if (!pg_server_alive(&st->srv))
+			error_with_log(st->srv.log_path, "postgres is no longer running");
+		return WL_FAILED;
 	}
-	return 0;
+	return WL_OK;
 }
 
 /* The cluster's user must reach <workdir>/pg. The folders this run created
@@ -359,50 +342,46 @@ static int reachable_for(struct wl_ctx *ctx, uid_t uid, gid_t gid)
 	return 0;
 }
 
-static int sysbench_setup(struct wl_ctx *ctx)
+/* st was filled by validate(), which the core always calls first. */
+static enum wl_status sysbench_setup(struct wl_ctx *ctx)
 {
 	struct sysbench_opts *o = opts_of(ctx);
 	struct sb_state *st = ctx->priv;
 	struct run_env *env = ctx->env;
 	char *setup_log = NULL, *log = NULL;
 	bool created;
-	int r = -1;
+	enum wl_status r = WL_FAILED;
 
-	if (!st)   /* validate() was not called: fill the state now */ {
-		struct strbuf err = STRBUF_INIT;
-		if (sysbench_validate(ctx, &err) != LB_EXIT_OK) {
-			error("%s", strbuf_str(&err));
-			strbuf_release(&err);
-			return -1;
-		}
-		strbuf_release(&err);
-		st = ctx->priv;
-	}
 	if (pg_user(st->user, sizeof(st->user), &st->srv.uid, &st->srv.gid, &created))
-		return -1;
+		return WL_FAILED;
 
 	if (reachable_for(ctx, st->srv.uid, st->srv.gid))
-		return -1;
+		return WL_FAILED;
 	if (snprintf(st->srv.top, sizeof(st->srv.top), "%s/pg", ctx->workdir) >= (int)sizeof(st->srv.top) ||
-	    strlen(st->srv.top) + strlen("/.s.PGSQL.65535") >= 108)
-		return error("the workdir path %s is too long for a unix socket (108 bytes); "
-			     "set global.workdir to a shorter path", ctx->workdir);
+	    strlen(st->srv.top) + strlen("/.s.PGSQL.65535") >= 108) {
+		error("the workdir path %s is too long for a unix socket (108 bytes); "
+		      "set global.workdir to a shorter path", ctx->workdir);
+		return WL_FAILED;
+	}
 
 	if (env->cg && env->cg->mode != CG_NONE) {
 		if (env_memcg(env, "sysbench-server", o->memcg_limit, &st->server_cg))
-			return -1;
+			return WL_FAILED;
 		st->have_server_cg = true;
 		cg_procs_file(&st->server_cg, st->srv.cgroup_procs, sizeof(st->srv.cgroup_procs));
 		if (env_memcg(env, "sysbench-client", 0, &st->client_cg))
-			return -1;
+			return WL_FAILED;
 		st->have_client_cg = true;
 		cg_procs_file(&st->client_cg, st->client_procs, sizeof(st->client_procs));
 	}
 	st->srv.bind = &env->bind;
 
 	st->srv.conf.port = pg_pick_port((int)o->port);
-	if (st->srv.conf.port < 0)
-		return error("no free TCP port on 127.0.0.1 from %llu to %llu", o->port, o->port + 199);
+	if (st->srv.conf.port < 0) {
+		error("no free TCP port on 127.0.0.1 from %llu to %llu", o->port,
+		      o->port + 199 < 65535 ? o->port + 199 : 65535);
+		return WL_FAILED;
+	}
 	if (st->srv.conf.port != (int)o->port)
 		info("sysbench: port %llu is taken; PostgreSQL uses port %d", o->port, st->srv.conf.port);
 
@@ -443,9 +422,11 @@ static int sysbench_setup(struct wl_ctx *ctx)
 		free(log);
 		log = NULL;
 	}
-	if ((r = pg_server_start(&st->srv, 120)))
-		goto out;
-	r = -1;
+	switch (pg_server_start(&st->srv, 120)) {
+	case 0: break;
+	case -2: r = WL_INTERRUPTED; goto out;
+	default: goto out;
+	}
 	if (pg_server_sql(&st->srv, "CREATE ROLE sbtest LOGIN", setup_log) ||
 	    pg_server_sql(&st->srv, "CREATE DATABASE sbtest OWNER sbtest", setup_log))
 		goto out;
@@ -456,8 +437,9 @@ static int sysbench_setup(struct wl_ctx *ctx)
 		unsigned long long pt = o->tables;
 		if (pt > (unsigned long long)env->bind.nr_cpus && env->bind.nr_cpus > 0)
 			pt = (unsigned long long)env->bind.nr_cpus;
-		if (run_sysbench(ctx, "prepare", pt, 0, log, 24 * 3600))
+		if ((r = run_sysbench(ctx, "prepare", pt, 0, log, 24 * 3600)) != WL_OK)
 			goto out;
+		r = WL_FAILED;
 	}
 	st->prepared = true;
 	/* writeback of the freshly loaded tables must not overlap the runs */
@@ -465,20 +447,20 @@ static int sysbench_setup(struct wl_ctx *ctx)
 		goto out;
 	free(log);
 	log = env_log_path(env, "sysbench-warmup.log");
-	if (run_sysbench(ctx, "run", st->max_threads, o->warmup_time, log,
-			 o->warmup_time * 2 + 120))
+	if ((r = run_sysbench(ctx, "run", st->max_threads, o->warmup_time, log,
+			      o->warmup_time * 2 + 120)) != WL_OK)
 		goto out;
 
 	for (size_t i = 0; i < o->threads.n; i++)
 		wl_add_step(ctx, "threads-%llu", o->threads.v[i]);
-	r = 0;
+	r = WL_OK;
 out:
 	free(setup_log);
 	free(log);
 	return r;
 }
 
-static int sysbench_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples *s)
+static enum wl_status sysbench_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples *s)
 {
 	struct sysbench_opts *o = opts_of(ctx);
 	struct sb_state *st = ctx->priv;
@@ -487,22 +469,22 @@ static int sysbench_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples 
 	struct sb_result res;
 	size_t len;
 	char *text;
-	int r;
+	enum wl_status r;
 
 	if (s->iteration >= 0)
 		log = env_log_path(ctx->env, "sysbench-t%llu-i%d.log", t, s->iteration);
 	else
 		log = env_log_path(ctx->env, "sysbench-t%llu-warmup%u.log", t, st->warmup_runs++);
 	r = run_sysbench(ctx, "run", t, o->runtime, log, o->runtime * 2 + 120);
-	if (r) {
+	if (r != WL_OK) {
 		free(log);
-		return -1;
+		return r;
 	}
 	text = read_file_str(log, &len);
 	if (!text) {
 		error_errno("cannot read %s", log);
 		free(log);
-		return -1;
+		return WL_FAILED;
 	}
 	sb_parse(text, len, &res);
 	free(text);
@@ -511,7 +493,7 @@ static int sysbench_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples 
 		error("sysbench output in %s is incomplete (missing %s)%s%s", log,
 		      sb_missing(&res, miss, sizeof(miss)), res.fatal[0] ? ": " : "", res.fatal);
 		free(log);
-		return -1;
+		return WL_FAILED;
 	}
 	snprintf(op, sizeof(op), "%llu", t);
 	wl_sample(s, TABLE_TPS, op, res.tps);
@@ -541,15 +523,13 @@ static int sysbench_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples 
 	if (res.errors)
 		warning("sysbench: %llu ignored errors at %llu threads (%s)", res.errors, t, log);
 	free(log);
-	return 0;
+	return WL_OK;
 }
 
 static void sysbench_teardown(struct wl_ctx *ctx)
 {
 	struct sb_state *st = ctx->priv;
 
-	if (!st)
-		return;
 	if (st->prepared && !lb_stop_requested() && pg_server_alive(&st->srv)) {
 		char *log = env_log_path(ctx->env, "sysbench-cleanup.log");
 		/* drop the tables before the server goes: mirrors mmtests, and
@@ -567,14 +547,14 @@ static void sysbench_teardown(struct wl_ctx *ctx)
 		cg_destroy(&st->server_cg);
 		st->have_server_cg = false;
 	}
-	/* priv is static: teardown may run again; nothing inside owns heap */
+	/* nothing inside st owns heap: the core frees st itself */
 }
 
 static void sysbench_summary(struct wl_ctx *ctx, FILE *out)
 {
 	struct sb_state *st = ctx->priv;
 
-	if (!st || !st->table_size)
+	if (!st->table_size)
 		return;
 	fprintf(out, "sysbench: PostgreSQL %s, %llu rows/table, shared_buffers %lluM, port %d, user %s\n",
 		st->srv.bindir, st->table_size,
@@ -586,6 +566,7 @@ const struct workload_ops sysbench_ops = {
 	.summary = "sysbench OLTP read-only against a private PostgreSQL, per thread count",
 	.options = sysbench_options,
 	.opts_size = sizeof(struct sysbench_opts),
+	.priv_size = sizeof(struct sb_state),
 	.tables = sysbench_tables,
 	.probe = sysbench_probe,
 	.validate = sysbench_validate,

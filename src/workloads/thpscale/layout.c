@@ -167,7 +167,7 @@ static void human_size(uint64_t bytes, char *buf, size_t len)
 		format_size(bytes, buf, len);
 }
 
-int thp_check_mapsize(uint64_t mapsize, unsigned instances, unsigned max_threads,
+enum wl_status thp_check_mapsize(uint64_t mapsize, unsigned instances, unsigned max_threads,
 		      uint64_t node_mem, uint64_t memcg_limit, bool file_in_memory,
 		      struct strbuf *err)
 {
@@ -180,7 +180,7 @@ int thp_check_mapsize(uint64_t mapsize, unsigned instances, unsigned max_threads
 		human_size(thp_min_mapsize(max_threads), b, sizeof(b));
 		strbuf_addf(err, "thpscale.mapsize %s is too small for %u threads: "
 			    "each thread needs 4M (at least %s)", a, max_threads, b);
-		return LB_EXIT_USAGE;
+		return WL_BAD_CONFIG;
 	}
 	/* anonymous memory of one instance is about mapsize; leave the memcg
 	 * 1/8 for page tables and the page cache it reclaims */
@@ -190,7 +190,7 @@ int thp_check_mapsize(uint64_t mapsize, unsigned instances, unsigned max_threads
 		strbuf_addf(err, "thpscale.mapsize %s does not fit thpscale.memcg_limit %s: "
 			    "each instance needs about mapsize of anonymous memory "
 			    "(at most 7/8 of the limit)", a, b);
-		return LB_EXIT_USAGE;
+		return WL_BAD_CONFIG;
 	}
 	/* what cannot be reclaimed: anon (mapsize), plus the data file's
 	 * blocks (mapsize / 4) when they live in memory, within 90% */
@@ -201,9 +201,9 @@ int thp_check_mapsize(uint64_t mapsize, unsigned instances, unsigned max_threads
 			    "node has (%s; mapsize%s per instance must stay within 90%%)",
 			    a, instances, instances > 1 ? "s" : "", b,
 			    file_in_memory ? " x 5/4 (the data file is on a loop image in memory)" : "");
-		return LB_EXIT_UNSUPPORTED;
+		return WL_UNSUPPORTED;
 	}
-	return LB_EXIT_OK;
+	return WL_OK;
 }
 
 const char *const thp_vmstat_keys[THP_NVMSTAT] = {

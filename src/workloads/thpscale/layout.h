@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/util.h"
+#include "core/workload.h"
 
 #define THP_SIZE  ((uint64_t)2 << 20)   /* one PMD-sized huge page */
 #define THP_HOLE  (THP_SIZE / 2)        /* unmapped from the start of every 2 MB block */
@@ -83,8 +84,8 @@ void thp_threads_default(unsigned ncpus, char *buf, size_t len);
  */
 uint64_t thp_auto_mapsize(uint64_t node_mem, unsigned instances, uint64_t memcg_limit,
 			  bool file_in_memory);
-/* LB_EXIT_OK, or LB_EXIT_USAGE / LB_EXIT_UNSUPPORTED with err saying why. */
-int thp_check_mapsize(uint64_t mapsize, unsigned instances, unsigned max_threads,
+/* WL_OK, or WL_BAD_CONFIG / WL_UNSUPPORTED with err saying why. */
+enum wl_status thp_check_mapsize(uint64_t mapsize, unsigned instances, unsigned max_threads,
 		      uint64_t node_mem, uint64_t memcg_limit, bool file_in_memory,
 		      struct strbuf *err);
 

@@ -13,13 +13,6 @@
 
 static const char *const knob_names[] = { "enabled", "defrag" };
 
-/* What the undo needs, in static storage: no malloc in a signal handler. */
-static struct saved_knob {
-	char path[PATH_MAX];
-	char old[64];
-	char what[96];
-	int id;
-} saved[2];
 
 static const char *sysfs_root(void)
 {
@@ -124,23 +117,22 @@ static int write_knob(const char *path, const char *val)
 	return e;
 }
 
-/* The undo: async-signal-safe (static data, open/write/close). */
+/* The undo: async-signal-safe (the caller's buffers, open/write/close). */
 static void restore_knob(void *arg)
 {
-	struct saved_knob *s = arg;
+	struct thp_saved_knob *s = arg;
 
 	if (write_knob(s->path, s->old))
 		cleanup_msg("cannot restore ", s->what);
 }
 
-int thp_knob_set(enum thp_knob k, const char *mode)
+int thp_knob_set(struct thp_saved_knob *s, enum thp_knob k, const char *mode)
 {
-	struct saved_knob *s = &saved[k];
 	char cur[64];
 	int e;
 
 	if (s->id > 0)
-		thp_knob_restore(k);
+		thp_knob_restore(s);
 	if (thp_knob_read(k, cur, sizeof(cur)))
 		return -1;
 	if (!strcmp(cur, mode))
@@ -164,11 +156,11 @@ int thp_knob_set(enum thp_knob k, const char *mode)
 	return 0;
 }
 
-void thp_knob_restore(enum thp_knob k)
+void thp_knob_restore(struct thp_saved_knob *s)
 {
-	if (saved[k].id > 0) {
-		int id = saved[k].id;
-		saved[k].id = 0;
+	if (s->id > 0) {
+		int id = s->id;
+		s->id = 0;
 		cleanup_pop(id, true);
 	}
 }

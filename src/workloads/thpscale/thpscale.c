@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * thpscale: THP fault latency under fragmentation, inside memcgs (DESIGN §6,
+ * thpscale: THP fault latency under fragmentation, inside memcgs (lrubench-thpscale(7),
  * after mmtests' thpscale). Per thread count T, `memcgs` instance processes
  * (each in its own memcg, bound to the run's node) run T threads each; the
- * engine (thpscale_engine.c) fragments memory and times every 2 MB write
+ * engine (engine.c) fragments memory and times every 2 MB write
  * fault; results come back through shared memory.
  *
  * A fault kind that never occurs in an iteration gives no samples for its op
@@ -65,37 +65,38 @@ static const struct option_def thpscale_options[] = {
 
 enum { TBL_LATENCY = 0, TBL_PCT_HUGE = 1 };
 static const struct table_def thpscale_tables[] = {
-	{ "thpscale Fault Latencies", "usec", BETTER_LOWER },
-	{ "thpscale Percentage Faults Huge", "%", BETTER_HIGHER },
+	{ "thpscale Fault Latencies", "usec", BETTER_LOWER, { "threads", "count" } },
+	{ "thpscale Percentage Faults Huge", "%", BETTER_HIGHER, { "threads", "count" } },
 	{ NULL, NULL, 0 },
 };
 
-/* Per-step totals over measured iterations, for print_summary. The core
- * prints the summary after teardown and has no later hook, so they live in
- * static storage (one slot per possible step) rather than in priv. */
+/* Per-step totals over measured iterations, for print_summary. */
 struct step_sum {
 	uint64_t vm[THP_NVMSTAT];
 	uint64_t faults, huge;
 	unsigned iterations;
 };
-static struct step_sum sums[LB_LIST_MAX];
 
+/* The run's state (ctx->priv, zeroed and freed by the core). */
 struct thp_priv {
 	uint64_t mapsize;
 	unsigned instances;
 	struct cgroup *cgs;        /* [instances] when memcgs > 0 */
 	unsigned ncgs;
 	int file_cleanup;
+	/* the undo of the data file and of the THP knobs reads these from the
+	 * cleanup registry, maybe in a signal handler: fixed buffers, no malloc */
+	char data_file[PATH_MAX];
+	struct thp_saved_knob knobs[2];   /* [THP_ENABLED], [THP_DEFRAG] */
+	struct step_sum sums[LB_LIST_MAX];   /* one per step (a step per threads value) */
 };
-
-/* The data file's path, static for the async-signal-safe unlink. */
-static char data_file[PATH_MAX];
 
 static void unlink_data_file(void *arg)
 {
-	(void)arg;
-	if (data_file[0])
-		unlink(data_file);
+	const char *path = arg;
+
+	if (path[0])
+		unlink(path);
 }
 
 static unsigned max_threads(const struct thpscale_opts *o)
@@ -113,10 +114,10 @@ static unsigned nr_instances(const struct thpscale_opts *o)
 	return o->memcgs ? (unsigned)o->memcgs : 1;
 }
 
-static int thpscale_probe(struct wl_ctx *ctx, struct strbuf *why)
+static enum wl_status thpscale_probe(struct wl_ctx *ctx, struct strbuf *why)
 {
 	(void)ctx;
-	return thp_probe(why);
+	return thp_probe(why) ? WL_UNSUPPORTED : WL_OK;
 }
 
 /* Does the data file take memory? Yes when the sparse root is a loop image
@@ -129,7 +130,7 @@ static bool file_in_memory(const struct wl_ctx *ctx)
 }
 
 /* The mapsize to use: "auto" sized from the node and the limit, or the value. */
-static int resolve_mapsize(struct wl_ctx *ctx, uint64_t *out, struct strbuf *err)
+static enum wl_status resolve_mapsize(struct wl_ctx *ctx, uint64_t *out, struct strbuf *err)
 {
 	struct thpscale_opts *o = ctx->opts;
 
@@ -139,43 +140,43 @@ static int resolve_mapsize(struct wl_ctx *ctx, uint64_t *out, struct strbuf *err
 		if (!*out) {
 			strbuf_addstr(err, "thpscale.mapsize: cannot size \"auto\" (node memory unknown); "
 				      "give a size, e.g. 512M");
-			return LB_EXIT_USAGE;
+			return WL_BAD_CONFIG;
 		}
-		return LB_EXIT_OK;
+		return WL_OK;
 	}
 	if (parse_size(o->mapsize, out)) {
 		strbuf_addf(err, "thpscale.mapsize: '%s' is not a size (e.g. 512M, 4G) or auto",
 			    o->mapsize);
-		return LB_EXIT_USAGE;
+		return WL_BAD_CONFIG;
 	}
-	return LB_EXIT_OK;
+	return WL_OK;
 }
 
-static int thpscale_validate(struct wl_ctx *ctx, struct strbuf *err)
+static enum wl_status thpscale_validate(struct wl_ctx *ctx, struct strbuf *err)
 {
 	struct thpscale_opts *o = ctx->opts;
+	struct thp_priv *p = ctx->priv;
 	const struct run_env *env = ctx->env;
-	uint64_t mapsize;
-	int r;
+	enum wl_status r;
 
 	if (!o->threads.n) {
 		strbuf_addstr(err, "thpscale.threads: no thread counts");
-		return LB_EXIT_USAGE;
+		return WL_BAD_CONFIG;
 	}
 	if (!o->memcgs && o->memcg_limit) {
 		strbuf_addstr(err, "thpscale.memcg_limit needs thpscale.memcgs >= 1 "
 			      "(memcgs=0 runs in lrubench's own cgroup)");
-		return LB_EXIT_USAGE;
+		return WL_BAD_CONFIG;
 	}
 	if (o->memcgs && (!env->cg || env->cg->mode == CG_NONE)) {
 		strbuf_addstr(err, "thpscale.memcgs: no memory cgroup controller on this machine; "
 			      "set thpscale.memcgs=0 to run without memcgs");
-		return LB_EXIT_UNSUPPORTED;
+		return WL_UNSUPPORTED;
 	}
-	r = resolve_mapsize(ctx, &mapsize, err);
+	r = resolve_mapsize(ctx, &p->mapsize, err);
 	if (r)
 		return r;
-	r = thp_check_mapsize(mapsize, nr_instances(o), max_threads(o), env->bind.mem_bytes,
+	r = thp_check_mapsize(p->mapsize, nr_instances(o), max_threads(o), env->bind.mem_bytes,
 			      o->memcg_limit, file_in_memory(ctx), err);
 	if (r)
 		return r;
@@ -184,7 +185,7 @@ static int thpscale_validate(struct wl_ctx *ctx, struct strbuf *err)
 		struct thp_layout l;
 		uint64_t need;
 
-		thp_layout_init(&l, mapsize, 1);
+		thp_layout_init(&l, p->mapsize, 1);
 		need = l.file_region * nr_instances(o);
 		if (need > env->g->sparse_size / 10 * 9) {
 			char a[32], b[32];
@@ -193,7 +194,7 @@ static int thpscale_validate(struct wl_ctx *ctx, struct strbuf *err)
 			format_size(env->g->sparse_size, b, sizeof(b));
 			strbuf_addf(err, "thpscale needs a %s data file (mapsize / 4 per instance), more "
 				    "than global.sparse_size %s holds: raise global.sparse_size", a, b);
-			return LB_EXIT_USAGE;
+			return WL_BAD_CONFIG;
 		}
 	}
 	/* a mode the kernel does not offer (an old kernel without
@@ -201,21 +202,22 @@ static int thpscale_validate(struct wl_ctx *ctx, struct strbuf *err)
 	if (o->thp_enabled && thp_knob_offers(THP_ENABLED, enabled_modes[o->thp_enabled]) != 1) {
 		strbuf_addf(err, "thpscale.thp_enabled: this kernel does not offer '%s'",
 			    enabled_modes[o->thp_enabled]);
-		return LB_EXIT_UNSUPPORTED;
+		return WL_UNSUPPORTED;
 	}
 	if (o->thp_defrag && thp_knob_offers(THP_DEFRAG, defrag_modes[o->thp_defrag]) != 1) {
 		strbuf_addf(err, "thpscale.thp_defrag: this kernel does not offer '%s'",
 			    defrag_modes[o->thp_defrag]);
-		return LB_EXIT_UNSUPPORTED;
+		return WL_UNSUPPORTED;
 	}
-	return LB_EXIT_OK;
+	return WL_OK;
 }
 
 static int set_thp(struct wl_ctx *ctx, enum thp_knob k, const char *want, const char *fact)
 {
+	struct thp_priv *p = ctx->priv;
 	char mode[64];
 
-	if (strcmp(want, "keep") && thp_knob_set(k, want))
+	if (strcmp(want, "keep") && thp_knob_set(&p->knobs[k], k, want))
 		return -1;
 	if (thp_knob_read(k, mode, sizeof(mode)))
 		return -1;
@@ -223,29 +225,25 @@ static int set_thp(struct wl_ctx *ctx, enum thp_knob k, const char *want, const 
 	return 0;
 }
 
-static int thpscale_setup(struct wl_ctx *ctx)
+/* mapsize was resolved by validate(), which the core always calls first */
+static enum wl_status thpscale_setup(struct wl_ctx *ctx)
 {
 	struct thpscale_opts *o = ctx->opts;
-	struct thp_priv *p = xcalloc(1, sizeof(*p));
-	struct strbuf err = STRBUF_INIT;
+	struct thp_priv *p = ctx->priv;
 	struct thp_layout l;
 	const char *dir;
 	json_object *arr;
+	enum wl_status r;
 
-	ctx->priv = p;
 	p->instances = nr_instances(o);
-	if (resolve_mapsize(ctx, &p->mapsize, &err)) {
-		error("%s", strbuf_str(&err));
-		strbuf_release(&err);
-		return -1;
+	if (thp_layout_init(&l, p->mapsize, 1)) {
+		error("thpscale.mapsize %llu is too small", (unsigned long long)p->mapsize);
+		return WL_FAILED;
 	}
-	strbuf_release(&err);
-	if (thp_layout_init(&l, p->mapsize, 1))
-		return error("thpscale.mapsize %llu is too small", (unsigned long long)p->mapsize);
 
 	if (set_thp(ctx, THP_ENABLED, enabled_modes[o->thp_enabled], "thp_enabled") ||
 	    set_thp(ctx, THP_DEFRAG, defrag_modes[o->thp_defrag], "thp_defrag"))
-		return -1;
+		return WL_FAILED;
 	env_fact(ctx->env, "thpscale", "mapsize", json_object_new_int64((int64_t)p->mapsize));
 	env_fact(ctx->env, "thpscale", "instances", json_object_new_int((int)p->instances));
 	arr = json_object_new_array();
@@ -260,26 +258,29 @@ static int thpscale_setup(struct wl_ctx *ctx)
 
 			snprintf(name, sizeof(name), "thpscale-%u", i + 1);
 			if (env_memcg(ctx->env, name, o->memcg_limit, &p->cgs[i]))
-				return -1;
+				return WL_FAILED;
 			p->ncgs++;
 		}
 	}
 
 	/* the data file, written once per run on a real filesystem: each
 	 * instance read-faults its own mapsize / 4 of it per iteration */
-	dir = env_sparse_dir(ctx->env);
-	if (!dir)
-		return -1;
-	if ((size_t)snprintf(data_file, sizeof(data_file), "%s/thpscale-data", dir) >= sizeof(data_file))
-		return error("path too long: %s/thpscale-data", dir);
-	p->file_cleanup = cleanup_push("thpscale data file", unlink_data_file, NULL);
-	if (thp_write_data_file(data_file, l.file_region * p->instances))
-		return -1;
+	r = env_sparse_dir(ctx->env, &dir);
+	if (r != WL_OK)
+		return r;
+	if ((size_t)snprintf(p->data_file, sizeof(p->data_file), "%s/thpscale-data", dir) >=
+	    sizeof(p->data_file)) {
+		p->data_file[0] = '\0';
+		error("path too long: %s/thpscale-data", dir);
+		return WL_FAILED;
+	}
+	p->file_cleanup = cleanup_push("thpscale data file", unlink_data_file, p->data_file);
+	if (p->file_cleanup < 0 || thp_write_data_file(p->data_file, l.file_region * p->instances))
+		return WL_FAILED;
 
-	memset(sums, 0, sizeof(sums));
 	for (size_t i = 0; i < o->threads.n; i++)
 		wl_add_step(ctx, "threads-%llu", o->threads.v[i]);
-	return 0;
+	return WL_OK;
 }
 
 static int read_vmstat(uint64_t v[THP_NVMSTAT])
@@ -293,8 +294,8 @@ static int read_vmstat(uint64_t v[THP_NVMSTAT])
 	return 0;
 }
 
-/* Start the instances and wait for all of them. 0, -1 (failed), -2 (stop). */
-static int run_instances(struct wl_ctx *ctx, struct thp_shared *sh, const struct thp_layout *l)
+/* Start the instances and wait for all of them. */
+static enum wl_status run_instances(struct wl_ctx *ctx, struct thp_shared *sh, const struct thp_layout *l)
 {
 	struct thp_priv *p = ctx->priv;
 	struct thpscale_opts *o = ctx->opts;
@@ -303,11 +304,11 @@ static int run_instances(struct wl_ctx *ctx, struct thp_shared *sh, const struct
 	struct thp_instance *in = xcalloc(n, sizeof(*in));
 	char (*procs)[PATH_MAX] = xcalloc(n, sizeof(*procs));
 	bool *done = xcalloc(n, sizeof(*done));
-	int ret = 0;
+	enum wl_status ret = WL_OK;
 
 	for (unsigned i = 0; i < n; i++) {
 		in[i] = (struct thp_instance){ .sh = sh, .layout = l, .index = i,
-					       .file = data_file, .madvise = o->madvise };
+					       .file = p->data_file, .madvise = o->madvise };
 		c[i].fn = thp_instance_main;
 		c[i].fn_arg = &in[i];
 		c[i].name = "thpscale instance";
@@ -316,7 +317,7 @@ static int run_instances(struct wl_ctx *ctx, struct thp_shared *sh, const struct
 			c[i].cgroup_procs = cg_procs_file(&p->cgs[i], procs[i], sizeof(procs[i]));
 		if (child_start(&c[i])) {
 			thp_shared_abort(sh);
-			ret = -1;
+			ret = WL_FAILED;
 			break;
 		}
 		left++;
@@ -336,7 +337,7 @@ static int run_instances(struct wl_ctx *ctx, struct thp_shared *sh, const struct
 				for (unsigned j = 0; j < n; j++)
 					if (!done[j] && c[j].running)
 						child_stop(&c[j], 2.0);
-				ret = -2;
+				ret = WL_INTERRUPTED;
 				left = 0;
 				break;
 			}
@@ -351,7 +352,7 @@ static int run_instances(struct wl_ctx *ctx, struct thp_shared *sh, const struct
 				else
 					child_stop(&c[i], 1.0);
 				thp_shared_abort(sh);
-				ret = -1;
+				ret = WL_FAILED;
 			}
 		}
 	}
@@ -362,7 +363,7 @@ static int run_instances(struct wl_ctx *ctx, struct thp_shared *sh, const struct
 	return ret;
 }
 
-static int thpscale_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples *s)
+static enum wl_status thpscale_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples *s)
 {
 	struct thp_priv *p = ctx->priv;
 	struct thpscale_opts *o = ctx->opts;
@@ -373,30 +374,33 @@ static int thpscale_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples 
 	struct thp_layout l;
 	struct thp_shared *sh;
 	json_object *d, *vm;
-	int r;
+	struct step_sum *sum = &p->sums[step];
+	enum wl_status r;
 
-	if (thp_layout_init(&l, p->mapsize, T))
-		return error("thpscale.mapsize is too small for %u threads", T);
+	if (thp_layout_init(&l, p->mapsize, T)) {
+		error("thpscale.mapsize is too small for %u threads", T);
+		return WL_FAILED;
+	}
 	sh = thp_shared_create(p->instances, T, l.nr_faults);
 	if (!sh)
-		return -1;
+		return WL_FAILED;
 	if (read_vmstat(before)) {
 		thp_shared_destroy(sh);
-		return -1;
+		return WL_FAILED;
 	}
 	r = run_instances(ctx, sh, &l);
-	if (r == 0 && read_vmstat(after))
-		r = -1;
+	if (r == WL_OK && read_vmstat(after))
+		r = WL_FAILED;
 	/* every thread must have made every fault */
-	for (unsigned i = 0; r == 0 && i < p->instances * T; i++) {
+	for (unsigned i = 0; r == WL_OK && i < p->instances * T; i++) {
 		const struct thp_thread_result *t = &sh->res[i];
 		if (t->failed || t->faults != l.nr_faults) {
 			error("thpscale instance %u thread %u: %s", i / T + 1, i % T,
 			      t->msg[0] ? t->msg : "incomplete");
-			r = -1;
+			r = WL_FAILED;
 		}
 	}
-	if (r == 0) {
+	if (r == WL_OK) {
 		/* a kind that never occurred gives no samples (no op) */
 		size_t total = (size_t)p->instances * T * l.nr_faults;
 		for (int kind = THP_BASE; kind <= THP_HUGE; kind++) {
@@ -435,43 +439,43 @@ static int thpscale_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples 
 			json_object_object_add(vm, thp_vmstat_keys[k],
 					       json_object_new_int64((int64_t)(after[k] - before[k])));
 			if (!s->discard)
-				sums[step].vm[k] += after[k] - before[k];
+				sum->vm[k] += after[k] - before[k];
 		}
 		json_object_object_add(d, "vmstat", vm);
 		wl_detail(s, d);
 		if (!s->discard) {
-			sums[step].faults += faults;
-			sums[step].huge += huge;
-			sums[step].iterations++;
+			sum->faults += faults;
+			sum->huge += huge;
+			sum->iterations++;
 		}
 	}
 	thp_shared_destroy(sh);
-	return r == 0 ? 0 : -1;
+	return r;
 }
 
 static void thpscale_teardown(struct wl_ctx *ctx)
 {
 	struct thp_priv *p = ctx->priv;
 
-	if (p) {
-		for (unsigned i = 0; i < p->ncgs; i++)
-			cg_destroy(&p->cgs[i]);
-		p->ncgs = 0;
-		if (p->file_cleanup > 0)
-			cleanup_pop(p->file_cleanup, true);
-		free(p->cgs);
-		free(p);
-		ctx->priv = NULL;
-	}
+	for (unsigned i = 0; i < p->ncgs; i++)
+		cg_destroy(&p->cgs[i]);
+	p->ncgs = 0;
+	free(p->cgs);
+	p->cgs = NULL;
+	if (p->file_cleanup > 0)
+		cleanup_pop(p->file_cleanup, true);
+	p->file_cleanup = 0;
 	/* the THP knobs go back even if setup failed half-way */
-	thp_knob_restore(THP_DEFRAG);
-	thp_knob_restore(THP_ENABLED);
+	thp_knob_restore(&p->knobs[THP_DEFRAG]);
+	thp_knob_restore(&p->knobs[THP_ENABLED]);
 }
 
 static void thpscale_print_summary(struct wl_ctx *ctx, FILE *out)
 {
+	const struct thp_priv *p = ctx->priv;
+
 	for (size_t i = 0; i < ctx->nsteps && i < LB_LIST_MAX; i++) {
-		const struct step_sum *ss = &sums[i];
+		const struct step_sum *ss = &p->sums[i];
 
 		if (!ss->iterations)
 			continue;
@@ -490,6 +494,7 @@ const struct workload_ops thpscale_ops = {
 	.summary = "THP fault latency and huge-page success under fragmentation, per thread count",
 	.options = thpscale_options,
 	.opts_size = sizeof(struct thpscale_opts),
+	.priv_size = sizeof(struct thp_priv),
 	.tables = thpscale_tables,
 	.probe = thpscale_probe,
 	.validate = thpscale_validate,

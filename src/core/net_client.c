@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The lrubench side of the lrubench-net helper (see net_client.h): build the
+ * helper's argv, run it as a child (core/child.c: its own process group, in
+ * the cleanup registry, dies with us), pass a stop request on, read its
+ * result from a pipe whose number it gets as --result-fd (its stdout stays
+ * ours: info lines go there, as they did before the split).
+ *
+ * Helper exit codes: 0 ok, 1 failed (it printed why), 130 interrupted (it
+ * cleaned up), anything else a bug or a crash (reported here).
+ */
+#include "core/net_client.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "core/child.h"
+#include "core/cleanup.h"
+
+#ifndef LRUBENCH_LIBEXECDIR
+#define LRUBENCH_LIBEXECDIR "/usr/local/libexec/lrubench"
+#endif
+
+/* How long an interrupted helper may take to remove what it made (a partly
+ * extracted kernel tree is ~1 GiB of small files) before it is killed. */
+#define NET_STOP_GRACE 120.0
+#define NET_RESULT_MAX 8192
+
+bool fetch_has_scheme(const char *s)
+{
+	const char *p = s;
+
+	if (!isalpha((unsigned char)*p))
+		return false;
+	while (isalnum((unsigned char)*p) || *p == '+' || *p == '-' || *p == '.')
+		p++;
+	return !strncmp(p, "://", 3);
+}
+
+bool fetch_is_url(const char *s)
+{
+	return !strncasecmp(s, "http://", 7) || !strncasecmp(s, "https://", 8) ||
+	       !strncasecmp(s, "file://", 7);
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+int sha256_parse_hex(const char *s, unsigned char out[32])
+{
+	const char *p = s;
+	unsigned char md[32];
+
+	if (!s)
+		return -1;
+	while (isspace((unsigned char)*p))
+		p++;
+	for (int i = 0; i < 32; i++) {
+		int hi = hexval((unsigned char)p[2 * i]), lo;
+
+		if (hi < 0)
+			return -1;
+		lo = hexval((unsigned char)p[2 * i + 1]);
+		if (lo < 0)
+			return -1;
+		md[i] = (unsigned char)(hi << 4 | lo);
+	}
+	for (p += 64; *p; p++)
+		if (!isspace((unsigned char)*p))
+			return -1;
+	if (out)
+		memcpy(out, md, 32);
+	return 0;
+}
+
+static bool is_program(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK);
+}
+
+char *net_helper_find(struct strbuf *why)
+{
+	char self[PATH_MAX], *slash, *here = NULL, *installed;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n > 0) {
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			here = xasprintf("%s/%s", self, NET_HELPER_NAME);
+			if (is_program(here))
+				return here;
+		}
+	}
+	installed = xasprintf("%s/%s", LRUBENCH_LIBEXECDIR, NET_HELPER_NAME);
+	if (is_program(installed)) {
+		free(here);
+		return installed;
+	}
+	strbuf_addf(why, "cannot find the helper program %s, which does lrubench's downloads and "
+		    "archive work: looked for %s%s%s (build it with make, or install lrubench with "
+		    "make install)", NET_HELPER_NAME, here ? here : "", here ? " and " : "", installed);
+	free(here);
+	free(installed);
+	return NULL;
+}
+
+char *net_helper_path(void)
+{
+	struct strbuf why = STRBUF_INIT;
+	char *p = net_helper_find(&why);
+
+	if (!p)
+		error("%s", why.buf);
+	strbuf_release(&why);
+	return p;
+}
+
+/* Undo for the registry, ahead of child.c's SIGKILL: a second SIGINT to
+ * lrubench (or an exit with the helper still running) must let the helper
+ * remove its temp file or partial tree, which its own second-signal path
+ * does at once. Async-signal-safe: kill, waitpid, nanosleep. */
+static void stop_helper_now(void *arg)
+{
+	struct child *c = arg;
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+
+	if (c->pid <= 0 || !c->running)
+		return;
+	kill(c->pid, SIGTERM);
+	for (int i = 0; i < (int)(NET_STOP_GRACE * 100); i++) {
+		pid_t r = waitpid(c->pid, NULL, WNOHANG);
+
+		if (r == c->pid || (r < 0 && errno == ECHILD)) {
+			c->running = false;   /* child.c's SIGKILL entry has nothing left to do */
+			return;
+		}
+		nanosleep(&tick, NULL);
+	}
+}
+
+/*
+ * Run `lrubench-net CMD [-q] [--result-fd=N] WORDS...`. -q when lrubench is
+ * quiet (or quiet is asked): the helper's info() lines are lrubench's too.
+ * result (may be NULL) gets what the helper wrote to its result pipe.
+ * Returns 0 ok, -1 failed (a message was printed), -2 interrupted.
+ */
+static int run_helper(const char *cmd, bool quiet, const struct strlist *words,
+		      struct strbuf *result)
+{
+	struct child c = { .name = NET_HELPER_NAME };
+	struct strlist argv = STRLIST_INIT;
+	char *prog = net_helper_path();
+	int fds[2] = { -1, -1 }, code = -1, w, stop_id, ret = -1;
+
+	if (!prog)
+		return -1;
+	if (result && pipe2(fds, O_CLOEXEC)) {
+		free(prog);
+		return error_errno("cannot run %s: pipe", NET_HELPER_NAME);
+	}
+	strlist_push(&argv, prog);
+	strlist_push(&argv, cmd);
+	if (quiet || lb_quiet)
+		strlist_push(&argv, "-q");
+	if (result) {
+		/* child.c clears close-on-exec on it in the child only */
+		c.inherit_fd = fds[1];
+		strlist_pushf(&argv, "--result-fd=%d", fds[1]);
+	}
+	for (size_t i = 0; i < words->n; i++)
+		strlist_push(&argv, words->v[i]);
+	c.argv = (const char *const *)argv.v;
+	free(prog);
+	if (child_start(&c))
+		goto out;
+	if (result) {
+		close(fds[1]);
+		fds[1] = -1;
+	}
+	stop_id = cleanup_push(NET_HELPER_NAME, stop_helper_now, &c);
+	w = child_wait(&c, -1, &code, NULL);
+	if (w == -2) {
+		/* it leads its own process group, so a terminal's ^C reached only
+		 * us: pass the stop on (SIGTERM unwinds it like SIGINT) and let it
+		 * clean up; it says "interrupted while ..." itself */
+		child_stop(&c, NET_STOP_GRACE);
+		ret = -2;
+	} else if (w < 0) {
+		child_stop(&c, 0);
+	} else if (code == 0) {
+		ret = 0;
+	} else if (code == LB_EXIT_INTERRUPTED) {
+		ret = -2;
+	} else if (code != LB_EXIT_FAIL) {
+		char how[96];
+
+		child_describe_code(code, how, sizeof(how));
+		error("%s %s %s", NET_HELPER_NAME, cmd, how);
+	}
+	cleanup_pop(stop_id, false);
+	if (result && !ret) {
+		char buf[512];
+		ssize_t r;
+
+		/* the helper has exited: its result sits in the pipe, EOF after it */
+		while ((r = read(fds[0], buf, sizeof(buf))) != 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0 || result->len + (size_t)r > NET_RESULT_MAX) {
+				ret = error("cannot read the result of %s %s", NET_HELPER_NAME, cmd);
+				break;
+			}
+			strbuf_add(result, buf, (size_t)r);
+		}
+	}
+out:
+	if (fds[0] >= 0)
+		close(fds[0]);
+	if (fds[1] >= 0)
+		close(fds[1]);
+	strlist_release(&argv);
+	return ret;
+}
+
+enum fetch_status net_fetch_url(const char *url, const struct fetch_opts *o, struct fetch_result *res)
+{
+	struct strlist a = STRLIST_INIT;
+	struct strbuf out = STRBUF_INIT;
+	enum fetch_status st = FETCH_FAILED;
+	int r;
+
+	memset(res, 0, sizeof(*res));
+	if (o->cache_dir)
+		strlist_pushf(&a, "--cache=%s", o->cache_dir);
+	if (o->sha256)
+		strlist_pushf(&a, "--sha256=%s", o->sha256);
+	if (o->retries >= 0)
+		strlist_pushf(&a, "--retries=%d", o->retries);
+	if (o->connect_timeout > 0)
+		strlist_pushf(&a, "--connect-timeout=%.17g", o->connect_timeout);
+	if (o->low_speed_time > 0)
+		strlist_pushf(&a, "--low-speed-time=%.17g", o->low_speed_time);
+	if (o->progress >= 0)
+		strlist_push(&a, o->progress ? "--progress" : "--no-progress");
+	strlist_push(&a, "--");
+	strlist_push(&a, url);
+	r = run_helper("fetch", o->quiet, &a, &out);
+	if (r == -2) {
+		st = FETCH_INTERRUPTED;
+	} else if (!r) {
+		/* "hit PATH" or "new PATH" */
+		if (out.len > 4 && (!strncmp(out.buf, "hit ", 4) || !strncmp(out.buf, "new ", 4))) {
+			res->cache_hit = out.buf[0] == 'h';
+			res->path = xstrdup(out.buf + 4);
+			st = FETCH_OK;
+		} else {
+			error("%s fetch %s: unexpected result '%s'", NET_HELPER_NAME, url, strbuf_str(&out));
+		}
+	}
+	strbuf_release(&out);
+	strlist_release(&a);
+	return st;
+}
+
+void fetch_result_release(struct fetch_result *res)
+{
+	free(res->path);
+	res->path = NULL;
+}
+
+int net_sha256_file(const char *path, char out[65])
+{
+	struct strlist a = STRLIST_INIT;
+	struct strbuf res = STRBUF_INIT;
+	int r;
+
+	strlist_push(&a, "--");
+	strlist_push(&a, path);
+	r = run_helper("sha256", false, &a, &res);
+	if (!r && (res.len != 64 || sha256_parse_hex(res.buf, NULL)))
+		r = error("%s sha256 %s: unexpected result '%s'", NET_HELPER_NAME, path, strbuf_str(&res));
+	if (!r)
+		memcpy(out, res.buf, 65);
+	strbuf_release(&res);
+	strlist_release(&a);
+	return r ? -1 : 0;
+}
+
+int net_extract_tree(const char *path, const char *dest)
+{
+	struct strlist a = STRLIST_INIT;
+	int r;
+
+	strlist_push(&a, "--");
+	strlist_push(&a, path);
+	strlist_push(&a, dest);
+	r = run_helper("extract", false, &a, NULL);
+	strlist_release(&a);
+	return r;
+}
+
+int net_cpio_write(const char *path, const struct strlist *entries, struct strbuf *err)
+{
+	struct strlist a = STRLIST_INIT;
+	int r;
+
+	strlist_push(&a, "--");
+	strlist_push(&a, path);
+	for (size_t i = 0; i < entries->n; i++)
+		strlist_push(&a, entries->v[i]);
+	r = run_helper("cpio", false, &a, NULL);
+	if (r)
+		strbuf_addf(err, "cannot write the initramfs %s%s", path,
+			    r == -2 ? ": interrupted" : "");
+	strlist_release(&a);
+	return r;
+}

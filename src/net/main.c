@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * lrubench-net: the helper program that does lrubench's network and archive
+ * work -- downloads into the verified cache (libcurl), sha256 of files
+ * (libcrypto), safe extraction of source tarballs and cpio writing
+ * (libarchive). lrubench runs it as a child (core/net_client.c) for
+ * `lrubench fetch`, kernbench's source and VM mode's initramfs. Not a user
+ * command: its command line is an internal protocol and may change.
+ *
+ * Why a separate program (git's model: git-remote-http keeps libcurl out
+ * of git) rather than dlopen() on the paths that need the libraries:
+ *  - Start-up. libcurl and libarchive pull in ~40 shared objects (GnuTLS,
+ *    Kerberos, LDAP, ICU, ...); loading and relocating them was nearly all of
+ *    what `lrubench --version` (7.7 ms) and a small `compare` (9.3 ms) took;
+ *    without them 0.8 and 1.9 ms, a static hello-world 0.45 (bench/startup).
+ *    Only the commands that download or extract pay, once per helper run.
+ *  - dlopen would mean ~40 libarchive, ~13 libcurl and ~6 libcrypto symbols
+ *    looked up by name into hand-written function-pointer tables: no type
+ *    check by the compiler, and failures (a missing symbol, another soname
+ *    on another distribution) found only at run time, on the path that
+ *    needs them. Here fetch.c, archive_extract.c and cpio.c call the
+ *    libraries directly and the linker checks every call; lrubench itself
+ *    cannot call them by accident (it would not link).
+ *  - Hostile input (archives and downloads, handled as root) is parsed in a
+ *    process of its own: a crash in a decompressor is an exit status that
+ *    lrubench reports, not a dead run that skipped its cleanup.
+ * The costs: a fork+exec per download or extraction (milliseconds, next to
+ * seconds of work), a small command-line protocol, and a second program to
+ * install ($(PREFIX)/libexec/lrubench/lrubench-net; lrubench also looks next
+ * to itself, which is how the build tree works).
+ *
+ * Protocol: `lrubench-net COMMAND [-q] [--result-fd=N] [OPTIONS] -- OPERANDS`.
+ * Messages and info lines go to stderr and stdout exactly as lrubench
+ * prints them (same "lrubench: " prefix; -q silences info); the result, if
+ * the command has one, is written to file descriptor N (stdout without it).
+ *   fetch [--cache=DIR] [--sha256=HEX] [--retries=N] [--connect-timeout=S]
+ *         [--low-speed-time=S] [--progress | --no-progress] -- URL
+ *         -> "hit PATH" (was in the cache) or "new PATH" (downloaded)
+ *   sha256 -- FILE               -> 64 lowercase hex digits
+ *   extract -- ARCHIVE DEST      (archive_extract.h)
+ *   cpio -- OUT ENTRY-WORDS...   (cpio.h)
+ * Exit status: 0 ok; 1 failed (message printed); 2 misuse of this protocol;
+ * 130 interrupted (SIGINT/SIGTERM; its temp file or partial tree removed).
+ *
+ * Cleanup: the same registry and signal rules as lrubench (core/cleanup.h):
+ * a first SIGINT/SIGTERM unwinds, a second one runs the registry at once.
+ * lrubench passes its own stop on as SIGTERM; if lrubench dies without
+ * doing so (SIGKILL), PR_SET_PDEATHSIG sends the SIGTERM instead.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+#include "core/cleanup.h"
+#include "core/strlist.h"
+#include "net/archive_extract.h"
+#include "net/cpio.h"
+#include "net/fetch.h"
+
+struct args {
+	struct strlist pos;          /* positional words */
+	struct strlist opt;          /* "--name=value" and flags, as given */
+};
+
+/* Options (--x=v or flags) until "--"; everything else is positional. */
+static void split_args(int argc, char **argv, struct args *a)
+{
+	bool opts = true;
+
+	for (int i = 2; i < argc; i++) {
+		if (opts && !strcmp(argv[i], "--"))
+			opts = false;
+		else if (opts && argv[i][0] == '-' && argv[i][1])
+			strlist_push(&a->opt, argv[i]);
+		else
+			strlist_push(&a->pos, argv[i]);
+	}
+}
+
+static int misuse(const char *cmd, const char *what)
+{
+	error("%s %s: %s (an internal command of lrubench, not for direct use)",
+	      NET_HELPER_NAME, cmd, what);
+	return LB_EXIT_USAGE;
+}
+
+/* The value of --name=VALUE, or NULL. */
+static const char *opt_value(const char *o, const char *name)
+{
+	size_t l = strlen(name);
+
+	return !strncmp(o, name, l) && o[l] == '=' ? o + l + 1 : NULL;
+}
+
+static int do_fetch(struct args *a, struct strbuf *result)
+{
+	struct fetch_opts o = { .retries = -1, .progress = -1, .quiet = lb_quiet != 0 };
+	struct fetch_result res = { 0 };
+	enum fetch_status st;
+
+	if (a->pos.n != 1)
+		return misuse("fetch", "expected one URL");
+	for (size_t i = 0; i < a->opt.n; i++) {
+		const char *s = a->opt.v[i], *v;
+		unsigned long long n;
+
+		if ((v = opt_value(s, "--cache")))
+			o.cache_dir = v;
+		else if ((v = opt_value(s, "--sha256")))
+			o.sha256 = v;
+		else if ((v = opt_value(s, "--retries")) && !parse_ull(v, &n) && n <= 20)
+			o.retries = (int)n;
+		else if ((v = opt_value(s, "--connect-timeout")))
+			o.connect_timeout = strtod(v, NULL);
+		else if ((v = opt_value(s, "--low-speed-time")))
+			o.low_speed_time = strtod(v, NULL);
+		else if (!strcmp(s, "--progress"))
+			o.progress = 1;
+		else if (!strcmp(s, "--no-progress"))
+			o.progress = 0;
+		else
+			return misuse("fetch", s);
+	}
+	st = fetch_url(a->pos.v[0], &o, &res);
+	if (st == FETCH_INTERRUPTED)
+		return LB_EXIT_INTERRUPTED;
+	if (st != FETCH_OK)
+		return lb_stop_requested() ? LB_EXIT_INTERRUPTED : LB_EXIT_FAIL;
+	strbuf_addf(result, "%s %s", res.cache_hit ? "hit" : "new", res.path);
+	fetch_result_release(&res);
+	return LB_EXIT_OK;
+}
+
+static int do_sha256(struct args *a, struct strbuf *result)
+{
+	char hex[65];
+
+	if (a->pos.n != 1 || a->opt.n)
+		return misuse("sha256", "expected one file");
+	if (sha256_hex_file(a->pos.v[0], hex))
+		return lb_stop_requested() ? LB_EXIT_INTERRUPTED : LB_EXIT_FAIL;
+	strbuf_addstr(result, hex);
+	return LB_EXIT_OK;
+}
+
+static int do_extract(struct args *a, struct strbuf *result)
+{
+	int r;
+
+	(void)result;
+	if (a->pos.n != 2 || a->opt.n)
+		return misuse("extract", "expected an archive and a destination");
+	r = archive_extract_tree(a->pos.v[0], a->pos.v[1]);
+	if (r == -2 || (r && lb_stop_requested()))
+		return LB_EXIT_INTERRUPTED;
+	return r ? LB_EXIT_FAIL : LB_EXIT_OK;
+}
+
+static int do_cpio(struct args *a, struct strbuf *result)
+{
+	struct strbuf err = STRBUF_INIT;
+	int r;
+
+	(void)result;
+	if (a->pos.n < 1 || a->opt.n)
+		return misuse("cpio", "expected an output file and entries");
+	r = cpio_write(a->pos.v[0], a->pos.v + 1, a->pos.n - 1, &err);
+	if (r)
+		error("%s", err.buf);
+	strbuf_release(&err);
+	return r ? LB_EXIT_FAIL : LB_EXIT_OK;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(struct args *a, struct strbuf *result);
+} commands[] = {
+	{ "fetch", do_fetch },
+	{ "sha256", do_sha256 },
+	{ "extract", do_extract },
+	{ "cpio", do_cpio },
+};
+
+/* Write all of buf to fd; 0 or -1 with a message. */
+static int write_result(int fd, const struct strbuf *buf)
+{
+	size_t done = 0;
+
+	while (done < buf->len) {
+		ssize_t w = write(fd, buf->buf + done, buf->len - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return error_errno("cannot write the result");
+		done += (size_t)w;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct args a = { STRLIST_INIT, STRLIST_INIT };
+	struct strbuf result = STRBUF_INIT;
+	int ret = -1, result_fd = STDOUT_FILENO;
+
+	/* should lrubench die without passing its stop on, unwind all the same */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	signals_install();
+	if (argc < 2)
+		return misuse("", "expected a command (fetch, sha256, extract, cpio)");
+	split_args(argc, argv, &a);
+	/* -q and --result-fd belong to every command */
+	for (size_t i = 0; i < a.opt.n; i++) {
+		const char *v = opt_value(a.opt.v[i], "--result-fd");
+		unsigned long long fd;
+
+		if (v && (parse_ull(v, &fd) || fd > INT_MAX))
+			return misuse(argv[1], a.opt.v[i]);
+		if (v)
+			result_fd = (int)fd;
+		else if (!strcmp(a.opt.v[i], "-q"))
+			lb_quiet = 1;
+		else
+			continue;
+		free(a.opt.v[i]);
+		memmove(a.opt.v + i, a.opt.v + i + 1, (a.opt.n - i) * sizeof(*a.opt.v));
+		a.opt.n--;
+		i--;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			ret = commands[i].fn(&a, &result);
+	if (ret < 0)
+		ret = misuse(argv[1], "unknown command");
+	if (!ret && write_result(result_fd, &result))
+		ret = LB_EXIT_FAIL;
+	strbuf_release(&result);
+	strlist_release(&a.pos);
+	strlist_release(&a.opt);
+	return ret;
+}
