@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "core/strlist.h"
+#include "core/strmap.h"
 #include "core/workload.h"
 
 #define GOFF(f) offsetof(struct global_opts, f)
@@ -496,26 +498,74 @@ struct ini_state {
 	int line;
 	struct strbuf *err;
 	int failed;
+	bool indented;                  /* the current line starts with white space */
+	struct strlist keys;            /* "section.key" of every key set ... */
+	struct strmap seen;             /* ... -> the line that set it */
 };
 
-/* fgets() over the file's text in memory */
+/*
+ * fgets() over the file's text in memory, except that a line never gets
+ * split: libinih's buffer holds num - 1 characters, and fgets() would hand
+ * the rest of a longer line over as a line of its own (a long comment could
+ * then set a key). Such a line, or a NUL byte, is an error naming the line.
+ */
 static char *cfg_ini_reader(char *str, int num, void *stream)
 {
 	struct ini_state *st = stream;
-	size_t n = 0;
+	const char *nl;
+	size_t n, content;
 
-	if (st->pos >= st->end || num < 2)
+	if (st->failed || st->pos >= st->end || num < 2)
 		return NULL;
-	while (st->pos < st->end && n < (size_t)num - 1) {
-		char c = *st->pos++;
-
-		str[n++] = c;
-		if (c == '\n')
-			break;
-	}
-	str[n] = '\0';
+	nl = memchr(st->pos, '\n', (size_t)(st->end - st->pos));
+	n = (size_t)((nl ? nl + 1 : st->end) - st->pos);
+	content = nl ? n - 1 : n;
 	st->line++;
+	if (memchr(st->pos, '\0', n)) {
+		strbuf_addf(st->err, "%s:%d: a NUL byte in the line (not a text file?)", st->path,
+			    st->line);
+		st->failed = 1;
+		return NULL;
+	}
+	if (content > (size_t)num - 1) {
+		strbuf_addf(st->err, "%s:%d: the line is %zu characters long; config lines hold at "
+			    "most %d", st->path, st->line, content, num - 1);
+		st->failed = 1;
+		return NULL;
+	}
+	if (n > (size_t)num - 1)
+		n = content;   /* the newline does not fit: inih needs none */
+	memcpy(str, st->pos, n);
+	str[n] = '\0';
+	st->pos = nl ? nl + 1 : st->end;
+	st->indented = n && (str[0] == ' ' || str[0] == '\t');
 	return str;
+}
+
+/* A key set twice in a section is a mistake (which one counts?): an error
+ * naming both lines. inih reads an indented line after a key as more of
+ * that key's value: said as such. */
+static int check_duplicate(struct ini_state *st, const char *section, const char *name)
+{
+	char *k = xasprintf("%s.%s", section, name);
+	size_t first;
+	int ret = 0;
+
+	if (strmap_get(&st->seen, k, &first)) {
+		if (st->indented)
+			strbuf_addf(st->err, "%s:%d: this indented line continues '%s' of line %zu "
+				    "(remove the indentation: one line per key)", st->path, st->line,
+				    name, first);
+		else
+			strbuf_addf(st->err, "%s:%d: '%s' is set twice in [%s] (first at line %zu)",
+				    st->path, st->line, name, section, first);
+		ret = -1;
+	} else {
+		strlist_push(&st->keys, k);
+		strmap_put(&st->seen, st->keys.v[st->keys.n - 1], (size_t)st->line);
+	}
+	free(k);
+	return ret;
 }
 
 static int cfg_ini_handler(void *user, const char *section, const char *name, const char *value)
@@ -539,6 +589,8 @@ static int cfg_ini_handler(void *user, const char *section, const char *name, co
 	origin = xasprintf("%s:%d", st->path, st->line);
 	if (!*section) {
 		strbuf_addf(st->err, "%s: key '%s' outside of any [section]", origin, name);
+		ret = -1;
+	} else if (check_duplicate(st, section, name)) {
 		ret = -1;
 	} else {
 		ret = config_set_value(st->cfg, section, name, val, origin, st->err);
@@ -575,10 +627,13 @@ int config_load_file(struct config *cfg, const char *path, struct strbuf *err)
 int config_load_text(struct config *cfg, const char *path, const char *text, size_t len,
 		     struct strbuf *err)
 {
-	struct ini_state st = { cfg, path, text, text, text + len, 0, err, 0 };
+	struct ini_state st = { cfg, path, text, text, text + len, 0, err, 0, false,
+				STRLIST_INIT, STRMAP_INIT };
 	int r;
 
 	r = ini_parse_stream(cfg_ini_reader, &st, cfg_ini_handler, &st);
+	strmap_release(&st.seen);
+	strlist_release(&st.keys);
 	if (st.failed)
 		return -1;
 	if (r > 0) {

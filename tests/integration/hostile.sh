@@ -271,3 +271,33 @@ test_dry_run_checks_the_results_folder() {
   expect_exit 2 "$LRUBENCH" run --dry-run -o /dev/null/results
   assert_grep_err "results folder /dev/null/results is not writable"
 }
+
+# --- item 7: INI files: long lines, duplicate keys, a folder as -c ---
+
+test_config_long_line_is_an_error_not_a_new_line() {
+  need_root
+  # the tail of a long comment used to be parsed as a line of its own
+  printf '[global]\n# %s iterations = 9\n' "$(printf '%0250d' 0)" >"$T/long.conf"
+  expect_exit 2 "$LRUBENCH" run --dry-run -c "$T/long.conf"
+  assert_grep_err "$T/long.conf:2: the line is 267 characters long; config lines hold at most 199"
+  printf '[global]\nworkdir = /tmp/%s\n' "$(printf '%0300d' 0)" >"$T/wd.conf"
+  expect_exit 2 "$LRUBENCH" run --dry-run -c "$T/wd.conf"
+  assert_grep_err "$T/wd.conf:2: the line is 315 characters long"
+}
+
+test_config_duplicate_key_names_both_lines() {
+  need_root
+  printf '[global]\niterations = 2\n\niterations = 3\n' >"$T/dup.conf"
+  expect_exit 2 "$LRUBENCH" run --dry-run -c "$T/dup.conf"
+  assert_grep_err "$T/dup.conf:4: 'iterations' is set twice in \[global\] (first at line 2)"
+  # the same key in two sections is no duplicate
+  printf '[global]\niterations = 2\n[readtwice]\niterations = 3\n' >"$T/two.conf"
+  expect_exit 0 "$LRUBENCH" run --dry-run -c "$T/two.conf"
+}
+
+test_config_folder_is_an_error() {
+  need_root
+  mkdir "$T/conf.d"
+  expect_exit 2 "$LRUBENCH" run --dry-run -c "$T/conf.d"
+  assert_grep_err "cannot read config file $T/conf.d: it is a folder, not a file"
+}
