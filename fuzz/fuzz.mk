@@ -7,7 +7,7 @@
 FUZZ_NAMES := results config sysbench kimage archive_policy
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
-	-fno-sanitize-recover=undefined -Wno-format-nonliteral
+	-fno-sanitize-recover=undefined
 FUZZ_BUILD := build/fuzz
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(LIB_SRCS))
 FUZZ_REPLAY_OBJS := $(patsubst %,$(BUILD)/fuzz/replay_%.o,$(FUZZ_NAMES))
@@ -22,7 +22,7 @@ $(BUILD)/tests/test_fuzz_corpus: tests/unit/test_fuzz_corpus.c $(FUZZ_REPLAY_OBJ
 
 $(FUZZ_BUILD)/%.o: %.c Makefile fuzz/fuzz.mk
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(XCFLAGS) -I. -MMD -MP -c -o $@ $<
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(XCFLAGS) -Wno-format-nonliteral -I. -MMD -MP -c -o $@ $<
 
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/fuzz/fuzz_%.o $(FUZZ_LIB_OBJS)
 	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB_OBJS) $(LIBS)
