@@ -20,6 +20,7 @@
 #include "compare/plot.h"
 #include "compare/labels.h"
 #include "compare/plot_stage.h"
+#include "compare/plot_txt.h"
 #include "compare/model.h"
 #include "core/results.h"
 #include "core/util.h"
@@ -41,7 +42,8 @@ static struct {
 
 static const struct popt plot_options[] = {
 	POPT_STRING('o', "output", &O.outdir, "DIR", "where the figures go (plots; created)"),
-	POPT_STRING('f', "format", &O.format, "png|svg", "image format (png)"),
+	POPT_STRING('f', "format", &O.format, "png|svg|txt",
+		    "image format (png); txt: 72x20 characters"),
 	POPT_STRING('n', "names", &O.names, "A,B,...", "pick and order the labels by name"),
 	POPT_BOOL('q', "quiet", &O.quiet, "print errors only"),
 	POPT_END(),
@@ -83,7 +85,7 @@ int cmd_plot(int argc, char **argv)
 	outdir = O.outdir ? O.outdir : "plots";
 	names = O.names;
 	if (plot_parse_format(O.format ? O.format : "png", &fmt)) {
-		error("--format '%s' is not known: use png or svg", O.format);
+		error("--format '%s' is not known: use png, svg or txt", O.format);
 		return LB_EXIT_USAGE;
 	}
 	if (!n)
@@ -159,7 +161,8 @@ int cmd_plot(int argc, char **argv)
 		ret = LB_EXIT_UNSUPPORTED;
 		goto out;
 	}
-	if (plot_run_gnuplot(&set, stage.dir)) {
+	if (plot_run_gnuplot(&set, stage.dir) ||
+	    (fmt == PLOT_TXT && plot_txt_tidy_set(&set, stage.dir))) {
 		ret = lb_stop_requested() ? LB_EXIT_INTERRUPTED : LB_EXIT_FAIL;
 		/* a failure keeps the scripts, data and finished figures to look at */
 		if (ret == LB_EXIT_FAIL)

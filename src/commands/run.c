@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "core/cleanup.h"
 #include "core/label_name.h"
+#include "core/label_pattern.h"
 #include "commands/commands.h"
 #include "core/parse_options.h"
 #include "core/run_state.h"
@@ -60,7 +61,8 @@ static const struct popt run_options[] = {
 	POPT_STRING('w', "workloads", &A.workloads, "LIST",
 		    "a comma list, or \"all\" (global.workloads)"),
 	POPT_STRING('o', "output", &A.outdir, "DIR", "results root: writes DIR/LABEL/ (results)"),
-	POPT_STRING(0, "label", &A.label, "NAME", "the run's folder name (default: uname -r)"),
+	POPT_STRING(0, "label", &A.label, "NAME",
+		    "folder name (uname -r); auto: release-date-time"),
 	POPT_STRING('i', "iterations", &A.iterations, "N", "measured iterations (global.iterations)"),
 	POPT_BOOL(0, "quick", &A.quick, "every key's --quick value: a short demo"),
 	POPT_STRLIST_CB(0, "set", NULL, "SEC.KEY=VAL", "set a config key, after the files (repeatable)",
@@ -293,6 +295,8 @@ static int run(int argc, char **argv)
 	const struct vm_opts *vm;
 	const struct workload_ops **wls = NULL;
 	size_t nwls = 0;
+	char *label = NULL;
+	struct strbuf err = STRBUF_INIT;
 	int n, ret;
 
 	n = parse_options(&run_command, argc, argv);
@@ -326,7 +330,13 @@ static int run(int argc, char **argv)
 		ret = bind_node(&cfg, &si, &rs.env.bind);
 	if (!ret && select_workloads(&cfg, A.workloads ? A.workloads : cfg.g.workloads, &wls, &nwls))
 		ret = LB_EXIT_USAGE;
-	if (!ret && check_label(A.label ? A.label : si.kernel_release))
+	/* "auto" and %-patterns (core/label_pattern.h) */
+	if (!ret && !(label = label_expand(A.label ? A.label : si.kernel_release,
+					   si.kernel_release, time(NULL), &err))) {
+		error("%s", strbuf_str(&err));
+		ret = LB_EXIT_USAGE;
+	}
+	if (!ret && check_label(label))
 		ret = LB_EXIT_USAGE;
 	/* a dry run refuses what the run would refuse */
 	if (!ret && A.dry_run && run_state_check_outdir(A.outdir))
@@ -342,7 +352,7 @@ static int run(int argc, char **argv)
 		rs.cfg = &cfg;
 		rs.sys = &si;
 		rs.outdir = A.outdir;
-		rs.label = A.label ? A.label : si.kernel_release;
+		rs.label = label;
 		rs.force = A.force;
 		rs.resume = A.resume;
 		rs.wls = wls;
@@ -353,6 +363,8 @@ out:
 	config_release(&cfg);
 	sysinfo_release(&si);
 	free(wls);
+	free(label);
+	strbuf_release(&err);
 	return ret;
 }
 

@@ -20,8 +20,16 @@
 #include "core/escape.h"
 #include "core/path.h"
 #include "compare/plot.h"
+#include "compare/plot_txt.h"
 
 /* ---------- small helpers ---------- */
+
+static void gp_quote(struct strbuf *sb, const char *s);
+
+void plot_gp_quote(struct strbuf *sb, const char *s)
+{
+	gp_quote(sb, s);
+}
 
 int plot_parse_format(const char *s, enum plot_format *f)
 {
@@ -29,6 +37,8 @@ int plot_parse_format(const char *s, enum plot_format *f)
 		*f = PLOT_PNG;
 	else if (!strcmp(s, "svg"))
 		*f = PLOT_SVG;
+	else if (!strcmp(s, "txt"))
+		*f = PLOT_TXT;
 	else
 		return -1;
 	return 0;
@@ -36,7 +46,7 @@ int plot_parse_format(const char *s, enum plot_format *f)
 
 const char *plot_format_ext(enum plot_format f)
 {
-	return f == PLOT_SVG ? "svg" : "png";
+	return f == PLOT_SVG ? "svg" : f == PLOT_TXT ? "txt" : "png";
 }
 
 bool plot_sweep_doubles(const unsigned long long *v, size_t n)
@@ -54,6 +64,8 @@ bool plot_sweep_doubles(const unsigned long long *v, size_t n)
 	}
 	return true;
 }
+
+#define PLOT_SLUG_MAX 64
 
 char *plot_slug(const char *s)
 {
@@ -78,6 +90,15 @@ char *plot_slug(const char *s)
 	/* a name may not start with '.' (hidden file, "..") */
 	while (sb.len && (sb.buf[0] == '.' || sb.buf[0] == '-'))
 		memmove(sb.buf, sb.buf + 1, sb.len--);
+	/* a 300-character title must still make a file name (255 bytes at
+	 * most, with the workload, the kind and ".png" around it); alike
+	 * prefixes get -2, -3 ... (base_taken) */
+	if (sb.len > PLOT_SLUG_MAX) {
+		sb.len = PLOT_SLUG_MAX;
+		while (sb.len && sb.buf[sb.len - 1] == '-')
+			sb.len--;
+		sb.buf[sb.len] = '\0';
+	}
 	if (!sb.len)
 		strbuf_addstr(&sb, "x");
 	return strbuf_detach(&sb);
@@ -93,8 +114,10 @@ static void gp_quote(struct strbuf *sb, const char *s)
 {
 	strbuf_addstr(sb, "'");
 	for (; *s; s++) {
+		/* gnuplot's '' escape fails at the start of a string ('''x' is
+		 * a syntax error): a quote is shown as U+2019, which looks alike */
 		if (*s == '\'')
-			strbuf_addstr(sb, "''");
+			strbuf_addstr(sb, "\xe2\x80\x99");
 		else if ((unsigned char)*s < 0x20)
 			strbuf_addstr(sb, " ");
 		else
@@ -169,6 +192,19 @@ static void ptable_build(struct ptable *pt, const struct comparison *c,
 			pc->sd = cc->row[ROW_STDDEV];
 			pc->min = cc->row[ROW_MIN];
 			pc->max = cc->row[ROW_MAX];
+			/* samples near DBL_MAX overflow the mean: gnuplot cannot draw
+			 * "inf", so the point is left out (said once per table) */
+			if (!isfinite(pc->mean) || !isfinite(pc->sd)) {
+				char *tn = inert_dup(t->title), *op = inert_dup(pt->ops[o]);
+				char *ln = inert_dup(c->labels[l].label);
+
+				pc->present = false;
+				warning("%s: op %s of %s: the mean or stddev overflows a double: "
+					"not drawn", tn, op, ln);
+				free(tn);
+				free(op);
+				free(ln);
+			}
 		}
 	}
 }
@@ -273,6 +309,24 @@ static void dat_render(struct strbuf *sb, const struct figspec *f,
 	}
 }
 
+void plot_gp_terminal(struct strbuf *sb, enum plot_format fmt)
+{
+	if (fmt == PLOT_SVG) {
+		strbuf_addf(sb, "set terminal svg size %d,%d noenhanced font \"sans,12\" "
+			    "background rgb \"white\"\n", PLOT_WIDTH, PLOT_HEIGHT);
+	} else if (fmt == PLOT_TXT) {
+		/* characters, for a monospaced mail client; no colour codes */
+		strbuf_addf(sb, "set terminal dumb size %d,%d noenhanced mono\n",
+			    PLOT_TXT_COLUMNS, PLOT_TXT_LINES);
+	} else {
+		strbuf_addf(sb, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+			    "    set terminal pngcairo size %d,%d noenhanced font \"sans,11\"\n"
+			    "} else {\n"
+			    "    set terminal png size %d,%d noenhanced\n"
+			    "}\n", PLOT_WIDTH, PLOT_HEIGHT, PLOT_WIDTH, PLOT_HEIGHT);
+	}
+}
+
 static void gp_header(struct strbuf *sb, const char *base, enum plot_format fmt,
 		      const struct label_result *labels, size_t nl)
 {
@@ -285,16 +339,7 @@ static void gp_header(struct strbuf *sb, const char *base, enum plot_format fmt,
 		    "# Data: %s.dat, one block per label (index 0, 1, ...); columns:\n"
 		    "#   1 op, 2 x, 3 mean, 4 stddev, 5 min, 6 max, 7 samples\n"
 		    "set encoding utf8\n", base, base);
-	if (fmt == PLOT_SVG) {
-		strbuf_addf(sb, "set terminal svg size %d,%d noenhanced font \"sans,12\" "
-			    "background rgb \"white\"\n", PLOT_WIDTH, PLOT_HEIGHT);
-	} else {
-		strbuf_addf(sb, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
-			    "    set terminal pngcairo size %d,%d noenhanced font \"sans,11\"\n"
-			    "} else {\n"
-			    "    set terminal png size %d,%d noenhanced\n"
-			    "}\n", PLOT_WIDTH, PLOT_HEIGHT, PLOT_WIDTH, PLOT_HEIGHT);
-	}
+	plot_gp_terminal(sb, fmt);
 	strbuf_addf(sb, "set output \"%s.%s\"\n", base, plot_format_ext(fmt));
 }
 
@@ -312,7 +357,21 @@ static void gp_op_xtics(struct strbuf *sb, const struct figspec *f)
 		if (strlen(op) > longest)
 			longest = strlen(op);
 		strbuf_addstr(sb, i ? ", " : "");
-		gp_quote(sb, op);
+		/* an explicit tic label is a format: op "100%" must say "100%%" */
+		if (strchr(op, '%')) {
+			struct strbuf pct = STRBUF_INIT;
+
+			for (const char *p = op; *p; p++) {
+				if (*p == '%')
+					strbuf_addstr(&pct, "%%");
+				else
+					strbuf_add(&pct, p, 1);
+			}
+			gp_quote(sb, pct.buf);
+			strbuf_release(&pct);
+		} else {
+			gp_quote(sb, op);
+		}
 		strbuf_addf(sb, " %g", f->x[i]);
 	}
 	/* no tic marks: on a category axis they would poke between grouped bars */
@@ -534,6 +593,55 @@ static void gp_render_candles(struct strbuf *sb, const struct figspec *f, const 
 	strbuf_release(&tmp);
 }
 
+/* A figure in characters (plot_txt.h) from the same figure spec. */
+static void gp_render_txt(struct strbuf *sb, const struct figspec *f, const char *base,
+			  const struct label_result *labels, size_t nl, const bool *used,
+			  const char *title)
+{
+	const struct ptable *pt = f->pt;
+	const char **names = xcalloc(nl ? nl : 1, sizeof(*names));
+	const char **tics = xcalloc(f->nops ? f->nops : 1, sizeof(*tics));
+	struct strbuf full = STRBUF_INIT, ylabel = STRBUF_INIT, xlabel = STRBUF_INIT;
+	struct plot_txt_fig tf = { .base = base, .sweep = f->kind == K_SCALING, .log2 = f->log2,
+				   .x = f->x, .nx = f->nops, .labels = names };
+
+	strbuf_init(&full);
+	strbuf_init(&ylabel);
+	strbuf_init(&xlabel);
+	strbuf_addf(&full, "%s (%s is better)", title, pt->better > 0 ? "higher" : "lower");
+	strbuf_addstr(&ylabel, mean_name(pt->better));
+	if (*pt->unit)
+		strbuf_addf(&ylabel, " (%s)", pt->unit);
+	if (f->kind == K_SCALING) {
+		char *axis = sweep_axis(pt, f->prefix);
+
+		strbuf_addstr(&xlabel, axis);
+		free(axis);
+	} else {
+		strbuf_addstr(&xlabel, "op");
+		tf.from_zero = true;
+		for (size_t i = 0; i < f->nops; i++) {
+			tics[i] = pt->ops[f->ops[i]];
+			for (size_t l = 0; l < nl; l++)
+				if (pt->cells[l * pt->nops + f->ops[i]].mean < 0)
+					tf.from_zero = false;
+		}
+		tf.xtic = tics;
+	}
+	for (size_t l = 0; l < nl; l++)
+		if (used[l])
+			names[tf.nlabels++] = labels[l].label;
+	tf.title = full.buf;
+	tf.ylabel = ylabel.buf;
+	tf.xlabel = xlabel.buf;
+	plot_txt_render(sb, &tf);
+	free(names);
+	free(tics);
+	strbuf_release(&full);
+	strbuf_release(&ylabel);
+	strbuf_release(&xlabel);
+}
+
 static void gp_render(struct strbuf *sb, const struct figspec *f, const char *base,
 		      enum plot_format fmt, const struct label_result *labels, size_t nl,
 		      const bool *used)
@@ -556,6 +664,11 @@ static void gp_render(struct strbuf *sb, const struct figspec *f, const char *ba
 		strbuf_addstr(&title, ", spread per op");
 	if (f->kind == K_CANDLES) {
 		gp_render_candles(sb, f, base, labels, nl, used, title.buf);
+		strbuf_release(&title);
+		return;
+	}
+	if (fmt == PLOT_TXT) {
+		gp_render_txt(sb, f, base, labels, nl, used, title.buf);
 		strbuf_release(&title);
 		return;
 	}
@@ -704,6 +817,22 @@ static int emit_figure(const struct figspec *f, const char *kind, const char *ta
 	strbuf_init(&dat);
 	strbuf_init(&gp);
 	dat_render(&dat, f, labels, nl, used);
+	{
+		bool any = false;
+
+		for (size_t l = 0; l < nl; l++)
+			any |= used[l];
+		/* ops whose samples are all empty: gnuplot would have nothing to
+		 * plot and fail; the other figures are drawn all the same */
+		if (!any) {
+			char *t = inert_dup(f->pt->title);
+
+			warning("%s: nothing to draw (no op has samples it can plot): no %s figure", t, kind);
+			free(t);
+			ret = 0;
+			goto out;
+		}
+	}
 	gp_render(&gp, f, base, set->format, labels, nl, used);
 	name = xasprintf("%s.dat", base);
 	ret = write_text(outdir, name, &dat);
@@ -737,6 +866,7 @@ static int emit_figure(const struct figspec *f, const char *kind, const char *ta
 				cap.buf[i] = ' ';
 		fig->caption = strbuf_detach(&cap);
 	}
+out:
 	free(base);
 	free(wslug);
 	free(used);
@@ -881,7 +1011,8 @@ static int table_figures(const struct ptable *pt, const struct label_result *lab
 			}
 		ret = emit_figure(&f, "bars", tslug, labels, nl, outdir, set);
 	}
-	if (!ret && pt->nops) {
+	/* candles need room: 72x20 characters hold none */
+	if (!ret && pt->nops && set->format != PLOT_TXT) {
 		struct figspec f = { .pt = pt, .kind = K_CANDLES, .ops = ops, .x = x,
 				     .nops = pt->nops, .prefix = "" };
 
@@ -1078,16 +1209,18 @@ int plot_run_gnuplot(const struct plot_set *set, const char *outdir)
 	close(fd);
 	/* a second SIGINT exits at once: the registry still removes the log */
 	cid = cleanup_push("gnuplot output file", unlink_log, log);
-	for (size_t i = 0; i < set->n && !ret; i++) {
+	/* a figure gnuplot cannot draw is an error of its own: the others are
+	 * still drawn, and the exit status says some failed */
+	for (size_t i = 0; i < set->n && !lb_stop_requested(); i++) {
 		char *script = xasprintf("%s.gp", set->figs[i].base);
 		const char *argv[] = { "gnuplot", script, NULL };
 		struct child c = { .argv = argv, .dir = outdir, .out_path = log, .name = "gnuplot" };
-		int code;
+		int code, r = 0;
 
 		if (truncate(log, 0))
-			ret = error_errno("cannot truncate %s", log);
-		code = ret ? -1 : child_run(&c, 120.0);
-		if (!ret && code != 0) {
+			r = error_errno("cannot truncate %s", log);
+		code = r ? -1 : child_run(&c, 120.0);
+		if (!r && code != 0) {
 			char desc[64];
 
 			char *fig = xasprintf("%s/%s.%s", outdir, set->figs[i].base,
@@ -1099,17 +1232,18 @@ int plot_run_gnuplot(const struct plot_set *set, const char *outdir)
 			if (code > 0) {
 				print_log(log, true);
 				child_describe_code(code, desc, sizeof(desc));
-				ret = error("gnuplot %s %s", script, desc);
-			} else {
-				ret = -1;   /* child_run named the problem */
-			}
-		} else if (!ret) {
+				error("gnuplot %s %s", script, desc);
+			}   /* else child_run named the problem */
+			r = -1;
+		} else if (!r) {
 			print_log(log, false);   /* warnings of a run that worked */
 		}
 		free(script);
-		if (lb_stop_requested())
+		if (r)
 			ret = -1;
 	}
+	if (lb_stop_requested())
+		ret = -1;
 	if (cid > 0)
 		cleanup_pop(cid, false);
 	unlink(log);
