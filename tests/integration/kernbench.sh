@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# run-tests: timeout=1200   (kernel builds; the default limit is 600 s)
 # kernbench end to end: a generated source tarball whose Makefile mimics
 # kbuild (tests/fixtures/kernbench/common.sh) is served by the test fixture
 # HTTP server on 127.0.0.1 and drives the real pipeline: download, verify,
