@@ -97,7 +97,8 @@ tests: lrubench lrubench-net $(TEST_BINS) $(HELPER_BINS)
 
 # Unit tests need no root; integration tests run the real binary as root and
 # skip (with the reason) only where the machine lacks a feature.
-include fuzz/fuzz.mk
+# optional: bench/mutate's scratch copies of the tree have no fuzz/
+-include fuzz/fuzz.mk
 
 check: tests
 	@LRUBENCH_BUILD=$(BUILD) tests/run-tests

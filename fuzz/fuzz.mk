@@ -2,8 +2,9 @@
 # Fuzzing (issue 12), included by the Makefile.
 # make fuzz   libFuzzer binaries build/fuzz/fuzz_<name> (clang, libclang-rt-14-dev)
 #             with ASan and UBSan; bench/fuzz SECONDS runs them.
-# The seed corpora are replayed by the unit test test_fuzz_corpus, built by
-# the normal cc: every harness with its entry point renamed.
+# The seed corpora are replayed by the unit test test_fuzz_corpus
+# (fuzz/replay_test.c), built by the normal cc: every harness with its entry
+# point renamed.
 FUZZ_NAMES := results config sysbench kimage archive_policy
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
@@ -16,9 +17,13 @@ $(BUILD)/fuzz/replay_%.o: fuzz/fuzz_%.c fuzz/fuzz.h Makefile fuzz/fuzz.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(XCFLAGS) -I. -DLLVMFuzzerTestOneInput=fuzz_one_$* -c -o $@ $<
 
-$(BUILD)/tests/test_fuzz_corpus: tests/unit/test_fuzz_corpus.c $(FUZZ_REPLAY_OBJS) $(LIB_OBJS) tests/unit/unit.h
+# Not a tests/unit/test_*.c: bench/mutate builds those with the library
+# objects alone, and this one needs the harnesses too.
+$(BUILD)/tests/test_fuzz_corpus: fuzz/replay_test.c $(FUZZ_REPLAY_OBJS) $(LIB_OBJS) tests/unit/unit.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(XCFLAGS) $(LDFLAGS) -Itests/unit -o $@ $< $(FUZZ_REPLAY_OBJS) $(LIB_OBJS) $(LIBS) -lcmocka
+
+tests: $(BUILD)/tests/test_fuzz_corpus
 
 $(FUZZ_BUILD)/%.o: %.c Makefile fuzz/fuzz.mk
 	@mkdir -p $(dir $@)

@@ -19,10 +19,17 @@ static void md_cell(struct strbuf *out, const char *s)
 	char *tmp = text_needs_escape(s) ? inert_dup(s) : NULL;
 
 	for (const char *p = tmp ? tmp : s; *p; p++) {
-		if (*p == '|')
+		if (*p == '|') {
 			strbuf_addstr(out, "\\|");
-		else
+		} else if (tmp && p[0] == '\\' && p[1] == '\\') {
+			strbuf_addstr(out, "\\\\");   /* an escaped backslash */
+			p++;
+		} else if (tmp && (!strncmp(p, "\\x0a", 4) || !strncmp(p, "\\x0d", 4))) {
+			strbuf_addstr(out, " ");   /* a line break reads as a space in a cell */
+			p += 3;
+		} else {
 			strbuf_add(out, p, 1);
+		}
 	}
 	free(tmp);
 }

@@ -551,9 +551,8 @@ int label_result_load(const char *dir, struct label_result *out, struct strbuf *
 	/* an integer: json-c would read "1abc" as 1 */
 	if (!v || !json_object_is_type(v, json_type_int) ||
 	    json_object_get_int64(v) != RESULTS_SCHEMA) {
-		strbuf_addf(err, "%s/run.json: schema version %s is not known (this lrubench reads "
-			    "the integer %d)", dir, v ? json_object_to_json_string(v) : "(missing)",
-			    RESULTS_SCHEMA);
+		strbuf_addf(err, "%s/run.json: schema version %s is not known (this lrubench reads %d)",
+			    dir, v ? json_object_to_json_string(v) : "(missing)", RESULTS_SCHEMA);
 		goto fail;
 	}
 	if (json_object_object_get_ex(out->run, "label", &v) && json_object_is_type(v, json_type_string)) {

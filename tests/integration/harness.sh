@@ -12,7 +12,7 @@ test_run_tests_times_out_a_hanging_test() {
   printf 'test_hangs() { sleep 1000; }\ntest_passes() { true; }\n' >"$tree/tests/integration/fake.sh"
   printf '#!/bin/sh\nsleep 1000\n' >"$tree/build/rel/tests/test_hangs"
   chmod +x "$tree/build/rel/tests/test_hangs"
-  LRUBENCH_TEST_TIMEOUT=2 timeout 120 "$tree/tests/run-tests" >"$T/out" 2>&1
+  LRUBENCH_BUILD=build/rel LRUBENCH_TEST_TIMEOUT=2 timeout 120 "$tree/tests/run-tests" >"$T/out" 2>&1
   rc=$?
   [ "$rc" = 124 ] && fail "run-tests hung on a hanging test"
   [ "$rc" = 0 ] && fail "run-tests passed with hanging tests"

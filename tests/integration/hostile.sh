@@ -99,6 +99,11 @@ assert c["mmtests_ttest"]["p"] is None and c["mmtests_ttest"]["significant"] is 
 
 # a hang would be caught by run-tests' timeout too, but a message is clearer
 hang_guard() { timeout -k 5 60 "$@"; }
+# The old code read /dev/zero until out of memory: a memory limit keeps such
+# a failure small. Not under ASan, which reserves terabytes of shadow.
+memory_guard() {
+  if grep -q __asan_init "$LRUBENCH" 2>/dev/null; then "$@"; else (ulimit -v 4000000; "$@"); fi
+}
 
 test_fifo_named_json_is_an_error_not_a_hang() {
   cp -r "$LRUBENCH_SRC/tests/fixtures/compare/golden" "$T/g"
@@ -118,8 +123,7 @@ test_fifo_run_json_is_an_error_not_a_hang() {
 test_json_symlink_to_dev_zero_is_refused() {
   cp -r "$LRUBENCH_SRC/tests/fixtures/compare/golden" "$T/g"
   ln -s /dev/zero "$T/g/6.8.0-vanilla/zero.json"
-  # the old code read until out of memory; a memory limit keeps a failure small
-  expect_exit 2 hang_guard bash -c 'ulimit -v 4000000; exec "$@"' - "$LRUBENCH" compare "$T/g"
+  expect_exit 2 memory_guard hang_guard "$LRUBENCH" compare "$T/g"
   assert_grep_err "cannot read $T/g/6.8.0-vanilla/zero.json: it is a symbolic link"
 }
 
@@ -127,7 +131,7 @@ test_oversized_results_file_is_refused() {
   cp -r "$LRUBENCH_SRC/tests/fixtures/compare/golden" "$T/g"
   # a sparse 2 GiB file: over the 1 GiB cap, costs no disk
   truncate -s 2G "$T/g/6.8.0-vanilla/huge.json"
-  expect_exit 2 hang_guard bash -c 'ulimit -v 4000000; exec "$@"' - "$LRUBENCH" compare "$T/g"
+  expect_exit 2 memory_guard hang_guard "$LRUBENCH" compare "$T/g"
   assert_grep_err "cannot read $T/g/6.8.0-vanilla/huge.json: larger than 1GB"
 }
 
@@ -215,7 +219,10 @@ test_control_characters_print_inert() {
     grep -q "$(printf '\r')" "$T/out" && fail "$f: a raw CR"
     grep -q '^## x' "$T/out" && fail "$f: a name started a line (a heading)"
     grep -q "$(printf '\033')" "$T/err" && fail "$f: a raw ESC on stderr"
-    assert_grep 'red\\x0d\\x0a## x' "$T/out"
+    case $f in
+      text) assert_grep 'red\\x0d\\x0a## x' "$T/out" ;;
+      markdown) assert_grep 'red  ## x' "$T/out" ;;   # a line break is a space in a cell
+    esac
   done
   assert_grep 'c\\x1b\]0;owned\\x07' "$T/out"
 }
