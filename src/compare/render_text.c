@@ -72,6 +72,8 @@ void report_differences_text(const struct comparison *c, struct strbuf *out)
 		add_inert(out, c->warnings.v[i]);
 		strbuf_addstr(out, "\n");
 	}
+	if (c->profile_note)
+		strbuf_addf(out, "Note: %s.\n", c->profile_note);
 }
 
 /* "note: LABEL: WHAT for op a, b, c" with at most 8 ops named */
@@ -299,11 +301,22 @@ static void text_table(const struct comparison *c, const struct cmp_table *t,
 void report_text(const struct comparison *c, struct strbuf *out)
 {
 	report_differences_text(c, out);
-	for (size_t w = 0; w < c->nwls; w++)
-		for (size_t t = 0; t < c->wls[w].ntables; t++) {
-			if (lb_stop_requested())   /* the caller prints nothing then */
-				return;
-			strbuf_addstr(out, "\n");
-			text_table(c, &c->wls[w].tables[t], out);
+	for (size_t w = 0; w < c->nwls; w++) {
+		/* the measured tables, then those that explain them (profile.h) */
+		for (int explaining = 0; explaining < 2; explaining++) {
+			if (explaining && cmp_has_explaining(&c->wls[w])) {
+				strbuf_addstr(out, "\n== ");
+				add_inert(out, c->wls[w].name);
+				strbuf_addf(out, ": %s ==\n", CMP_EXPLAINING_HEADING);
+			}
+			for (size_t t = 0; t < c->wls[w].ntables; t++) {
+				if (c->wls[w].tables[t].explains != (explaining == 1))
+					continue;
+				if (lb_stop_requested())   /* the caller prints nothing then */
+					return;
+				strbuf_addstr(out, "\n");
+				text_table(c, &c->wls[w].tables[t], out);
+			}
 		}
+	}
 }
