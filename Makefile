@@ -4,6 +4,7 @@
 # make install         PREFIX=/usr/local DESTDIR= (the helper goes to LIBEXECDIR)
 # make WERROR=1        warnings are errors
 # make SANITIZE=1      ASan + UBSan (objects kept apart in build/san)
+# make fuzz            libFuzzer harnesses (fuzz/fuzz.mk, bench/fuzz)
 VERSION := 0.1.0
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -109,6 +110,9 @@ tests: lrubench lrubench-net $(TEST_BINS) $(HELPER_BINS)
 
 # Unit tests need no root; integration tests run the real binary as root and
 # skip (with the reason) only where the machine lacks a feature.
+# optional: bench/mutate's scratch copies of the tree have no fuzz/
+-include fuzz/fuzz.mk
+
 check: tests
 	@LRUBENCH_BUILD=$(BUILD) tests/run-tests
 

@@ -16,6 +16,7 @@
 #include "compare/baseline.h"
 #include "compare/email.h"
 #include "compare/model.h"
+#include "core/cleanup.h"
 #include "core/results.h"
 #include "core/util.h"
 
@@ -166,6 +167,8 @@ int cmd_compare(int argc, char **argv)
 	names = O.names;
 	junit = O.junit;
 	if (labels_collect(argv, (size_t)n, names, &labels, &nlabels, &err)) {
+		if (lb_stop_requested())
+			goto interrupted;
 		error("%s", err.buf);
 		goto out;
 	}
@@ -181,6 +184,10 @@ int cmd_compare(int argc, char **argv)
 	if (comparison_build(labels, nlabels, alpha, &cmp, &err)) {
 		error("%s", err.buf);
 		goto out;
+	}
+	if (lb_stop_requested()) {
+		comparison_release(&cmp);
+		goto interrupted;
 	}
 	if (!cmp.nwls) {
 		error("no workload results (<workload>.json) in any of the %zu labels", nlabels);
@@ -206,6 +213,11 @@ int cmd_compare(int argc, char **argv)
 	gopts.allow_same_kernel = O.allow_same_kernel;
 	gopts.allow_kernel_warnings = O.allow_kernel_warnings;
 	gopts.allow_missing = O.allow_missing;
+	/* the first SIGINT/SIGTERM: every loop above gave up; nothing is written */
+	if (lb_stop_requested()) {
+		comparison_release(&cmp);
+		goto interrupted;
+	}
 	if (junit) {
 		report_junit(&cmp, &gopts, &xml);
 		if (write_file_atomic(junit, xml.buf, xml.len)) {
@@ -234,6 +246,10 @@ int cmd_compare(int argc, char **argv)
 		}
 	}
 	comparison_release(&cmp);
+	goto out;
+interrupted:
+	error("interrupted: nothing written");
+	ret = LB_EXIT_INTERRUPTED;
 out:
 	labels_release(labels, nlabels);
 	strbuf_release(&err);

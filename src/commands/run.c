@@ -341,6 +341,9 @@ static int run(int argc, char **argv)
 	}
 	if (!ret && check_label(label))
 		ret = LB_EXIT_USAGE;
+	/* a dry run refuses what the run would refuse */
+	if (!ret && A.dry_run && run_state_check_outdir(A.outdir))
+		ret = LB_EXIT_USAGE;
 	if (!ret) {
 		rs.cfg = &cfg;
 		rs.sys = &si;

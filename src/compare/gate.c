@@ -15,7 +15,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <stdlib.h>
 #include "compare/model.h"
+#include "core/escape.h"
 #include "core/kernel_health.h"
 
 /* Checks need two samples a side: the t-test and the intervals do. */
@@ -191,17 +193,34 @@ size_t report_regressions(const struct comparison *c, const struct gate_opts *op
 					const struct cmp_cell *b = &tb->ops[o].cells[0];
 					const struct cmp_cell *x = &tb->ops[o].cells[l];
 
-					if (!cmp_is_regression(x, pct))
+					const char *why = cmp_untested_reason(b, x);
+					bool reg = cmp_is_regression(x, pct);
+					char *wn, *tn, *on, *bl, *cl;
+
+					n += reg;
+					if (!err || (!why && !reg))
 						continue;
-					n++;
-					if (err)
+					/* a terminal reads these: names inert */
+					wn = inert_dup(c->wls[w].name);
+					tn = inert_dup(tb->title);
+					on = inert_dup(tb->ops[o].op);
+					bl = inert_dup(c->labels[0].label);
+					cl = inert_dup(c->labels[l].label);
+					if (why)
+						fprintf(err, "%s: not gated: %s / %s / %s: %s: %s\n",
+							lb_progname, wn, tn, on, cl, why);
+					if (reg)
 						fprintf(err, "%s: regression: %s / %s / %s: %s %s %.2f → "
 							"%s %.2f (%.2f%%, p = %.3g)\n",
-							lb_progname, c->wls[w].name, tb->title,
-							tb->ops[o].op, cmp_row_name(ROW_MEAN, tb->better),
-							c->labels[0].label, b->row[ROW_MEAN],
-							c->labels[l].label, x->row[ROW_MEAN],
+							lb_progname, wn, tn, on,
+							cmp_row_name(ROW_MEAN, tb->better),
+							bl, b->row[ROW_MEAN], cl, x->row[ROW_MEAN],
 							x->pct[ROW_MEAN], x->mm.p);
+					free(wn);
+					free(tn);
+					free(on);
+					free(bl);
+					free(cl);
 				}
 		}
 	return n;
@@ -210,27 +229,14 @@ size_t report_regressions(const struct comparison *c, const struct gate_opts *op
 /* XML 1.0 text and attribute values: escape markup, drop what XML forbids */
 static void xml(struct strbuf *out, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '&': strbuf_addstr(out, "&amp;"); break;
-		case '<': strbuf_addstr(out, "&lt;"); break;
-		case '>': strbuf_addstr(out, "&gt;"); break;
-		case '"': strbuf_addstr(out, "&quot;"); break;
-		case '\'': strbuf_addstr(out, "&apos;"); break;
-		default:
-			if (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r')
-				strbuf_addstr(out, "?");
-			else
-				strbuf_add(out, p, 1);
-		}
-	}
+	strbuf_add_xml_text(out, s);
 }
 
 static void junit_case(const struct comparison *c, const struct cmp_workload *wl,
 		       const struct cmp_table *tb, const struct cmp_op *op, double pct,
 		       struct strbuf *out)
 {
-	struct strbuf name = STRBUF_INIT;
+	struct strbuf name = STRBUF_INIT, why = STRBUF_INIT;
 	bool any = false;
 
 	strbuf_addf(&name, "%s/%s/%s", wl->name, tb->title, op->op);
@@ -262,8 +268,36 @@ static void junit_case(const struct comparison *c, const struct cmp_workload *wl
 		strbuf_addstr(out, "</failure>\n");
 		strbuf_release(&msg);
 	}
+	/* not a pass and not a failure: JUnit's own outcome for "not run" */
+	for (size_t l = 1; l < c->nlabels && !any; l++) {
+		const char *reason = cmp_untested_reason(&op->cells[0], &op->cells[l]);
+
+		if (reason)
+			strbuf_addf(&why, "%s%s: %s", why.len ? "; " : "", c->labels[l].label, reason);
+	}
+	if (why.len) {
+		strbuf_addstr(out, ">\n      <skipped message=\"");
+		xml(out, why.buf);
+		strbuf_addstr(out, "\"/>\n");
+		any = true;
+	}
 	strbuf_addstr(out, any ? "    </testcase>\n" : "/>\n");
 	strbuf_release(&name);
+	strbuf_release(&why);
+}
+
+/* the testcase of op is skipped: no candidate regressed, one was not tested */
+static bool junit_skipped(const struct comparison *c, const struct cmp_op *op, double pct)
+{
+	bool untested = false;
+
+	for (size_t l = 1; l < c->nlabels; l++) {
+		if (cmp_is_regression(&op->cells[l], pct))
+			return false;
+		if (cmp_untested_reason(&op->cells[0], &op->cells[l]))
+			untested = true;
+	}
+	return untested;
 }
 
 /* A check's testcase: passed (f NULL) or failed. */
@@ -330,7 +364,7 @@ static void junit_checks(const struct comparison *c, const struct gate_opts *o, 
 void report_junit(const struct comparison *c, const struct gate_opts *opts, struct strbuf *out)
 {
 	double pct = opts->pct;
-	size_t tests = 0, failures = 0, ctests = 0;
+	size_t tests = 0, failures = 0, ctests = 0, skipped = 0;
 	struct gate_failure *f;
 	size_t nf = gate_checks(c, opts, &f);
 	struct strbuf checks = STRBUF_INIT;
@@ -342,19 +376,21 @@ void report_junit(const struct comparison *c, const struct gate_opts *opts, stru
 			if (tb->explains)
 				continue;
 			tests += tb->nops;
-			for (size_t o = 0; o < tb->nops; o++)
+			for (size_t o = 0; o < tb->nops; o++) {
 				for (size_t l = 1; l < c->nlabels; l++)
 					if (cmp_is_regression(&tb->ops[o].cells[l], pct)) {
 						failures++;
 						break;
 					}
+				skipped += junit_skipped(c, &tb->ops[o], pct);
+			}
 		}
 	junit_checks(c, opts, f, nf, &checks, &ctests);
 	tests += ctests;
 	failures += nf;
 	strbuf_addf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		    "<testsuites name=\"lrubench compare\" tests=\"%zu\" failures=\"%zu\" "
-		    "errors=\"0\">\n", tests, failures);
+		    "errors=\"0\" skipped=\"%zu\">\n", tests, failures, skipped);
 	/* what makes the comparison true or not comes first, in a suite of its own */
 	if (ctests) {
 		strbuf_addf(out, "  <testsuite name=\"checks\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
@@ -366,23 +402,25 @@ void report_junit(const struct comparison *c, const struct gate_opts *opts, stru
 	gate_failures_release(f, nf);
 	for (size_t w = 0; w < c->nwls; w++) {
 		const struct cmp_workload *wl = &c->wls[w];
-		size_t wt = 0, wf = 0;
+		size_t wt = 0, wf = 0, ws = 0;
 
 		for (size_t t = 0; t < wl->ntables; t++) {
 			if (wl->tables[t].explains)
 				continue;
 			wt += wl->tables[t].nops;
-			for (size_t o = 0; o < wl->tables[t].nops; o++)
+			for (size_t o = 0; o < wl->tables[t].nops; o++) {
 				for (size_t l = 1; l < c->nlabels; l++)
 					if (cmp_is_regression(&wl->tables[t].ops[o].cells[l], pct)) {
 						wf++;
 						break;
 					}
+				ws += junit_skipped(c, &wl->tables[t].ops[o], pct);
+			}
 		}
 		strbuf_addstr(out, "  <testsuite name=\"");
 		xml(out, wl->name);
-		strbuf_addf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n",
-			    wt, wf);
+		strbuf_addf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n",
+			    wt, wf, ws);
 		for (size_t t = 0; t < wl->ntables; t++)
 			for (size_t o = 0; o < wl->tables[t].nops && !wl->tables[t].explains; o++)
 				junit_case(c, wl, &wl->tables[t], &wl->tables[t].ops[o], pct, out);

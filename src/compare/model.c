@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compare/model.h"
+#include "core/cleanup.h"
 #include "core/parallel.h"
 #include "core/strlist.h"
 
@@ -136,6 +137,15 @@ static void compare_cell(const struct cmp_cell *b, struct cmp_cell *c, int bette
 		memset(&c->mm, 0, sizeof(c->mm));
 		c->mm.t = c->mm.p = c->mm.df = NAN;
 	}
+	/* one sample has no spread: mmtests' SE would be 0 and any difference
+	 * "significant" (6 vs 5.9, p = 0). No test below 2 samples a side. */
+	c->too_few = b->n < 2 || c->n < 2;
+	c->too_few_starred = false;
+	if (c->too_few) {
+		c->too_few_starred = c->mm.significant;
+		memset(&c->mm, 0, sizeof(c->mm));
+		c->mm.se = c->mm.t = c->mm.p = c->mm.df = NAN;
+	}
 	c->welch.t = c->welch.p = c->welch.df = NAN;
 	if (!b->mean_ci_ok || !c->mean_ci_ok || mb == 0) {
 		c->verdict = VERDICT_INSUFFICIENT;
@@ -144,8 +154,9 @@ static void compare_cell(const struct cmp_cell *b, struct cmp_cell *c, int bette
 	stats_welch_se(mb, b->mean_se, b->n, mn, c->mean_se, c->n, &c->welch);
 	{
 		double half = c->welch.se > 0 ? t975(c->welch.df) * c->welch.se : 0;
+		/* relative to |mb|: a negative baseline keeps "positive is better" */
 		double s = better > 0 ? 1 : -1, d = mn - mb;
-		double lo = s * (d - half) / mb * 100, hi = s * (d + half) / mb * 100;
+		double lo = s * (d - half) / fabs(mb) * 100, hi = s * (d + half) / fabs(mb) * 100;
 
 		c->change_ci_ok = true;
 		c->change_ci_lo = lo < hi ? lo : hi;
@@ -181,6 +192,8 @@ static void compute_chunk(void *arg, size_t i)
 	struct computer *cp = arg;
 	struct chunk *ch = &cp->chunks[i];
 
+	if (lb_stop_requested())   /* compare gives up at once (exit 130) */
+		return;
 	for (size_t oi = ch->from; oi < ch->to; oi++) {
 		struct cmp_cell *cells = ch->t->ops[oi].cells;
 
@@ -233,8 +246,19 @@ bool cmp_has_explaining(const struct cmp_workload *w)
 
 bool cmp_is_regression(const struct cmp_cell *c, double pct)
 {
-	return c->compared && c->mm.significant && c->pct[ROW_MEAN] < 0 &&
+	return c->compared && !c->too_few && c->mm.significant && c->pct[ROW_MEAN] < 0 &&
 	       -c->pct[ROW_MEAN] >= pct;
+}
+
+const char *cmp_untested_reason(const struct cmp_cell *b, const struct cmp_cell *c)
+{
+	if (!c->compared)
+		return NULL;
+	if (c->too_few)
+		return "insufficient data (fewer than 2 samples on a side)";
+	if (!b->row_ok[ROW_MEAN] || !c->row_ok[ROW_MEAN])
+		return "insufficient data (the mean is undefined: a sample <= 0)";
+	return NULL;
 }
 
 static const char *better_word(int better)

@@ -52,6 +52,11 @@ struct cmp_cell {
 	bool change_ci_ok;
 	double change_ci_lo, change_ci_hi; /* 95% CI of pct[ROW_MEAN] */
 	enum cmp_verdict verdict;
+	/* fewer than 2 samples on a side: no significance test at all (mm is
+	 * NaN, never significant); starred: mmtests, which counts the missing
+	 * Stddev as 0, would have starred it */
+	bool too_few;
+	bool too_few_starred;
 };
 
 struct cmp_op {
@@ -191,5 +196,10 @@ size_t report_checks(const struct comparison *c, const struct gate_opts *o, FILE
  * testcase per failed check, and per passed check whose data was recorded
  * (build ids, kernel logs). */
 void report_junit(const struct comparison *c, const struct gate_opts *o, struct strbuf *out);
+
+/* What the gate says of a compared cell: neither pass nor fail when it has
+ * fewer than 2 samples on a side or an undefined mean row (a sample <= 0
+ * under Hmean). NULL when it was tested; else why not, for messages. */
+const char *cmp_untested_reason(const struct cmp_cell *base, const struct cmp_cell *cell);
 
 #endif

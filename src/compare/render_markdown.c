@@ -7,19 +7,31 @@
  */
 #include <math.h>
 #include <string.h>
+#include <stdlib.h>
 #include "compare/model.h"
+#include "core/cleanup.h"
+#include "core/escape.h"
 
-/* a table cell: '|' would end it, a newline would end the table */
+/* a table cell: '|' would end it, a newline would end the table (and
+ * could start a heading): control characters are shown escaped */
 static void md_cell(struct strbuf *out, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '|')
+	char *tmp = text_needs_escape(s) ? inert_dup(s) : NULL;
+
+	for (const char *p = tmp ? tmp : s; *p; p++) {
+		if (*p == '|') {
 			strbuf_addstr(out, "\\|");
-		else if (*s == '\n' || *s == '\r')
-			strbuf_addstr(out, " ");
-		else
-			strbuf_add(out, s, 1);
+		} else if (tmp && p[0] == '\\' && p[1] == '\\') {
+			strbuf_addstr(out, "\\\\");   /* an escaped backslash */
+			p++;
+		} else if (tmp && (!strncmp(p, "\\x0a", 4) || !strncmp(p, "\\x0d", 4))) {
+			strbuf_addstr(out, " ");   /* a line break reads as a space in a cell */
+			p += 3;
+		} else {
+			strbuf_add(out, p, 1);
+		}
 	}
+	free(tmp);
 }
 
 static const char *md_verdict(enum cmp_verdict v)
@@ -165,7 +177,7 @@ void report_markdown(const struct comparison *c, struct strbuf *out)
 	}
 	strbuf_addstr(out, "\nChanges are against the baseline; a positive change is better. "
 		       "Verdicts come from the 95% confidence interval of the change.\n");
-	for (size_t w = 0; w < c->nwls; w++)
+	for (size_t w = 0; w < c->nwls && !lb_stop_requested(); w++)
 		for (int explaining = 0; explaining < 2; explaining++) {
 			if (explaining && cmp_has_explaining(&c->wls[w])) {
 				strbuf_addstr(out, "\n## ");

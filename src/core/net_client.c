@@ -48,6 +48,36 @@ bool fetch_has_scheme(const char *s)
 	return !strncmp(p, "://", 3);
 }
 
+/* "scheme://user:pass@host/...": the userinfo ends before the first '/', '?'
+ * or '#' after "://" */
+static const char *userinfo_end(const char *url)
+{
+	const char *p = strstr(url, "://"), *at;
+	size_t auth;
+
+	if (!p)
+		return NULL;
+	p += 3;
+	auth = strcspn(p, "/?#");
+	at = memrchr(p, '@', auth);
+	return at;
+}
+
+bool fetch_url_has_credentials(const char *url)
+{
+	return userinfo_end(url) != NULL;
+}
+
+char *fetch_url_redacted(const char *url)
+{
+	const char *at = userinfo_end(url), *p;
+
+	if (!at)
+		return xstrdup(url);
+	p = strstr(url, "://") + 3;
+	return xasprintf("%.*s***%s", (int)(p - url), url, at);
+}
+
 bool fetch_is_url(const char *s)
 {
 	return !strncasecmp(s, "http://", 7) || !strncasecmp(s, "https://", 8) ||
@@ -280,6 +310,10 @@ enum fetch_status net_fetch_url(const char *url, const struct fetch_opts *o, str
 		strlist_pushf(&a, "--low-speed-time=%.17g", o->low_speed_time);
 	if (o->progress >= 0)
 		strlist_push(&a, o->progress ? "--progress" : "--no-progress");
+	if (o->max_bytes)
+		strlist_pushf(&a, "--max-size=%llu", o->max_bytes);
+	if (o->timeout > 0)
+		strlist_pushf(&a, "--timeout=%.17g", o->timeout);
 	strlist_push(&a, "--");
 	strlist_push(&a, url);
 	r = run_helper("fetch", o->quiet, &a, &out, NET_RESULT_MAX);
@@ -324,11 +358,17 @@ int net_sha256_file(const char *path, char out[65])
 	return r ? -1 : 0;
 }
 
-int net_extract_tree(const char *path, const char *dest)
+int net_extract_tree(const char *path, const char *dest, const struct extract_limits *lim)
 {
 	struct strlist a = STRLIST_INIT;
 	int r;
 
+	if (lim && lim->max_bytes)
+		strlist_pushf(&a, "--max-size=%llu", lim->max_bytes);
+	if (lim && lim->max_files)
+		strlist_pushf(&a, "--max-files=%llu", lim->max_files);
+	if (lim && lim->max_ratio)
+		strlist_pushf(&a, "--max-ratio=%llu", lim->max_ratio);
 	strlist_push(&a, "--");
 	strlist_push(&a, path);
 	strlist_push(&a, dest);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The life of one run; see run_state.h. */
 #include "core/run_state.h"
+#include "core/mount_ns.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -115,7 +116,7 @@ static int run_json_write(struct run_state *rs, const char *status)
 
 /* Would mkdir_p(dir) work? Checked on the nearest existing ancestor, so a bad
  * -o fails before anything is created. */
-static int check_writable(const char *dir)
+int run_state_check_outdir(const char *dir)
 {
 	char *p = xstrdup(dir);
 
@@ -147,7 +148,7 @@ static int check_label_dir(struct run_state *rs, json_object **old_run)
 	int ret = 0;
 
 	*old_run = NULL;
-	if (check_writable(rs->outdir)) {
+	if (run_state_check_outdir(rs->outdir)) {
 		ret = -1;
 	} else if (!path_exists(rs->env.label_dir)) {
 		if (rs->resume)
@@ -502,22 +503,6 @@ static enum wl_status run_workload(struct run_state *rs, struct wl_ctx *ctx, str
 
 /* ---- setup of the run and the whole sequence ---- */
 
-/*
- * The run's mounts (tmpfs, the loop filesystem) live in a mount namespace of
- * its own: invisible to the rest of the machine, and torn down by the kernel
- * when the run's last process exits, even after SIGKILL, which no cleanup
- * registry can catch. The loop device is autoclear, so it goes with its
- * mount. Our mounts must not propagate back, hence the recursive slave.
- */
-static int private_mounts(void)
-{
-	if (unshare(CLONE_NEWNS))
-		return error_errno("cannot create a private mount namespace");
-	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL))
-		return error_errno("cannot make the mount namespace private");
-	return 0;
-}
-
 /* Scratch folders run-<pid> of runs that were killed: nothing else removes them. */
 static void remove_stale_workdirs(const char *workdir)
 {
@@ -547,7 +532,8 @@ static int prepare_env(struct run_state *rs)
 {
 	struct global_opts *g = &rs->cfg->g;
 
-	if (private_mounts())
+	/* mounts of our own, never seen by the machine (core/mount_ns.h) */
+	if (mount_ns_private(g->workdir))
 		return -1;
 
 	if (rs->cg.mode != CG_NONE) {
@@ -651,6 +637,12 @@ int run_state_execute(struct run_state *rs)
 	/* a requested profile this machine cannot make is exit 3, before anything exists */
 	if ((r0 = profile_run_init(&rs->prof, (enum profile_kind)rs->cfg->g.profile))) {
 		ret = r0;
+		goto out;
+	}
+	/* a chroot whose / is not a mount point: refused before anything exists */
+	if (mount_ns_check(rs->cfg->g.workdir, &err)) {
+		error("%s", strbuf_str(&err));
+		ret = LB_EXIT_UNSUPPORTED;
 		goto out;
 	}
 

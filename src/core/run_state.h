@@ -34,6 +34,9 @@ struct run_state {
 };
 
 /* Returns an LB_EXIT_* code: the run's, also with dry_run. */
+/* Could the results folder -o be created and written? (--dry-run asks it
+ * too.) 0, or -1 with a message. */
+int run_state_check_outdir(const char *dir);
 int run_state_execute(struct run_state *rs);
 
 #endif

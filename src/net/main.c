@@ -34,10 +34,12 @@
  * prints them (same "lrubench: " prefix; -q silences info); the result, if
  * the command has one, is written to file descriptor N (stdout without it).
  *   fetch [--cache=DIR] [--sha256=HEX] [--retries=N] [--connect-timeout=S]
- *         [--low-speed-time=S] [--progress | --no-progress] -- URL
+ *         [--low-speed-time=S] [--progress | --no-progress] [--max-size=N]
+ *         [--timeout=S] -- URL
  *         -> "hit PATH" (was in the cache) or "new PATH" (downloaded)
  *   sha256 -- FILE               -> 64 lowercase hex digits
- *   extract -- ARCHIVE DEST      (archive_extract.h)
+ *   extract [--max-size=N] [--max-files=N] [--max-ratio=N] -- ARCHIVE DEST
+ *                                (archive_extract.h)
  *   cpio -- OUT ENTRY-WORDS...   (cpio.h)
  *   kconfig [--max=BYTES] -- FILE  -> sha256 of the (uncompressed) text,
  *                                a newline, the text (a kernel config)
@@ -121,6 +123,10 @@ static int do_fetch(struct args *a, struct strbuf *result)
 			o.connect_timeout = strtod(v, NULL);
 		else if ((v = opt_value(s, "--low-speed-time")))
 			o.low_speed_time = strtod(v, NULL);
+		else if ((v = opt_value(s, "--max-size")) && !parse_ull(v, &n))
+			o.max_bytes = n;
+		else if ((v = opt_value(s, "--timeout")))
+			o.timeout = strtod(v, NULL);
 		else if (!strcmp(s, "--progress"))
 			o.progress = 1;
 		else if (!strcmp(s, "--no-progress"))
@@ -152,12 +158,26 @@ static int do_sha256(struct args *a, struct strbuf *result)
 
 static int do_extract(struct args *a, struct strbuf *result)
 {
+	struct extract_limits lim = { 0, 0, 0 };
 	int r;
 
 	(void)result;
-	if (a->pos.n != 2 || a->opt.n)
+	if (a->pos.n != 2)
 		return misuse("extract", "expected an archive and a destination");
-	r = archive_extract_tree(a->pos.v[0], a->pos.v[1]);
+	for (size_t i = 0; i < a->opt.n; i++) {
+		const char *s = a->opt.v[i], *v;
+		unsigned long long n;
+
+		if ((v = opt_value(s, "--max-size")) && !parse_ull(v, &n))
+			lim.max_bytes = n;
+		else if ((v = opt_value(s, "--max-files")) && !parse_ull(v, &n))
+			lim.max_files = n;
+		else if ((v = opt_value(s, "--max-ratio")) && !parse_ull(v, &n))
+			lim.max_ratio = n;
+		else
+			return misuse("extract", s);
+	}
+	r = archive_extract_tree(a->pos.v[0], a->pos.v[1], &lim);
 	if (r == -2 || (r && lb_stop_requested()))
 		return LB_EXIT_INTERRUPTED;
 	return r ? LB_EXIT_FAIL : LB_EXIT_OK;

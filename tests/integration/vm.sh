@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# run-tests: timeout=1800   (a VM boot under TCG is slow; the default is 600 s)
 # VM mode: `lrubench run --kernel-a IMG --kernel-b IMG`. The bad-input tests
 # need no VM and always run. The boot tests need LRUBENCH_TEST_VM=1 (.ci/run
 # sets it): they unpack two Debian kernel packages (apt-get download +

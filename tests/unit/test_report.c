@@ -216,7 +216,7 @@ static void test_junit_and_csv(void **state)
 	assert_int_equal(count(out.buf, "<testcase "), 2);
 	assert_int_equal(count(out.buf, "<failure "), 1);
 	assert_non_null(strstr(out.buf, "<testsuites name=\"lrubench compare\" tests=\"2\" failures=\"1\" "
-				"errors=\"0\">\n"));
+				"errors=\"0\" skipped=\"0\">\n"));
 	assert_non_null(strstr(out.buf, "name=\"readtwice/" TITLE "/1\""));
 	assert_non_null(strstr(out.buf, "<testsuite name=\"readtwice\" tests=\"2\" failures=\"1\" "));
 	/* the failing case says by how much and how sure; the passing one is closed */

@@ -56,6 +56,11 @@ struct kb_opts {
 	struct ull_list jobs;
 	unsigned long long memcgs;
 	uint64_t memcg_limit;
+	/* what the download and the extraction may cost (core/net_client.h) */
+	uint64_t fetch_max_size;
+	double fetch_timeout;
+	uint64_t extract_max_size;
+	unsigned long long extract_max_files, extract_max_ratio;
 };
 
 struct kb_build {
@@ -137,6 +142,17 @@ static const struct option_def kernbench_options[] = {
 	  "on its own copy of the tree" },
 	{ "memcg_limit", OPT_SIZE, KOFF(memcg_limit), "none", NULL, NULL, 0, 0, NULL, OPTF_NONE,
 	  "memory limit of each build's memcg (needs memcgs >= 1)" },
+	{ "fetch_max_size", OPT_SIZE, KOFF(fetch_max_size), "2G", NULL, NULL, 1, 0, NULL, 0,
+	  "a source URL larger than this is refused" },
+	{ "fetch_timeout", OPT_TIME, KOFF(fetch_timeout), "1h", NULL, NULL, 0, 0, NULL, 0,
+	  "a source download (retries included) taking longer is given up" },
+	{ "extract_max_size", OPT_SIZE, KOFF(extract_max_size), "16G", NULL, NULL, 1, 0, NULL, 0,
+	  "a source tarball whose files add up to more is refused (a sparse file counts whole)" },
+	{ "extract_max_files", OPT_UINT, KOFF(extract_max_files), "500000", NULL, NULL, 1, 0,
+	  NULL, 0, "a source tarball of more entries is refused" },
+	{ "extract_max_ratio", OPT_UINT, KOFF(extract_max_ratio), "100", NULL, NULL, 1, 0, NULL, 0,
+	  "a source tarball whose files hold more than this many times its size (past 256M) "
+	  "is refused" },
 	OPT_END
 };
 
@@ -214,6 +230,15 @@ static enum wl_status kernbench_validate(struct wl_ctx *ctx, struct strbuf *err)
 	}
 	if (!str_set(o->source)) {
 		strbuf_addstr(err, "kernbench.source is empty: give a path or a URL");
+		return WL_BAD_CONFIG;
+	}
+	if (fetch_is_url(o->source) && fetch_url_has_credentials(o->source)) {
+		char *r = fetch_url_redacted(o->source);
+
+		/* run.json records the config: a password would be stored there too */
+		strbuf_addf(err, "kernbench.source %s: a password in a URL would be stored and "
+			    "printed; put it in ~/.netrc", r);
+		free(r);
 		return WL_BAD_CONFIG;
 	}
 	if (!fetch_is_url(o->source)) {
@@ -423,6 +448,7 @@ static int get_source(struct wl_ctx *ctx)
 		struct fetch_opts fo = {
 			.cache_dir = o->cache, .sha256 = str_set(o->sha256) ? o->sha256 : NULL,
 			.retries = -1, .progress = -1, .quiet = lb_quiet != 0,
+			.max_bytes = o->fetch_max_size, .timeout = o->fetch_timeout,
 		};
 		struct fetch_result res;
 
@@ -499,7 +525,8 @@ static enum wl_status kernbench_setup(struct wl_ctx *ctx)
 
 	info("kernbench: extracting %s", st->archive);
 	t0 = now_monotonic();
-	if (net_extract_tree(st->archive, st->trees[0]))
+	if (net_extract_tree(st->archive, st->trees[0], &(struct extract_limits){
+			o->extract_max_size, o->extract_max_files, o->extract_max_ratio }))
 		return WL_FAILED;
 	env_fact(env, "kernbench", "extract_seconds", json_object_new_double(now_monotonic() - t0));
 	if (configure(ctx, st->trees[0]))
