@@ -21,6 +21,12 @@ MAIN_PKGS := json-c inih
 NET_PKGS := libcurl libarchive libcrypto
 PKGS := $(MAIN_PKGS) $(NET_PKGS)
 
+# The tree lrubench is built from, as `git describe` names it ("" outside a
+# git checkout, e.g. a release tarball): run.json records it beside VERSION,
+# so compare can tell two builds of one version apart. Only
+# src/core/version.o depends on it, through a stamp rewritten when it changes.
+GIT_DESCRIBE := $(shell git -C "$(CURDIR)" describe --always --dirty --tags 2>/dev/null)
+
 CFLAGS ?= -O2 -g
 XCFLAGS := -std=gnu11 -Wall -Wextra -Wformat=2 -Wshadow -Wno-missing-field-initializers \
 	-D_GNU_SOURCE -DLRUBENCH_VERSION='"$(VERSION)"' -DLRUBENCH_DATADIR='"$(DATADIR)"' \
@@ -79,6 +85,13 @@ $(BUILD)/%.o: %.c Makefile
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(XCFLAGS) -MMD -MP -c -o $@ $<
 
 -include $(OBJS:.o=.d)
+
+$(BUILD)/git-describe.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(GIT_DESCRIBE)' | cmp -s - $@ || echo '$(GIT_DESCRIBE)' > $@
+
+$(BUILD)/src/core/version.o: $(BUILD)/git-describe.stamp
+$(BUILD)/src/core/version.o: XCFLAGS += -DLRUBENCH_GIT_DESCRIBE='"$(GIT_DESCRIBE)"'
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS) tests/unit/unit.h
 	@mkdir -p $(dir $@)
@@ -141,4 +154,4 @@ install-nightly:
 clean:
 	rm -rf build lrubench lrubench-net
 
-.PHONY: all check check-unit print-unit-build tests install install-nightly clean
+.PHONY: all check check-unit print-unit-build tests install install-nightly clean FORCE

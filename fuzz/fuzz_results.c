@@ -83,9 +83,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		report_json(&c, 5, &out);
 		check_json(&out);
 		strbuf_reset(&out);
-		report_junit(&c, 5, &out);
-		check_utf8_no_ctl(&out, true);
-		report_regressions(&c, 5, NULL);
+		{
+			struct gate_opts g = { .pct = 5 };
+
+			report_junit(&c, &g, &out);
+			check_utf8_no_ctl(&out, true);
+			report_regressions(&c, &g, NULL);
+			report_checks(&c, &g, NULL);
+		}
 		comparison_release(&c);
 	}
 	wl_result_release(&wl);

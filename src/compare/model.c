@@ -329,7 +329,7 @@ static int add_table(struct comparison *c, struct cmp_workload *w, size_t li,
 
 /* ---- what differs between the labels' run.json, besides the kernel ---- */
 
-static char *json_text(json_object *v)
+char *cmp_json_text(json_object *v)
 {
 	if (!v)
 		return xstrdup("(missing)");
@@ -371,7 +371,7 @@ static json_object *json_path(json_object *o, const char *a, const char *b)
 	return v;
 }
 
-static void add_fact(struct comparison *c, const char *name, char **values)
+void cmp_add_fact(struct comparison *c, const char *name, char **values, bool kernel)
 {
 	bool same = true;
 
@@ -387,6 +387,7 @@ static void add_fact(struct comparison *c, const char *name, char **values)
 	ALLOC_GROW(c->facts, c->nfacts + 1, c->factcap);
 	c->facts[c->nfacts].name = xstrdup(name);
 	c->facts[c->nfacts].values = values;
+	c->facts[c->nfacts].kernel = kernel;
 	c->nfacts++;
 }
 
@@ -476,19 +477,19 @@ static void find_differences(struct comparison *c)
 		char **vals = xcalloc(c->nlabels, sizeof(*vals));
 
 		for (size_t i = 0; i < c->nlabels; i++) {
-			vals[i] = json_text(json_path(c->labels[i].run, "system", sys[f]));
+			vals[i] = cmp_json_text(json_path(c->labels[i].run, "system", sys[f]));
 			if (!strcmp(sys[f], "cmdline"))
 				strip_boot_image(vals[i]);
 		}
 		snprintf(name, sizeof(name), "system.%s", sys[f]);
-		add_fact(c, name, vals);
+		cmp_add_fact(c, name, vals, false);
 	}
 	{
 		char **vals = xcalloc(c->nlabels, sizeof(*vals));
 
 		for (size_t i = 0; i < c->nlabels; i++)
-			vals[i] = json_text(json_path(c->labels[i].run, "lrubench_version", NULL));
-		add_fact(c, "lrubench_version", vals);
+			vals[i] = cmp_json_text(json_path(c->labels[i].run, "lrubench_version", NULL));
+		cmp_add_fact(c, "lrubench_version", vals, false);
 	}
 	for (size_t i = 0; i < c->nlabels; i++)
 		config_keys(json_path(c->labels[i].run, "config", NULL), NULL, &keys);
@@ -505,10 +506,10 @@ static void find_differences(struct comparison *c)
 		}
 		for (size_t i = 0; i < c->nlabels; i++) {
 			cfg = json_path(c->labels[i].run, "config", NULL);
-			vals[i] = json_text(config_get(cfg, keys.v[k]));
+			vals[i] = cmp_json_text(config_get(cfg, keys.v[k]));
 		}
 		snprintf(name, sizeof(name), "config.%s", keys.v[k]);
-		add_fact(c, name, vals);
+		cmp_add_fact(c, name, vals, false);
 	}
 	strlist_release(&keys);
 	if (c->nfacts > before)
@@ -567,6 +568,7 @@ int comparison_build(const struct label_result *labels, size_t nlabels, double a
 	}
 	compute_all(c);
 	find_differences(c);
+	cmp_provenance(c);
 	return 0;
 fail:
 	comparison_release(c);
@@ -588,6 +590,7 @@ void comparison_release(struct comparison *c)
 			strmap_release(&t->opmap);
 		}
 		free(w->tables);
+		strlist_release(&w->notes);
 	}
 	free(c->wls);
 	for (size_t i = 0; i < c->nfacts; i++) {
@@ -598,6 +601,13 @@ void comparison_release(struct comparison *c)
 	}
 	free(c->facts);
 	strlist_release(&c->warnings);
+	for (size_t i = 0; i < c->nhealth; i++) {
+		free(c->health[i].workload);
+		free(c->health[i].step);
+		free(c->health[i].first);
+	}
+	free(c->health);
+	strlist_release(&c->same_kernel);
 	free(c->profile_note);
 	memset(c, 0, sizeof(*c));
 }

@@ -233,7 +233,14 @@ void report_json(const struct comparison *c, double fail_pct, struct strbuf *out
 			}
 			strbuf_addstr(out, "]}");
 		}
-		strbuf_addstr(out, "]}");
+		strbuf_addstr(out, "]");
+		/* only when there is something: older results print as before */
+		if (wl->notes.n) {
+			strbuf_addstr(out, ", \"notes\": [");
+			jstr_list(out, (const char *const *)wl->notes.v, wl->notes.n);
+			strbuf_addstr(out, "]");
+		}
+		strbuf_addstr(out, "}");
 	}
 	strbuf_addstr(out, "\n  ]\n}\n");
 }

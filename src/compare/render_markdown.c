@@ -135,9 +135,15 @@ void report_markdown(const struct comparison *c, struct strbuf *out)
 	}
 	strbuf_addstr(out, "\n\n");
 	if (!c->nfacts) {
-		strbuf_addstr(out, "Nothing differs between the labels besides the kernel.\n");
+		strbuf_addstr(out, c->same_kernel.n ?
+			      "Nothing differs between the labels, not even the kernel build.\n" :
+			      "Nothing differs between the labels besides the kernel.\n");
 	} else {
-		strbuf_addstr(out, "**Differs besides the kernel:**\n\n| fact |");
+		bool kernel = false;
+
+		for (size_t i = 0; i < c->nfacts; i++)
+			kernel |= c->facts[i].kernel;
+		strbuf_addstr(out, kernel ? "**Differs:**\n\n| fact |" : "**Differs besides the kernel:**\n\n| fact |");
 		for (size_t l = 0; l < c->nlabels; l++) {
 			strbuf_addstr(out, " ");
 			md_cell(out, c->labels[l].label);
@@ -184,5 +190,13 @@ void report_markdown(const struct comparison *c, struct strbuf *out)
 			for (size_t t = 0; t < c->wls[w].ntables; t++)
 				if (c->wls[w].tables[t].explains == (explaining == 1))
 					md_table(c, &c->wls[w].tables[t], out);
+			/* under the measured tables: the kernel log, failed ops */
+			if (!explaining && c->wls[w].notes.n)
+				strbuf_addstr(out, "\n");
+			for (size_t i = 0; !explaining && i < c->wls[w].notes.n; i++) {
+				strbuf_addstr(out, "> ");
+				md_cell(out, c->wls[w].notes.v[i]);
+				strbuf_addstr(out, "\n");
+			}
 		}
 }

@@ -34,11 +34,41 @@ static void add_inert(struct strbuf *out, const char *s)
 		strbuf_addstr(out, s);
 }
 
-void report_differences_text(const struct comparison *c, struct strbuf *out)
+/* The facts of one group (kernel or not), names padded to one width. */
+static void fact_lines(const struct comparison *c, bool kernel, struct strbuf *out)
 {
 	size_t w = 0;
 	char *copy;
 
+	for (size_t i = 0; i < c->nfacts; i++) {
+		size_t l;
+
+		if (c->facts[i].kernel != kernel)
+			continue;
+		l = strlen(inert(c->facts[i].name, &copy));
+		if (l > w)
+			w = l;
+		free(copy);
+	}
+	for (size_t i = 0; i < c->nfacts; i++) {
+		if (c->facts[i].kernel != kernel)
+			continue;
+		strbuf_addf(out, "  %-*s ", (int)w, inert(c->facts[i].name, &copy));
+		free(copy);
+		for (size_t l = 0; l < c->nlabels; l++) {
+			strbuf_addstr(out, l ? " | " : "");
+			add_inert(out, c->facts[i].values[l]);
+		}
+		strbuf_addstr(out, "\n");
+	}
+}
+
+void report_differences_text(const struct comparison *c, struct strbuf *out)
+{
+	size_t nkernel = 0;
+
+	for (size_t i = 0; i < c->nfacts; i++)
+		nkernel += c->facts[i].kernel;
 	strbuf_addstr(out, "Labels:");
 	for (size_t i = 0; i < c->nlabels; i++) {
 		strbuf_addstr(out, i ? ", " : " ");
@@ -46,26 +76,17 @@ void report_differences_text(const struct comparison *c, struct strbuf *out)
 		strbuf_addstr(out, i ? "" : " (baseline)");
 	}
 	strbuf_addstr(out, "\n");
-	if (!c->nfacts) {
-		strbuf_addstr(out, "Nothing differs between the labels besides the kernel.\n");
+	if (c->nfacts == nkernel) {
+		strbuf_addstr(out, !nkernel && c->same_kernel.n ?
+			      "Nothing differs between the labels, not even the kernel build.\n" :
+			      "Nothing differs between the labels besides the kernel.\n");
 	} else {
 		strbuf_addstr(out, "Differs besides the kernel:\n");
-		for (size_t i = 0; i < c->nfacts; i++) {
-			size_t l = strlen(inert(c->facts[i].name, &copy));
-
-			if (l > w)
-				w = l;
-			free(copy);
-		}
-		for (size_t i = 0; i < c->nfacts; i++) {
-			strbuf_addf(out, "  %-*s ", (int)w, inert(c->facts[i].name, &copy));
-			free(copy);
-			for (size_t l = 0; l < c->nlabels; l++) {
-				strbuf_addstr(out, l ? " | " : "");
-				add_inert(out, c->facts[i].values[l]);
-			}
-			strbuf_addstr(out, "\n");
-		}
+		fact_lines(c, false, out);
+	}
+	if (nkernel) {
+		strbuf_addstr(out, "Kernel:\n");
+		fact_lines(c, true, out);
 	}
 	for (size_t i = 0; i < c->warnings.n; i++) {
 		strbuf_addstr(out, "WARNING: ");
@@ -317,6 +338,10 @@ void report_text(const struct comparison *c, struct strbuf *out)
 				strbuf_addstr(out, "\n");
 				text_table(c, &c->wls[w].tables[t], out);
 			}
+			/* under the measured tables: what the kernel logged while the
+			 * workload ran, failed ops (compare/provenance.c) */
+			for (size_t i = 0; !explaining && i < c->wls[w].notes.n; i++)
+				strbuf_addf(out, "%s\n", c->wls[w].notes.v[i]);
 		}
 	}
 }

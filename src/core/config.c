@@ -44,6 +44,9 @@ const struct option_def global_options[] = {
 	  "after each step's timed iterations, one untimed iteration under a profiler: lock (lock "
 	  "contention: perf's lock tracepoints, else /proc/lock_stat), cpu (perf sampling), all, or none; "
 	  "the CPU split and reclaim counters are recorded either way" },
+	{ "stuck_timeout", OPT_TIME, GOFF(stuck_timeout), "60s", NULL, NULL, 1, 86400, NULL, 0,
+	  "a workload's child that has not ended this long after its work should have (or that used "
+	  "no CPU for this long) is stuck: its op fails, naming it, and the run goes on" },
 	OPT_END,
 };
 

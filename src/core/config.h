@@ -73,6 +73,7 @@ struct global_opts {
 	uint64_t sparse_size;  /* size of the loop image (sparse) */
 	char *workloads;       /* default for -w: comma list or "all" */
 	int profile;           /* enum profile_kind (profile/caps.h) */
+	double stuck_timeout;  /* seconds: when a workload's child counts as stuck (core/child_watch.h) */
 };
 extern const struct option_def global_options[];
 

@@ -104,4 +104,9 @@ int net_extract_tree(const char *path, const char *dest, const struct extract_li
  * 0, -1 with the reason in err, -2 interrupted. */
 int net_cpio_write(const char *path, const struct strlist *entries, struct strbuf *err);
 
+/* A kernel config file, plain or gzip (/proc/config.gz), read by the helper:
+ * at most max bytes of text (malloc'ed into *text) and its sha256. 0, or -1
+ * with the reason in why (the helper missing, the file unreadable). */
+int net_kconfig_read(const char *path, size_t max, char sha[65], char **text, struct strbuf *why);
+
 #endif

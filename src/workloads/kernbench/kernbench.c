@@ -39,6 +39,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core/child.h"
+#include "core/child_watch.h"
 #include "core/cleanup.h"
 #include "core/net_client.h"
 #include "core/path.h"
@@ -68,6 +69,7 @@ struct kb_build {
 	double end;
 	int code;
 	struct rusage ru;
+	struct child_watch watch;
 	bool done;
 };
 
@@ -297,14 +299,21 @@ static int run_tool(struct wl_ctx *ctx, const char *const *argv, const char *dir
 		.argv = argv, .dir = dir, .out_path = log, .bind = &ctx->env->bind,
 		.cgroup_procs = procs, .env_add = make_env, .name = what,
 	};
-	int code;
+	struct child_watch w;
+	struct strbuf why = STRBUF_INIT;
+	int code = -1, r;
 
-	if (lb_stop_requested())
+	if (lb_stop_requested() || child_start(&c))
 		return -1;
-	code = child_run(&c, -1);
-	if (lb_stop_requested())
-		return -1;
-	if (code < 0)
+	/* no set length: stuck when make and its compilers use no CPU (child_watch.h) */
+	child_watch_start(&w, -1, ctx->env->g->stuck_timeout);
+	r = child_wait_watched(&c, &w, 1.0, &code, NULL, &why);
+	if (r != WATCH_REAPED)
+		child_stop(&c, 2.0);
+	if (r == WATCH_STUCK)
+		error("%s", why.buf);
+	strbuf_release(&why);
+	if (lb_stop_requested() || r != WATCH_REAPED)
 		return -1;
 	if (code)
 		return child_failed(code, log, "%s in %s", what, dir);
@@ -332,8 +341,11 @@ static void stop_builds(struct kb_state *st)
 			child_stop(&st->builds[i].c, 5.0);
 }
 
-/* make clean in every tree, then the timed builds at once. Fills builds[]. */
-static int build_all(struct wl_ctx *ctx, unsigned long long jobs, int iter, double *elapsed)
+/* make clean in every tree, then the timed builds at once. Fills builds[].
+ * 0; -1 failed; -3 a build got stuck (child_watch.h: why says which, every
+ * build is stopped). */
+static int build_all(struct wl_ctx *ctx, unsigned long long jobs, int iter, double *elapsed,
+		     struct strbuf *why)
 {
 	struct kb_opts *o = ctx->opts;
 	struct kb_state *st = ctx->priv;
@@ -372,6 +384,7 @@ static int build_all(struct wl_ctx *ctx, unsigned long long jobs, int iter, doub
 			stop_builds(st);
 			return -1;
 		}
+		child_watch_start(&b->watch, -1, ctx->env->g->stuck_timeout);
 	}
 	/* reap in whatever order the builds finish, so each end time is its own */
 	for (left = st->ntrees; left;) {
@@ -381,7 +394,16 @@ static int build_all(struct wl_ctx *ctx, unsigned long long jobs, int iter, doub
 
 			if (b->done)
 				continue;
-			r = child_wait(&b->c, st->ntrees > 1 ? 0.02 : -1, &b->code, &b->ru);
+			r = child_wait(&b->c, st->ntrees > 1 ? 0.02 : 1.0, &b->code, &b->ru);
+			if (r == 1 && child_watch_stuck(&b->watch, &b->c)) {
+				char what[96];
+
+				snprintf(what, sizeof(what), "make %s in tree %zu", jarg, i + 1);
+				child_stuck_report(&b->c, &b->watch, what, why);
+				error("%s", why->buf);
+				stop_builds(st);
+				return -3;
+			}
 			if (r == 1)
 				continue;
 			if (r < 0) {
@@ -545,7 +567,12 @@ static enum wl_status kernbench_setup(struct wl_ctx *ctx)
 			if (o->jobs.v[i] > jmax)
 				jmax = o->jobs.v[i];
 		info("kernbench: untimed warm-up build (make -j%llu %s)", jmax, o->build_target);
-		if (build_all(ctx, jmax, -1000, &el))
+		struct strbuf why = STRBUF_INIT;
+		int r;
+
+		r = build_all(ctx, jmax, -1000, &el, &why);
+		strbuf_release(&why);
+		if (r)
 			return WL_FAILED;
 	}
 	return WL_OK;
@@ -560,8 +587,11 @@ static enum wl_status kernbench_run_step(struct wl_ctx *ctx, size_t step, struct
 	double elapsed, user = 0, sys = 0;
 	char op[48];
 
-	if (build_all(ctx, jobs, s->iteration, &elapsed))
-		return WL_FAILED;
+	switch (build_all(ctx, jobs, s->iteration, &elapsed, &s->why)) {
+	case 0: break;
+	case -3: return WL_OP_FAILED;   /* a stuck build ends the op */
+	default: return WL_FAILED;
+	}
 	det = json_object_new_object();
 	arr = json_object_new_array();
 	for (size_t i = 0; i < st->ntrees; i++) {
