@@ -3,6 +3,7 @@
 #include "profile/perf_cpu.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "profile/lru_locks.h"
@@ -58,7 +59,9 @@ int perf_cpu_parse(const char *text, const char *perf_version, struct cpu_profil
 
 			errno = 0;
 			pct = strtod(s, &e);
-			if (errno || e == s || *e != '%' || e[1] != ' ')
+			/* strtod takes "nan" and "inf" too: a share is a finite
+			 * percentage (found by fuzz/fuzz_perf.c) */
+			if (errno || e == s || *e != '%' || e[1] != ' ' || !isfinite(pct) || pct < 0)
 				goto bad;
 			s = e + 1;
 			while (*s == ' ')
