@@ -117,8 +117,8 @@ test_vm_keys_from_config_file() {
   printf '[vm]\nkernel_a = host\nlabel_a = fromini\ntimeout = 20m\nrounds = 3\n' > "$T/ab.conf"
   expect_exit 0 "$LRUBENCH" run --dry-run -c "$T/ab.conf" --quick -w readtwice --set vm.rounds=2 -o "$T/results"
   assert_grep "label fromini -> $T/results/fromini" "$T/out"
-  assert_grep "rounds: 2, timeout per boot: 1200 s" "$T/out"
-  assert_grep "runs: .* -c $T/ab.conf -w readtwice --quick --set vm.kernel_a= --set vm.kernel_b= --label fromini" "$T/out"
+  assert_grep "rounds: 2: A, A; timeout per boot: 1200 s" "$T/out"
+  assert_grep "runs: .* -c $T/ab.conf -w readtwice --quick --set vm.kernel_a= --set vm.kernel_b= --set vm.kernels= --label fromini" "$T/out"
   if grep -q "vm.rounds" "$T/out"; then fail "a vm.* --set reached the guest suite"; fi
   expect_exit 0 "$LRUBENCH" run --dry-run -c "$T/ab.conf" --vm-timeout 30m --set vm.timeout=40m \
     --set vm.rounds=1 -o "$T/results"
