@@ -10,6 +10,7 @@
  * cleaned up), anything else a bug or a crash (reported here).
  */
 #include "core/net_client.h"
+#include "core/path.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -99,10 +100,9 @@ static bool is_program(const char *path)
 char *net_helper_find(struct strbuf *why)
 {
 	char self[PATH_MAX], *slash, *here = NULL, *installed;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
-	if (n > 0) {
-		self[n] = '\0';
+	if (self_exe()) {
+		snprintf(self, sizeof(self), "%s", self_exe());
 		slash = strrchr(self, '/');
 		if (slash) {
 			*slash = '\0';

@@ -2,6 +2,7 @@
 /* The PATH search (path.h). */
 #include "core/path.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -48,4 +49,18 @@ bool program_in_path(const char *name)
 
 	free(p);
 	return p != NULL;
+}
+
+const char *self_exe(void)
+{
+	static char path[PATH_MAX];
+	static bool done;
+
+	if (!done) {
+		ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+
+		path[n > 0 ? n : 0] = '\0';
+		done = true;
+	}
+	return *path ? path : NULL;
 }

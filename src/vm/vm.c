@@ -856,7 +856,7 @@ int cmd_run_vm(struct vm_args *a)
 		goto out;
 	for (int i = 0; i < r.nk; i++)
 		any_vm |= !r.k[i].host;
-	r.self = realpath("/proc/self/exe", NULL);
+	r.self = self_exe() ? xstrdup(self_exe()) : NULL;
 	r.cwd = getcwd(NULL, 0);
 	if (!r.self || !r.cwd) {
 		error_errno("cannot resolve this program or the current folder");

@@ -6,23 +6,7 @@
 # /var/cache/lrubench-test-kernels) and boot them under qemu (TCG here: KVM
 # exists on this machine but runs guests far too slowly, and the probe says so).
 
-# A file with a real x86 boot header ("HdrS" at 0x202, kernel_version at
-# 0x20e) and no kernel behind it: enough for everything lrubench checks
-# before it boots. Mocked because a kernel without 9p cannot be had otherwise
-# without the cloud package download.
-vm_fake_bzimage() {
-  python3 - "$1" "$2" <<'PY'
-import struct, sys
-path, release = sys.argv[1], sys.argv[2]
-buf = bytearray(0x1000)
-buf[0x202:0x206] = b"HdrS"
-struct.pack_into("<H", buf, 0x206, 0x20f)
-struct.pack_into("<H", buf, 0x20e, 0x3c0)
-s = (release + " (test@lrubench) #1 SMP").encode() + b"\0"
-buf[0x5c0:0x5c0 + len(s)] = s
-open(path, "wb").write(buf)
-PY
-}
+source "$LRUBENCH_SRC/tests/fixtures/vm/common.sh"
 
 test_vm_image_missing() {
   need_root
@@ -173,88 +157,52 @@ test_vm_dry_run() {
 
 # ---- boots (LRUBENCH_TEST_VM=1) ----
 
-# Sets KA/KB (images) and RA/RB (releases): Debian 6.1 amd64 and rt-amd64.
-vm_kernels() {
-  [ "${LRUBENCH_TEST_VM:-0}" = 1 ] || skip "VM tests boot kernels under qemu: set LRUBENCH_TEST_VM=1 (needs apt access for two Debian kernel packages)"
-  need_root
-  need_cmd qemu-system-x86_64 qemu-system-x86
-  need_cmd apt-get apt
-  local cache=${LRUBENCH_TEST_KERNELS:-/var/cache/lrubench-test-kernels} nn flavour
-  nn=$(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-rt-amd64$' 2>/dev/null |
-       sed -n 's/^linux-image-6\.1\.0-\([0-9]*\)-rt-amd64 .*/\1/p' | sort -n | tail -1)
-  [ -n "$nn" ] || skip "apt knows no linux-image-6.1.0-NN-rt-amd64 package (Debian 12 sources needed)"
-  mkdir -p "$cache"
-  for flavour in amd64 rt-amd64; do
-    if [ ! -f "$cache/$flavour/boot/vmlinuz-6.1.0-$nn-$flavour" ]; then
-      ( cd "$cache" && apt-get download "linux-image-6.1.0-$nn-$flavour" >/dev/null 2>&1 ) ||
-        skip "cannot apt-get download linux-image-6.1.0-$nn-$flavour"
-      rm -rf "$cache/$flavour"
-      dpkg-deb -x "$cache"/linux-image-6.1.0-"$nn"-"$flavour"_*.deb "$cache/$flavour" ||
-        fail "dpkg-deb -x of linux-image-6.1.0-$nn-$flavour failed"
-    fi
-  done
-  RA=6.1.0-$nn-amd64; RB=6.1.0-$nn-rt-amd64
-  KA=$cache/amd64/boot/vmlinuz-$RA; KB=$cache/rt-amd64/boot/vmlinuz-$RB
-}
-
-# A small suite: two memcg counts, short iterations.
-VM_SUITE=(--quick -w readtwice --set readtwice.memcgs=1,2 --set readtwice.runtime=2s --set global.iterations=2)
-
-# virt as announced: TCG unless the KVM probe passed
-vm_expected_virt() { if grep -q "using TCG" "$T/err"; then echo tcg; else echo kvm; fi; }
-
-vm_no_leftovers() {
-  local left
-  left=$(pgrep -f "qemu-system-x86_64.*$T/results" 2>/dev/null)
-  [ -z "$left" ] || fail "qemu left running: $left"
-  [ -z "$(ls -A "$T/tmp")" ] || fail "temporary files left: $(ls -A "$T/tmp")"
-  [ -z "$(ls -d "$T"/results/.vm-round-* 2>/dev/null)" ] || fail "staging folders left in $T/results"
-  # VM mode creates no host cgroups, mounts or loop devices (the guest has its
-  # own); lib.sh's assert_no_leaks would also see other concurrent runs'.
-  left=$(grep " $T" /proc/mounts)
-  [ -z "$left" ] || fail "mounts left behind: $left"
-  left=$(pgrep -f "lrubench run .*$T/results" 2>/dev/null)
-  [ -z "$left" ] || fail "lrubench processes left behind: $left"
-}
-
-vm_positive_samples() {
-  python3 - "$1" <<'PY' || fail "samples of $1 are missing or not positive"
-import json, sys
-d = json.load(open(sys.argv[1]))
-vals = [v for t in d["tables"] for o in t["ops"] for v in o["samples"]]
-assert vals and all(v > 0 for v in vals), vals
-PY
-}
-
-test_vm_two_kernels() {
+# Three kernels in one run, rounds A, B, C: the two Debian images and a copy
+# of the first under another name (--kernel NAME=IMG), with its modules
+# found beside it as in an unpacked package.
+test_vm_three_kernels() {
   vm_kernels
-  mkdir -p "$T/tmp"
-  TMPDIR=$T/tmp expect_exit 0 "$LRUBENCH" run "${VM_SUITE[@]}" --kernel-a "$KA" --kernel-b "$KB" -o "$T/results"
+  mkdir -p "$T/tmp" "$T/copy/boot"
+  cp "$KA" "$T/copy/boot/vmlinuz-$RA"
+  ln -s "$(dirname "$(dirname "$KA")")/lib" "$T/copy/lib"
+  TMPDIR=$T/tmp expect_exit 0 "$LRUBENCH" run "${VM_SUITE[@]}" --kernel-a "$KA" --kernel-b "$KB" \
+    --kernel copy="$T/copy/boot/vmlinuz-$RA" -o "$T/results"
   local virt; virt=$(vm_expected_virt)
   local r
-  for r in "$RA" "$RB"; do
+  for r in "$RA" "$RB" copy; do
     assert_file "$T/results/$r/run.json"
     assert_eq "$(json_get "$T/results/$r/run.json" "['status']")" complete "status of $r"
-    assert_eq "$(json_get "$T/results/$r/run.json" "['system']['kernel_release']")" "$r" "kernel_release"
     assert_eq "$(json_get "$T/results/$r/run.json" "['system']['virt']")" "$virt" "system.virt of $r"
     # the project's real cgroup v2 coverage: the guest mounts cgroup2 only
     assert_eq "$(json_get "$T/results/$r/run.json" "['system']['cgroup_mode']")" v2 "cgroup_mode of $r"
     vm_positive_samples "$T/results/$r/readtwice.json"
     assert_grep "LRUBENCH-EXIT 0" "$T/results/$r/logs/vm-console.log"
   done
+  assert_eq "$(json_get "$T/results/$RA/run.json" "['system']['kernel_release']")" "$RA" "release of A"
+  assert_eq "$(json_get "$T/results/$RB/run.json" "['system']['kernel_release']")" "$RB" "release of B"
+  assert_eq "$(json_get "$T/results/copy/run.json" "['system']['kernel_release']")" "$RA" "release of the copy"
+  assert_eq "$(json_get "$T/results/copy/run.json" "['vm']['kernel']")" c "kernel letter of the copy"
   [ "$RA" != "$RB" ] || fail "both images have release $RA"
-  # the comparison, mmtests layout, baseline first
-  grep -Eq '^Hmean +memcgs-1 ' "$T/out" || { tail -40 "$T/out"; fail "no comparison printed"; }
-  assert_grep "console log of $RA: $T/results/$RA/logs/vm-console.log" "$T/out"
+  # booted in the order given
+  grep -o "kernel [abc]: booting" "$T/err" | tr '\n' ' ' > "$T/order"
+  assert_eq "$(cat "$T/order")" "kernel a: booting kernel b: booting kernel c: booting " "boot order"
+  # the comparison shows all three, baseline first
+  assert_grep "^Labels: $RA (baseline), $RB, copy$" "$T/out"
+  grep -Eq '^Hmean +memcgs-1 +[0-9.]+ \( *0\.00%\) +[0-9.]+ \( *-?[0-9.]+%\) +[0-9.]+ \( *-?[0-9.]+%\)$' "$T/out" ||
+    { tail -40 "$T/out"; fail "no three-column comparison printed"; }
+  assert_grep "console log of copy: $T/results/copy/logs/vm-console.log" "$T/out"
   vm_no_leftovers
 }
 
+# Placement under TCG (pinning needs no KVM): two guest nodes on this host's
+# one node, each vCPU pinned to a host CPU, memory bound, all read back.
 test_vm_numa_two_nodes_and_rounds() {
   vm_kernels
   mkdir -p "$T/tmp"
   TMPDIR=$T/tmp expect_exit 0 "$LRUBENCH" run "${VM_SUITE[@]}" --set global.numa_node=1 \
-    --set vm.numa_nodes=2 --set vm.cpus=2 --set vm.rounds=2 --kernel-a "$KA" -o "$T/results"
-  local rj=$T/results/$RA/run.json
+    --set vm.numa_nodes=2 --set vm.cpus=2 --set vm.rounds=2 --vm-cpus-from node --kernel-a "$KA" \
+    -o "$T/results"
+  local rj=$T/results/$RA/run.json nodes
   assert_eq "$(json_get "$rj" "['system']['numa_nodes']")" 2 "guest NUMA nodes"
   assert_eq "$(json_get "$rj" "['numa_binding']['node']")" 1 "bound node"
   # qemu gives node 1 the second vCPU
@@ -270,9 +218,30 @@ det = json.load(open(sys.argv[1]))["details"]
 assert det and all(set(x["reader_nodes"]) == {1} and set(x["reader_cpus"]) == {1} for x in det), det
 EOF
   assert_file "$T/results/$RA/logs/round-2/vm-console.log"
+  # the placement as applied, read back from /proc/<qemu>/task/*/status and
+  # numa_maps: vCPU i alone on host CPU i (of host node 0), both guest
+  # nodes' RAM bound to host node 0, where its pages are
+  nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)
+  [ "$nodes" = 1 ] || skip "this check is written for a host with one NUMA node ($nodes here)"
+  assert_grep_err "placement: the host has 1 NUMA node: guest nodes 0-1 are all on host node 0"
+  python3 - "$rj" <<'EOF' || fail "placement not applied as planned"
+import json, sys
+pl = json.load(open(sys.argv[1]))["vm"]["placement"]
+assert pl["cpus_from"] == "node" and pl["host_nodes"] == [0, 0], pl
+assert "all on host node 0" in pl["note"], pl
+a = pl["applied"]
+assert [(v["vcpu"], v["cpus_allowed"]) for v in a["vcpus"]] == [(0, "0"), (1, "1")], a["vcpus"]
+assert len({v["thread"] for v in a["vcpus"]}) == 2, a["vcpus"]
+assert len(a["memory"]) == 2 and all(m["policy"] == "bind:0" for m in a["memory"]), a["memory"]
+assert all(set(m["pages"]) == {"0"} and m["pages"]["0"] > 0 for m in a["memory"]), a["memory"]
+assert pl["summary"] == "vCPU->host CPUs 0:0 1:1; memory bind:0 on node 0, bind:0 on node 0", pl["summary"]
+assert len(pl["round_summaries"]) == 2, pl
+EOF
   vm_no_leftovers
 }
 
+# A guest kernel that panics before the suite starts: its label still gets
+# a run.json that says so, with the console.
 test_vm_guest_panic() {
   vm_kernels
   mkdir -p "$T/tmp"
@@ -281,7 +250,61 @@ test_vm_guest_panic() {
     --set vm.cmdline_extra=rdinit=/no-such-init -o "$T/results"
   assert_grep_err "panicked: Kernel panic"
   assert_grep_err "; last lines of .*/vm-console.log:"
+  assert_grep_err "kernel a ($RA) panicked in round 1: its cell is failed"
   assert_grep "Kernel panic" "$T/results/$RA/logs/vm-console.log"
+  python3 - "$T/results/$RA/run.json" <<'EOF' || fail "the failure is not recorded"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["status"] == "failed" and "system" not in r, r
+f = r["vm"]["failures"]
+assert len(f) == 1 and f[0]["round"] == 1 and f[0]["what"] == "panicked", f
+assert f[0]["first_line"].startswith("Kernel panic - not syncing"), f
+assert f[0]["console_log"] == "logs/vm-console.log" and f[0]["console_tail"], f
+EOF
+  vm_no_leftovers
+}
+
+# A crash in the middle of a comparison is a result: kernel B's build panics
+# its guest (sysrq) in round 2; B's cell is failed with the reason and the
+# console, A's rounds complete, and compare says what happened.
+test_vm_guest_crash_is_a_result() {
+  vm_kernels
+  mkdir -p "$T/tmp"
+  # once rt's first round is complete, its build panics the rt kernel
+  vm_kernbench_tree "$T/src.tar" \
+    "grep -qsE '\"status\": ?\"complete\"' $T/results/rt/run.json && uname -r | grep -q -- -rt-"
+  cd "$T" || fail "cd $T"
+  TMPDIR=$T/tmp expect_exit 1 "$LRUBENCH" run --quick -w kernbench --set kernbench.source="$T/src.tar" \
+    --set global.iterations=1 --set global.warmup=0 --vm-rounds 2 \
+    --kernel base="$KA" --kernel rt="$KB" -o "$T/results"
+  assert_grep_err "kernel b (rt) panicked in round 2: its cell is failed"
+  assert_grep_err "Kernel panic - not syncing: sysrq triggered crash"
+  # A: both rounds, pooled
+  assert_eq "$(json_get "$T/results/base/run.json" "['status']")" complete "status of base"
+  assert_eq "$(vm_samples "$T/results/base/kernbench.json" elsp-2)" 2 "samples of base"
+  assert_file "$T/results/base/logs/round-2/vm-console.log"
+  # B: round 1's numbers, round 2's crash
+  assert_eq "$(vm_samples "$T/results/rt/kernbench.json" elsp-2)" 1 "samples of rt"
+  assert_grep "sysrq triggered crash" "$T/results/rt/logs/round-2/vm-console.log"
+  python3 - "$T/results/rt/run.json" <<'EOF' || fail "the crash is not recorded"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["status"] == "failed", r["status"]
+f = r["vm"]["failures"]
+assert len(f) == 1 and f[0]["round"] == 2 and f[0]["what"] == "panicked", f
+assert f[0]["first_line"] == "Kernel panic - not syncing: sysrq triggered crash", f
+assert f[0]["console_log"] == "logs/round-2/vm-console.log", f
+# the last lines of that console, as they were
+log = open(sys.argv[1].replace("run.json", f[0]["console_log"])).read().splitlines()
+assert f[0]["console_tail"] == [l for l in log if l][-len(f[0]["console_tail"]):], f
+assert len(f[0]["console_tail"]) == 20, f
+assert r["vm"]["rounds"] == 2 and len(r["vm"]["round_seconds"]) == 2, r["vm"]
+EOF
+  # the comparison of both, with what happened to B
+  assert_grep "^Labels: base (baseline), rt$" "$T/out"
+  assert_grep "^WARNING: rt: panicked in round 2 (first line: Kernel panic - not syncing: sysrq triggered crash); console: logs/round-2/vm-console.log$" "$T/out"
+  assert_grep "^WARNING: rt: its numbers are from the rounds before the failure$" "$T/out"
+  grep -Eq '^Amean +elsp-2 ' "$T/out" || { tail -30 "$T/out"; fail "no comparison printed"; }
   vm_no_leftovers
 }
 
@@ -318,6 +341,8 @@ test_vm_timeout() {
   TMPDIR=$T/tmp expect_exit 1 "$LRUBENCH" run "${VM_SUITE[@]}" --kernel-a "$KA" --vm-timeout 10s -o "$T/results"
   assert_grep_err "did not finish within vm_timeout=10s"
   assert_grep_err "; last lines of .*/vm-console.log:"
+  assert_grep_err "kernel a ($RA) hung in round 1"
   assert_file "$T/results/$RA/logs/vm-console.log"
+  assert_eq "$(json_get "$T/results/$RA/run.json" "['vm']['failures'][0]['what']")" hung "what"
   vm_no_leftovers
 }
