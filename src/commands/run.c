@@ -99,7 +99,7 @@ static const struct popt run_options[] = {
 	VM_KEY("kernel-a", "vm.kernel_a", "IMG", "kernel A, the baseline: a bzImage, or \"host\""),
 	VM_KEY("kernel-b", "vm.kernel_b", "IMG", "kernel B, compared with A"),
 	POPT_CALLBACK(0, "kernel", NULL, "NAME=IMG",
-		      "one more kernel, labelled NAME (repeatable: A, B, C ...)", add_kernel),
+		      "one more kernel, labelled NAME (repeatable)", add_kernel),
 	VM_KEY("label-a", "vm.label_a", "NAME", "results label of kernel A (default: its release)"),
 	VM_KEY("label-b", "vm.label_b", "NAME", "results label of kernel B"),
 	VM_KEY("modules-a", "vm.modules_a", "DIR", "kernel A's lib/modules/<release> (or its root)"),

@@ -88,9 +88,10 @@ const struct option_def vm_options[] = {
 	  "i-th CPU of its host node, memory bound to that node); or a host CPU list such as 0-3,8 "
 	  "(vCPU i to the i-th CPU listed, memory bound to host_node) (--vm-cpus-from)" },
 	{ "host_node", OPT_STR, VOFF(host_node), "auto", NULL, NULL, 0, 0, NULL, 0,
-	  "with cpus_from: the host node of guest node 0 (auto: the node with the most free memory, "
-	  "or the node of the first listed CPU); guest node g goes on the g-th host node from there "
-	  "when the host has that many, else on this one (--vm-host-node)" },
+	  "the host node of guest node 0 (auto: the node with the most free memory, or of the "
+	  "first CPU in cpus_from); guest node g goes on the g-th host node from there, around "
+	  "again when the host has fewer; a number with cpus_from=none binds the memory only "
+	  "(--vm-host-node)" },
 	{ "memory_backend", OPT_ENUM, VOFF(memory_backend), "ram", NULL, NULL, 0, 0,
 	  vm_memory_backends, 0,
 	  "guest RAM: ram (anonymous), memfd (shared file), hugetlb (memfd on 2M huge pages: "

@@ -12,10 +12,12 @@
  */
 #include "vm/vm.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/un.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <json-c/json.h>
@@ -117,7 +119,7 @@ static int check_inputs(struct vm_run *r)
 	for (int i = 0; i < r->nk; i++)
 		for (int j = 0; j < i; j++)
 			if (!strcmp(r->k[i].label, r->k[j].label)) {
-				if (r->nk == 2)
+				if (r->nk == 2 && !strcmp(r->k[1].arg->flag, "--kernel-b"))
 					error("both kernels would write results/%s: give --label-a and --label-b",
 					      r->k[i].label);
 				else
@@ -704,10 +706,28 @@ static int run_round(struct vm_run *r, struct kernel *k, int round)
 	return code;
 }
 
+/* Does the label folder hold any <workload>.json? */
+static bool has_results(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	bool any = false;
+
+	while (d && !any && (de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		any = l > 5 && de->d_name[0] != '.' && !strcmp(de->d_name + l - 5, ".json") &&
+		      strcmp(de->d_name, "run.json");
+	}
+	if (d)
+		closedir(d);
+	return any;
+}
+
 static void print_comparison(struct vm_run *r)
 {
 	struct strlist argv = STRLIST_INIT;
-	int code, n = 0;
+	int code, n = 0, with_results = 0;
 
 	strlist_push(&argv, r->self);
 	strlist_push(&argv, "compare");
@@ -718,10 +738,11 @@ static void print_comparison(struct vm_run *r)
 		if (path_exists(rj)) {
 			strlist_push(&argv, r->k[i].dir);
 			n++;
+			with_results += has_results(r->k[i].dir);
 		}
 		free(rj);
 	}
-	if (n >= 2) {
+	if (n >= 2 && with_results) {
 		struct child c = { .argv = (const char *const *)argv.v, .name = "lrubench compare" };
 
 		fflush(stdout);
@@ -866,9 +887,17 @@ int cmd_run_vm(struct vm_args *a)
 	keep_dir_of(&r.keep, r.self);
 	if (!strlist_has(&r.keep, r.cwd))
 		strlist_push(&r.keep, r.cwd);
-	for (size_t i = 0; i + 1 < r.a.suite.n; i++)
+	for (size_t i = 0; i + 1 < r.a.suite.n; i++) {
+		const char *eq = strchr(r.a.suite.v[i + 1], '=');
+
 		if (!strcmp(r.a.suite.v[i], "-c") || !strcmp(r.a.suite.v[i], "--config"))
 			keep_dir_of(&r.keep, r.a.suite.v[i + 1]);
+		/* a key's value that names a file here (kernbench.source=/tmp/x.tar)
+		 * must stay visible in the guest, even under its tmpfs on /tmp */
+		else if (!strcmp(r.a.suite.v[i], "--set") && eq && eq[1] == '/' && path_exists(eq + 1) &&
+			 !is_dir(eq + 1))
+			keep_dir_of(&r.keep, eq + 1);
+	}
 	if (any_vm) {
 		struct strbuf why = STRBUF_INIT;
 
@@ -876,6 +905,14 @@ int cmd_run_vm(struct vm_args *a)
 			goto out;
 		if (vm_tmpdir_create(&r.tmp, tmp && *tmp == '/' ? tmp : "/tmp", "lrubench-vm.")) {
 			code = LB_EXIT_FAIL;
+			goto out;
+		}
+		/* qemu's QMP socket lives there: a unix socket path has 107 bytes */
+		if (strlen(r.tmp.path) + sizeof("/qmp-a-100.sock") > sizeof(((struct sockaddr_un *)0)->sun_path)) {
+			error("the temporary folder %s is too deep for qemu's QMP socket (a unix socket path "
+			      "has at most %zu bytes): set TMPDIR to a shorter folder", r.tmp.path,
+			      sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
+			code = LB_EXIT_USAGE;
 			goto out;
 		}
 		if ((code = find_modules(&r)) || (code = check_tools(&r)))

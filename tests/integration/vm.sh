@@ -346,3 +346,121 @@ test_vm_timeout() {
   assert_eq "$(json_get "$T/results/$RA/run.json" "['vm']['failures'][0]['what']")" hung "what"
   vm_no_leftovers
 }
+
+# Placement and --kernel checked before anything boots: what no host can do
+# is a usage error (2), what this host lacks is 3.
+test_vm_placement_and_kernels_refused() {
+  need_root
+  need_cmd qemu-system-x86_64 qemu-system-x86
+  local rel=9.9.9-lrubench-place ncpu
+  ncpu=$(nproc)
+  mkdir -p "$T/tmp"
+  vm_fake_bzimage "$T/bzImage" "$rel"
+  local R=("$LRUBENCH" run --dry-run --quick -w readtwice --kernel-a "$T/bzImage" -o "$T/results")
+  TMPDIR=$T/tmp expect_exit 3 "${R[@]}" --set vm.cpus=1 --vm-cpus-from 1000
+  assert_grep_err "vm.cpus_from: host CPU 1000 is not online or not allowed to lrubench here (usable: "
+  TMPDIR=$T/tmp expect_exit 2 "${R[@]}" --set vm.cpus=$((ncpu + 1)) --vm-cpus-from node --vm-host-node 0
+  assert_grep_err "vm.cpus_from=node: host node 0 has too few usable CPUs"
+  TMPDIR=$T/tmp expect_exit 2 "${R[@]}" --set vm.cpus=2 --vm-cpus-from 0
+  assert_grep_err "vm.cpus_from=0 lists 1 host CPU for vm.cpus=2 vCPUs"
+  TMPDIR=$T/tmp expect_exit 3 "${R[@]}" --vm-host-node 63
+  assert_grep_err "vm.host_node=63: no such node with memory on this host; nodes present: "
+  if [ "$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)" = 0 ]; then
+    TMPDIR=$T/tmp expect_exit 3 "${R[@]}" --vm-memory-backend hugetlb
+    assert_grep_err "vm.memory_backend=hugetlb needs 1024 free 2048K huge pages"
+  fi
+  expect_exit 2 "${R[@]}" --vm-memory-backend tmpfs
+  assert_grep_err "vm.memory_backend"
+  expect_exit 2 "${R[@]}" --kernel "$T/bzImage"
+  assert_grep_err "--kernel $T/bzImage: expected NAME=IMG"
+  expect_exit 2 "${R[@]}" --kernel "x=$T/a,b"
+  assert_grep_err "a ',' cannot be in NAME or IMG"
+  expect_exit 2 "${R[@]}" --kernel "$rel=$T/bzImage"
+  assert_grep_err "kernels a (--kernel-a) and b (--kernel $rel) would both write results/$rel"
+  expect_exit 2 "${R[@]}" --set "vm.kernels=ok=$T/bzImage,justapath"
+  assert_grep_err "vm.kernels: 'justapath' is not NAME=IMG"
+  # qemu's QMP socket goes in the temporary folder: a unix socket path is short
+  local deep; deep=$T/tmp/$(printf 'd%.0s' $(seq 100))
+  mkdir -p "$deep"
+  TMPDIR=$deep expect_exit 2 "${R[@]}"
+  assert_grep_err "is too deep for qemu's QMP socket (a unix socket path has at most 107 bytes)"
+  [ -z "$(ls -A "$deep")" ] || fail "temporary files left: $(ls -A "$deep")"
+  rmdir "$deep"
+  assert_no_file "$T/results"
+  [ -z "$(ls -A "$T/tmp")" ] || fail "temporary files left: $(ls -A "$T/tmp")"
+  # listed with the other [vm] keys
+  expect_exit 0 "$LRUBENCH" list vm
+  assert_grep "^  vm.kernels = " "$T/out"
+  assert_grep "^  vm.cpus_from = none" "$T/out"
+  assert_grep "^  vm.host_node = auto" "$T/out"
+  assert_grep "^  vm.memory_backend = ram" "$T/out"
+}
+
+# --dry-run shows the placement and the paused, QMP-driven qemu; rounds
+# A, B, C in order (modules faked as in test_vm_dry_run).
+test_vm_dry_run_placement() {
+  need_root
+  need_cmd qemu-system-x86_64 qemu-system-x86
+  local rel=9.9.9-lrubench-dry m
+  mkdir -p "$T/root/boot" "$T/tmp"
+  vm_fake_bzimage "$T/root/boot/vmlinuz-$rel" "$rel"
+  m=$T/root/lib/modules/$rel
+  mkdir -p "$m/kernel"
+  printf 'CONFIG_9P_FS=y\nCONFIG_NET_9P_VIRTIO=y\nCONFIG_VIRTIO_PCI=y\n' > "$T/root/boot/config-$rel"
+  : > "$m/modules.dep"
+  TMPDIR=$T/tmp expect_exit 0 "$LRUBENCH" run --dry-run --quick -w readtwice \
+    --kernel one="$T/root/boot/vmlinuz-$rel" --kernel two="$T/root/boot/vmlinuz-$rel" --kernel-a host \
+    --vm-cpus 1 --vm-cpus-from 0 --vm-rounds 2 -o "$T/results"
+  assert_grep "^kernel a: the running kernel" "$T/out"
+  assert_grep "^kernel b: .*label one" "$T/out"
+  assert_grep "^kernel c: .*label two" "$T/out"
+  assert_grep " -S -qmp unix:<qmp socket>,server=on,wait=off " "$T/out"
+  assert_grep "memory-backend-ram,id=mem0,size=2048M,host-nodes=[0-9]*,policy=bind -machine memory-backend=mem0" "$T/out"
+  assert_grep "^placement: vCPUs pinned to host CPUs 0; guest node 0 on host node [0-9]* (memory-backend-ram, policy=bind)$" "$T/out"
+  assert_grep "^rounds: 2: A, B, C, A, B, C; timeout per boot: 900 s$" "$T/out"
+  assert_no_file "$T/results"
+}
+
+# compare, from hand-written label folders: a kernel that panicked in round
+# 2, one that never started its suite, and placements that differ.
+test_vm_compare_shows_failures_and_placement() {
+  local l
+  for l in a b c; do mkdir -p "$T/r/$l"; done
+  python3 - "$T/r" <<'PY'
+import json, sys, os
+root = sys.argv[1]
+def run(label, placement, failures=None, system=True):
+    r = {"schema": 1, "label": label, "status": "failed" if failures else "complete",
+         "started": "2026-11-30T10:00:0%dZ" % "abc".index(label),
+         "vm": {"accel": "tcg", "memory": "2G", "cpus": 2, "numa_nodes": 1,
+                "placement": {"summary": placement}}}
+    if system:
+        r["system"] = {"kernel_release": "6.1", "virt": "tcg", "cmdline": "x"}
+        r["config"] = {"global": {"iterations": "1"}}
+    if failures:
+        r["vm"]["failures"] = failures
+    json.dump(r, open(os.path.join(root, label, "run.json"), "w"))
+def samples(label, v):
+    json.dump({"schema": 1, "workload": "readtwice", "tables": [{"title": "readtwice MB/s",
+               "unit": "MB/s", "better": "higher", "ops": [{"op": "memcgs-1", "samples": v}]}]},
+              open(os.path.join(root, label, "readtwice.json"), "w"))
+run("a", "vCPU->host CPUs 0:0 1:1; memory bind:0 on node 0")
+samples("a", [100, 101])
+run("b", "vCPU->host CPUs 0:0-1 1:0-1; memory default on node 0",
+    [{"round": 2, "what": "panicked", "first_line": "Kernel panic - not syncing: sysrq triggered crash",
+      "console_log": "logs/round-2/vm-console.log"}])
+samples("b", [90])
+run("c", None, [{"round": 1, "what": "hung", "first_line": None, "console_log": "logs/vm-console.log"}],
+    system=False)
+PY
+  expect_exit 0 "$LRUBENCH" compare "$T/r"
+  assert_grep "^Labels: a (baseline), b, c$" "$T/out"
+  assert_grep "^  vm.placement.summary *vCPU->host CPUs 0:0 1:1; memory bind:0 on node 0 | vCPU->host CPUs 0:0-1 1:0-1; memory default on node 0 | -$" "$T/out"
+  assert_grep "^WARNING: b: panicked in round 2 (first line: Kernel panic - not syncing: sysrq triggered crash); console: logs/round-2/vm-console.log$" "$T/out"
+  assert_grep "^WARNING: b: its numbers are from the rounds before the failure$" "$T/out"
+  assert_grep "^WARNING: c: hung in round 1; console: logs/vm-console.log$" "$T/out"
+  assert_grep "^WARNING: c has no results: its guest never finished a round$" "$T/out"
+  # the facts it has none of are not "differences"
+  if grep -q "^  system.cmdline" "$T/out"; then fail "a label without system facts made a difference"; fi
+  if grep -q "run status is 'failed'" "$T/out"; then fail "the failure was said twice"; fi
+}
