@@ -115,12 +115,13 @@ print-unit-build:
 	@:
 
 install: lrubench lrubench-net
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)/configs
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)/configs/suites
 	install -m 755 lrubench $(DESTDIR)$(BINDIR)/lrubench
 	install -m 755 lrubench-net $(DESTDIR)$(LIBEXECDIR)/lrubench-net
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/*.7 $(DESTDIR)$(MANDIR)/man7/
 	install -m 644 configs/*.conf $(DESTDIR)$(DATADIR)/configs/
+	install -m 644 configs/suites/*.conf $(DESTDIR)$(DATADIR)/configs/suites/
 
 # The nightly recipe (contrib/): the script (beside lrubench-net), the
 # systemd units and, unless one is there already, the settings file they read.

@@ -89,6 +89,9 @@ static const struct popt run_options[] = {
 			set_key),
 	POPT_BOOL(0, "force", &A.force, "replace the complete run in DIR/LABEL"),
 	POPT_BOOL(0, "resume", &A.resume, "continue an interrupted run where it stopped"),
+	POPT_CALLBACK(0, "profile", "global.profile", "KIND",
+		      "none|lock|cpu|all: one more, profiled iteration",
+		      set_key),
 	POPT_BOOL(0, "dry-run", &A.dry_run, "print the config (VM: the plan), run nothing"),
 	POPT_BOOL('q', "quiet", &A.quiet, "print errors only"),
 	POPT_GROUP("VM mode (lrubench-vm(7)): boot each kernel in qemu, run the suite above in it,\n"

@@ -62,27 +62,42 @@ double bisect_stat_value(enum bisect_stat s, const double *x, size_t n, bool *ok
 	return *ok ? inverse(s, sum / (double)n) : 0;
 }
 
-int bisect_find_op(const struct label_result *l, const char *table, const char *op,
-		   const struct result_table **t, const struct op_samples **os, struct strbuf *err)
+/* Tables having op: the measured ones (explaining=false), or the tables
+ * that explain them (true). */
+static size_t find_in(const struct label_result *l, const char *table, const char *op, bool explaining,
+		      const struct result_table **t, const struct op_samples **os, struct strbuf *where)
 {
-	struct strbuf where = STRBUF_INIT;
 	size_t found = 0;
 
-	*t = NULL;
-	*os = NULL;
 	for (size_t w = 0; w < l->nwls; w++)
 		for (size_t i = 0; i < l->wls[w].ntables; i++) {
 			const struct result_table *rt = &l->wls[w].tables[i];
 			const struct op_samples *o = result_table_find_op(rt, op);
 
-			if (!o || (table && strcmp(rt->title, table)))
+			if (!o || (table && strcmp(rt->title, table)) || (!table && rt->explains != explaining))
 				continue;
-			strbuf_addf(&where, "%s'%s' (%s)", found ? ", " : "", rt->title, l->wls[w].workload);
+			strbuf_addf(where, "%s'%s' (%s)", found ? ", " : "", rt->title, l->wls[w].workload);
 			if (!found++) {
 				*t = rt;
 				*os = o;
 			}
 		}
+	return found;
+}
+
+int bisect_find_op(const struct label_result *l, const char *table, const char *op,
+		   const struct result_table **t, const struct op_samples **os, struct strbuf *err)
+{
+	struct strbuf where = STRBUF_INIT;
+	size_t found;
+
+	*t = NULL;
+	*os = NULL;
+	/* an op of a workload's own tables, before the tables that explain them
+	 * (CPU split, reclaim, locks), which repeat its op names */
+	found = find_in(l, table, op, false, t, os, &where);
+	if (!found && !table)
+		found = find_in(l, table, op, true, t, os, &where);
 	if (found == 1) {
 		strbuf_release(&where);
 		return 0;

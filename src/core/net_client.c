@@ -99,17 +99,13 @@ static bool is_program(const char *path)
 
 char *net_helper_find(struct strbuf *why)
 {
-	char self[PATH_MAX], *slash, *here = NULL, *installed;
+	char *dir = self_dir(), *here = NULL, *installed;
 
-	if (self_exe()) {
-		snprintf(self, sizeof(self), "%s", self_exe());
-		slash = strrchr(self, '/');
-		if (slash) {
-			*slash = '\0';
-			here = xasprintf("%s/%s", self, NET_HELPER_NAME);
-			if (is_program(here))
-				return here;
-		}
+	if (dir) {
+		here = xasprintf("%s/%s", dir, NET_HELPER_NAME);
+		free(dir);
+		if (is_program(here))
+			return here;
 	}
 	installed = xasprintf("%s/%s", LRUBENCH_LIBEXECDIR, NET_HELPER_NAME);
 	if (is_program(installed)) {

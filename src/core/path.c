@@ -3,6 +3,7 @@
 #include "core/path.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -63,4 +64,33 @@ const char *self_exe(void)
 		done = true;
 	}
 	return *path ? path : NULL;
+}
+
+char *self_dir(void)
+{
+	char self[PATH_MAX], *slash;
+
+	if (!self_exe())
+		return NULL;
+	snprintf(self, sizeof(self), "%s", self_exe());
+	slash = strrchr(self, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	return xstrdup(slash == self ? "/" : self);
+}
+
+char *shipped_path(const char *rel)
+{
+	char *dir = self_dir(), *p = dir ? xasprintf("%s/%s", dir, rel) : NULL;
+
+	free(dir);
+	if (p && path_exists(p))
+		return p;
+	free(p);
+	p = xasprintf("%s/%s", LRUBENCH_DATADIR, rel);
+	if (path_exists(p))
+		return p;
+	free(p);
+	return NULL;
 }

@@ -32,5 +32,12 @@ bool program_in_path(const char *name);
  * outside the chroot ("/host/usr/bin/lrubench"). NULL when unreadable.
  */
 const char *self_exe(void);
+/* The folder of the running binary (/proc/self/exe), malloc'ed; NULL when
+ * it cannot be read. The build tree keeps what lrubench ships beside it. */
+char *self_dir(void);
+/* What lrubench ships (e.g. "configs/suites"): beside the binary when it
+ * runs from a build tree, else under the installed data folder
+ * ($(DATADIR), make install); malloc'ed, NULL when neither exists. */
+char *shipped_path(const char *rel);
 
 #endif

@@ -267,3 +267,34 @@ test_thpscale_data_file_beyond_sparse_image() {
   assert_grep_err "global.sparse_size"
   thp_no_leaks
 }
+
+# memcgs = 0: one instance in the root memory cgroup (the controller on, no
+# memcg of its own), not in lrubench's cgroup nor in a memcg of the run.
+thp_in_root_memcg() {
+  local c
+  for c in $(pgrep -P "$1"); do
+    grep -E '^[0-9]+:memory:|^0::' "/proc/$c/cgroup" 2>/dev/null | head -1 | grep -qE ':/$' && return 0
+  done
+  return 1
+}
+test_thpscale_memcgs_zero_runs_in_root_cgroup() {
+  thp_need
+  [ -d /sys/fs/cgroup/memory ] || [ -f /sys/fs/cgroup/cgroup.controllers ] || skip "no memory cgroup"
+  grep -E '^[0-9]+:memory:|^0::' /proc/$$/cgroup | head -1 | grep -qE ':/$' &&
+    skip "this shell already runs in the root memory cgroup: nothing to tell apart"
+  "$LRUBENCH" run -w thpscale -o "$T/r" --label t -i 1000 --set global.warmup=0 \
+    --set thpscale.threads=1 --set thpscale.mapsize=256M --set thpscale.memcgs=0 \
+    >"$T/out" 2>"$T/err" &
+  pid=$!
+  local i
+  for i in $(seq 1 3000); do
+    thp_in_root_memcg "$pid" && break
+    kill -0 "$pid" 2>/dev/null || { cat "$T/err"; fail "run ended before an instance was seen"; }
+    sleep 0.01
+  done
+  thp_in_root_memcg "$pid" || { kill -9 "$pid"; fail "no instance appeared in the root memory cgroup"; }
+  [ -z "$(find /sys/fs/cgroup -maxdepth 3 -type d -path "*/lrubench-$pid/thpscale-*")" ] ||
+    fail "memcgs=0 created a thpscale memcg"
+  kill -INT "$pid"; wait "$pid"; assert_eq "$?" 130 "exit after SIGINT"
+  thp_no_leaks
+}

@@ -463,4 +463,29 @@ PY
   # the facts it has none of are not "differences"
   if grep -q "^  system.cmdline" "$T/out"; then fail "a label without system facts made a difference"; fi
   if grep -q "run status is 'failed'" "$T/out"; then fail "the failure was said twice"; fi
+
+# point 7 of the profile feature: the guest runs the same profile pass (perf
+# from the shared root, tracefs mounted by lrubench inside the guest) and its
+# tables come back with the samples
+test_vm_profile_lock() {
+  vm_kernels
+  command -v perf >/dev/null 2>&1 || skip "needs perf on the host root the guest shares (apt-get install linux-perf)"
+  mkdir -p "$T/tmp"
+  TMPDIR=$T/tmp expect_exit 0 "$LRUBENCH" run "${VM_SUITE[@]}" --profile lock --kernel-a "$KA" -o "$T/results"
+  python3 - "$T/results/$RA" <<'EOF2' || fail "guest profile"
+import json, os, sys
+d = json.load(open(os.path.join(sys.argv[1], "readtwice.json")))
+t = {x["title"]: x for x in d["tables"]}
+for title in ("readtwice lru_lock wait", "readtwice lru_lock contended", "readtwice sys CPU %"):
+    assert t[title]["explains"] is True, title
+assert sorted(o["op"] for o in t["readtwice lru_lock wait"]["ops"]) == ["memcgs-1", "memcgs-2"]
+prof = [e["profile"] for e in d["details"] if "profile" in e]
+assert len(prof) == 2 and all(p["status"] == "ok" for p in prof), prof
+run = json.load(open(os.path.join(sys.argv[1], "run.json")))
+assert run["profile"]["lock_source"] == "perf lock contention", run["profile"]
+# cgroup v2 in the guest: user and sys from the run cgroup's cpu.stat
+assert run["profile"]["cpu_source"] == "cgroup2 cpu.stat of the run cgroup", run["profile"]
+EOF2
+  assert_file "$T/results/$RA/logs/profile-readtwice-memcgs-2-lock.txt"
+  vm_no_leftovers
 }

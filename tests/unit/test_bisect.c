@@ -105,9 +105,15 @@ static void test_find_op(void **state)
 	add(&w[0], "kernbench", "elsp-2", 3.0);
 	add(&w[1], "readtwice MB/s aggregate", "memcgs-1", 100);
 	add(&w[1], "readtwice MB/s per memcg", "memcgs-1", 50);
+	/* a table that explains the others repeats their op names */
+	add(&w[0], "kernbench sys CPU %", "elsp-2", 40);
+	w[0].tables[1].explains = true;
 	assert_int_equal(bisect_find_op(&l, NULL, "elsp-2", &t, &os, &err), 0);
 	assert_string_equal(t->title, "kernbench");
 	assert_true(os->n == 1 && os->v[0] == 3.0);
+	/* the explaining table when asked by name */
+	assert_int_equal(bisect_find_op(&l, "kernbench sys CPU %", "elsp-2", &t, &os, &err), 0);
+	assert_true(os->v[0] == 40);
 	/* in two tables: ambiguous, the tables are named */
 	assert_int_equal(bisect_find_op(&l, NULL, "memcgs-1", &t, &os, &err), -1);
 	assert_string_equal(err.buf, "res/x: op 'memcgs-1' is in 2 tables: 'readtwice MB/s aggregate' "

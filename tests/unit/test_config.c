@@ -55,6 +55,48 @@ static void resize_keeps_explicit_values(void **state)
 	strbuf_release(&e);
 }
 
+/* "cpus" terms: expanded for the sizing's CPUs, and again when the node
+ * (so the count) changes; the effective text is the number. */
+static void cpus_word(void **state)
+{
+	struct config c;
+	struct strbuf e = STRBUF_INIT, x = STRBUF_INIT;
+	struct sizing sz1 = { NULL, 1, 1ULL << 30 }, sz40 = { NULL, 40, 1ULL << 30 };
+	struct rt_opts_view *rt;
+	(void)state;
+	assert_int_equal(config_expand_cpus("1,2,4", 8, &x, &e), 0);
+	assert_int_equal(config_expand_cpus("cpus", 8, &x, &e), 1);
+	assert_string_equal(x.buf, "8");
+	assert_int_equal(config_expand_cpus("1-2*cpus:x2,cpus/2,cpus/16", 8, &x, &e), 1);
+	assert_string_equal(x.buf, "1-16:x2,4,1");
+	assert_int_equal(config_expand_cpus("12,cpus", 3, &x, &e), 1);
+	assert_string_equal(x.buf, "12,3");
+	assert_int_equal(config_expand_cpus("cpus*2", 3, &x, &e), -1);
+
+	assert_int_equal(config_init(&c, &sz4, false), 0);
+	assert_int_equal(config_set(&c, "readtwice.memcgs=cpus,2*cpus", &e), 0);
+	assert_int_equal(config_set(&c, "readtwice.readers_per_memcg=cpus/2", &e), 0);
+	rt = config_section(&c, "readtwice");
+	assert_int_equal(rt->memcgs.n, 2);
+	assert_int_equal(rt->memcgs.v[0], 4);
+	assert_int_equal(rt->memcgs.v[1], 8);
+	assert_int_equal(rt->readers_per_memcg, 2);
+	config_resize(&c, &sz40);
+	assert_int_equal(rt->memcgs.v[0], 40);
+	assert_int_equal(rt->memcgs.v[1], 80);
+	assert_string_equal(config_find_section(&c, "readtwice")->text[0], "40,80");
+	config_resize(&c, &sz1);
+	assert_int_equal(rt->memcgs.v[1], 2);
+	assert_int_equal(rt->readers_per_memcg, 1);
+	/* a plain value set later forgets the cpus form */
+	assert_int_equal(config_set(&c, "readtwice.memcgs=3", &e), 0);
+	config_resize(&c, &sz40);
+	assert_int_equal(rt->memcgs.v[0], 3);
+	config_release(&c);
+	strbuf_release(&e);
+	strbuf_release(&x);
+}
+
 static void ini_file(void **state)
 {
 	struct config c;
@@ -86,7 +128,10 @@ static void ini_errors(void **state)
 	static const struct { const char *text, *want; } cases[] = {
 		{ "[global]\niterations = 3\nbogus = 1\n", "bad.conf:3: unknown key 'bogus' in [global]" },
 		{ "[readtwice]\n\nfile_size = 12Q\n", "bad.conf:3: readtwice.file_size: '12Q' is not a size" },
-		{ "[readtwice]\nmemcgs = 0\n", "bad.conf:2: readtwice.memcgs: 0 is out of range (1..4096)" },
+		{ "[readtwice]\nmemcgs = 4097\n", "bad.conf:2: readtwice.memcgs: 4097 is out of range (0..4096)" },
+		{ "[readtwice]\nmemcgs = 2cpus\n", "bad.conf:2: readtwice.memcgs: '2cpus': write cpus as" },
+		{ "[readtwice]\nmemcgs = cpus/0\n", "bad.conf:2: readtwice.memcgs: 'cpus/0': cpus/N needs" },
+		{ "[readtwice]\nfile_size = cpus\n", "readtwice.file_size: 'cpus' is not a size" },
 		{ "[readtwice]\nruntime = -1\n", "bad.conf:2: readtwice.runtime: '-1' is not a time" },
 		{ "[nosuch]\nx = 1\n", "bad.conf:2: unknown section [nosuch]" },
 		{ "iterations = 1\n", "bad.conf:1: key 'iterations' outside of any [section]" },
@@ -319,6 +364,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(defaults_and_quick), cmocka_unit_test(resize_keeps_explicit_values),
+		cmocka_unit_test(cpus_word),
 		cmocka_unit_test(ini_file), cmocka_unit_test(ini_errors), cmocka_unit_test(missing_file),
 		cmocka_unit_test(set_args), cmocka_unit_test(to_json),
 		cmocka_unit_test(option_bounds), cmocka_unit_test(option_words),
