@@ -463,6 +463,7 @@ PY
   # the facts it has none of are not "differences"
   if grep -q "^  system.cmdline" "$T/out"; then fail "a label without system facts made a difference"; fi
   if grep -q "run status is 'failed'" "$T/out"; then fail "the failure was said twice"; fi
+}
 
 # point 7 of the profile feature: the guest runs the same profile pass (perf
 # from the shared root, tracefs mounted by lrubench inside the guest) and its
