@@ -171,11 +171,11 @@ case \$(cat kernel.txt) in
 esac
 EOF
   chmod +x "$T/build.sh"
+  local first; first=$(git -C "$T/repo" rev-parse HEAD~1)   # c4, the first rt
   ( cd "$T/repo" && git bisect start HEAD HEAD~5 >/dev/null &&
     TMPDIR=$T/tmp git bisect run "$LRUBENCH" bisect-step --good "$T/res/good" --bad "$T/res/bad" \
       --op elsp-2 --dir "$T/bisect" --image "$T/img/bzImage" "${suite[@]}" -- "$T/build.sh" ) \
     >"$T/out" 2>"$T/err" || { tail -n 40 "$T/out" "$T/err"; fail "git bisect run failed"; }
-  local first; first=$(git -C "$T/repo" rev-parse HEAD~1)
   assert_grep "^$first is the first bad commit" "$T/out"
   # every step's verdict is its kernel's, and was kept
   expect_exit 0 "$LRUBENCH" bisect-log "$T/bisect"

@@ -184,7 +184,7 @@ test_vm_three_kernels() {
   assert_eq "$(json_get "$T/results/copy/run.json" "['vm']['kernel']")" c "kernel letter of the copy"
   [ "$RA" != "$RB" ] || fail "both images have release $RA"
   # booted in the order given
-  grep -o "kernel [abc]: booting" "$T/err" | tr '\n' ' ' > "$T/order"
+  grep -o "kernel [abc]: booting" "$T/out" | tr '\n' ' ' > "$T/order"
   assert_eq "$(cat "$T/order")" "kernel a: booting kernel b: booting kernel c: booting " "boot order"
   # the comparison shows all three, baseline first
   assert_grep "^Labels: $RA (baseline), $RB, copy$" "$T/out"
@@ -223,7 +223,7 @@ EOF
   # nodes' RAM bound to host node 0, where its pages are
   nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)
   [ "$nodes" = 1 ] || skip "this check is written for a host with one NUMA node ($nodes here)"
-  assert_grep_err "placement: the host has 1 NUMA node: guest nodes 0-1 are all on host node 0"
+  assert_grep "placement: the host has 1 NUMA node: guest nodes 0-1 are all on host node 0" "$T/out"
   python3 - "$rj" <<'EOF' || fail "placement not applied as planned"
 import json, sys
 pl = json.load(open(sys.argv[1]))["vm"]["placement"]
@@ -488,5 +488,34 @@ assert run["profile"]["lock_source"] == "perf lock contention", run["profile"]
 assert run["profile"]["cpu_source"] == "cgroup2 cpu.stat of the run cgroup", run["profile"]
 EOF2
   assert_file "$T/results/$RA/logs/profile-readtwice-memcgs-2-lock.txt"
+  vm_no_leftovers
+}
+
+# Guest RAM on huge pages (memfd hugetlb=on), bound to a host node: the
+# test reserves the pages it needs and gives them back (a sysctl it changes
+# and restores, trap included).
+test_vm_hugetlb_backend() {
+  vm_kernels
+  local before want=256
+  before=$(cat /proc/sys/vm/nr_hugepages)
+  trap 'echo "$before" > /proc/sys/vm/nr_hugepages; lib_teardown' EXIT
+  echo $((before + want)) > /proc/sys/vm/nr_hugepages
+  [ "$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)" -ge "$want" ] ||
+    skip "cannot reserve $want huge pages here"
+  mkdir -p "$T/tmp"
+  TMPDIR=$T/tmp expect_exit 0 "$LRUBENCH" run --quick -w readtwice --set readtwice.memcgs=1 \
+    --set readtwice.runtime=1s --set readtwice.file_size=64M --set global.iterations=1 \
+    --set global.warmup=0 --vm-memory 512M --vm-memory-backend hugetlb --vm-host-node 0 \
+    --kernel-a "$KA" -o "$T/results"
+  python3 - "$T/results/$RA/run.json" <<'PY' || fail "guest RAM not on bound huge pages"
+import json, sys
+pl = json.load(open(sys.argv[1]))["vm"]["placement"]
+assert pl["memory_backend"] == "hugetlb" and pl["host_nodes"] == [0], pl
+mem = pl["applied"]["memory"]
+assert len(mem) == 1 and mem[0]["policy"] == "bind:0" and mem[0]["page_kb"] == 2048, mem
+assert mem[0]["pages"].get("0", 0) > 0, mem
+# vCPUs float: host_node alone binds memory only
+assert all(v["cpus_allowed"] != "?" for v in pl["applied"]["vcpus"]), pl
+PY
   vm_no_leftovers
 }
