@@ -36,6 +36,7 @@
 #include "vm/modules.h"
 #include "vm/placement.h"
 #include "vm/qemu.h"
+#include "vm/record.h"
 #include "vm/tmp.h"
 
 #define QEMU "qemu-system-x86_64"
@@ -234,153 +235,6 @@ static void round_result_release(struct round_result *rr)
 	json_object_put(rr->placement);
 	strlist_release(&rr->warnings);
 	memset(rr, 0, sizeof(*rr));
-}
-
-struct vm_note {
-	struct vm_run *r;
-	struct kernel *k;
-	int round;
-	const struct round_result *rr;
-	const char *console_rel;     /* the round's console log, relative to the label */
-	const char *console_abs;
-};
-
-static json_object *object_member(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_object)) {
-		v = json_object_new_object();
-		json_object_object_add(o, key, v);
-	}
-	return v;
-}
-
-static json_object *array_member(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_array)) {
-		v = json_object_new_array();
-		json_object_object_add(o, key, v);
-	}
-	return v;
-}
-
-/* vm.placement: the plan, and what was really applied in each round */
-static void annotate_placement(json_object *vm, const struct vm_note *n)
-{
-	const struct vm_placement *p = &n->r->place;
-	json_object *pl = object_member(vm, "placement"), *hn = json_object_new_array();
-	struct strbuf sb = STRBUF_INIT;
-
-	json_object_object_add(pl, "cpus_from", json_object_new_string(
-		p->cpus_from == VM_CPUS_FLOAT ? "none" : p->cpus_from == VM_CPUS_NODE ? "node" : "list"));
-	json_object_object_add(pl, "memory_backend",
-			       json_object_new_string(vm_memory_backends[p->backend]));
-	for (unsigned g = 0; g < p->nnodes; g++)
-		json_object_array_add(hn, p->host_node[g] >= 0 ? json_object_new_int(p->host_node[g]) : NULL);
-	json_object_object_add(pl, "host_nodes", hn);
-	if (*p->note)
-		json_object_object_add(pl, "note", json_object_new_string(p->note));
-	vm_placement_describe(p, &sb);
-	json_object_object_add(pl, "plan", json_object_new_string(sb.buf));
-	if (n->rr->placement) {
-		strbuf_reset(&sb);
-		vm_placement_summary(n->rr->placement, &sb);
-		json_object_object_add(pl, "applied", json_object_get(n->rr->placement));
-		/* compare's "what differs" shows this line: the first round's */
-		if (!json_object_object_get_ex(pl, "summary", NULL))
-			json_object_object_add(pl, "summary", json_object_new_string(sb.buf));
-		json_object_array_add(array_member(pl, "round_summaries"), json_object_new_string(sb.buf));
-	}
-	strbuf_release(&sb);
-}
-
-/* vm.failures[]: a crash or hang is a result, with its console's last lines */
-static void annotate_failure(json_object *vm, const struct vm_note *n)
-{
-	json_object *f = json_object_new_object(), *tail = json_object_new_array();
-	struct strbuf sb = STRBUF_INIT;
-	char *p, *line;
-
-	json_object_object_add(f, "round", json_object_new_int(n->round));
-	json_object_object_add(f, "what", json_object_new_string(n->rr->what));
-	json_object_object_add(f, "first_line", n->rr->first_line ?
-			       json_object_new_string(n->rr->first_line) : NULL);
-	json_object_object_add(f, "reason", json_object_new_string(n->rr->why ? n->rr->why : ""));
-	if (n->console_rel) {
-		json_object_object_add(f, "console_log", json_object_new_string(n->console_rel));
-		file_tail(n->console_abs, LOG_TAIL_LINES, &sb);
-		for (p = sb.buf; p && (line = strsep(&p, "\n")); )
-			if (*line)
-				json_object_array_add(tail, json_object_new_string(line));
-	}
-	json_object_object_add(f, "console_tail", tail);
-	json_object_array_add(array_member(vm, "failures"), f);
-	strbuf_release(&sb);
-}
-
-static void annotate(json_object *run, void *arg)
-{
-	struct vm_note *n = arg;
-	const struct round_result *rr = n->rr;
-	json_object *vm = object_member(run, "vm");
-	char mem[32];
-
-	json_object_object_add(vm, "image", json_object_new_string(n->k->host ? VM_HOST :
-		n->k->image_abs ? n->k->image_abs : n->k->image));
-	json_object_object_add(vm, "kernel", json_object_new_string((char[]){ n->k->which, 0 }));
-	if (!n->k->host) {
-		format_size(n->r->a.memory, mem, sizeof(mem));
-		json_object_object_add(vm, "accel", json_object_new_string(n->r->kvm ? "kvm" : "tcg"));
-		json_object_object_add(vm, "memory", json_object_new_string(mem));
-		json_object_object_add(vm, "cpus", json_object_new_int((int)n->r->a.cpus));
-		json_object_object_add(vm, "numa_nodes", json_object_new_int((int)n->r->a.numa_nodes));
-		json_object_object_add(vm, "kernel_cmdline", json_object_new_string(rr->append ? rr->append : ""));
-		if (n->k->mods.moddir)
-			json_object_object_add(vm, "modules_dir", json_object_new_string(n->k->mods.moddir));
-		json_object_object_add(vm, "console_log", json_object_new_string("logs/vm-console.log"));
-		annotate_placement(vm, n);
-		for (size_t i = 0; i < rr->warnings.n; i++)
-			json_object_array_add(array_member(vm, "console_warnings"),
-					      json_object_new_string(rr->warnings.v[i]));
-	}
-	json_object_object_add(vm, "rounds", json_object_new_int(n->round));
-	json_object_array_add(array_member(vm, "round_seconds"), json_object_new_double(rr->seconds));
-	if (rr->code && rr->code != LB_EXIT_INTERRUPTED)
-		annotate_failure(vm, n);
-	if (rr->status)
-		json_object_object_add(run, "status", json_object_new_string(rr->status));
-	if (rr->code && rr->why && (n->round == 1 || rr->code != LB_EXIT_INTERRUPTED))
-		json_object_object_add(run, "error", json_object_new_string(rr->why));
-}
-
-/* A label the guest never wrote (it crashed first) still gets a run.json, so
- * compare shows the kernel and why it has no numbers. */
-static int ensure_run_json(struct kernel *k)
-{
-	char *path = xasprintf("%s/run.json", k->dir);
-	json_object *o;
-	char ts[64];
-	struct strbuf err = STRBUF_INIT;
-	int ret = 0;
-
-	if (!path_exists(path)) {
-		o = json_object_new_object();
-		format_timestamp(now_realtime(), ts, sizeof(ts));
-		json_object_object_add(o, "schema", json_object_new_int(RESULTS_SCHEMA));
-		json_object_object_add(o, "label", json_object_new_string(k->label));
-		json_object_object_add(o, "status", json_object_new_string("failed"));
-		json_object_object_add(o, "started", json_object_new_string(ts));
-		json_object_object_add(o, "lrubench_version", json_object_new_string(LRUBENCH_VERSION));
-		if (mkdir_p(k->dir, 0755) || json_save_file(path, o, &err))
-			ret = error("cannot write %s: %s", path, strbuf_str(&err));
-		json_object_put(o);
-	}
-	strbuf_release(&err);
-	free(path);
-	return ret;
 }
 
 static void guest_cmd(struct vm_run *r, struct kernel *k, const char *dest, struct strlist *cmd)
@@ -677,15 +531,25 @@ static int run_round(struct vm_run *r, struct kernel *k, int round)
 	}
 	if (console && !strncmp(console, k->dir, strlen(k->dir)) && console[strlen(k->dir)] == '/')
 		console_rel = xstrdup(console + strlen(k->dir) + 1);
-	if (code && code != LB_EXIT_INTERRUPTED && ensure_run_json(k))
-		code = LB_EXIT_FAIL;
 	{
-		struct vm_note n = { r, k, round, &rr, console_rel, console };
-		char *rj = xasprintf("%s/run.json", k->dir);
+		struct vm_round_record rec = {
+			.kernel = k->which, .label = k->label, .host = k->host, .kvm = r->kvm,
+			.image = k->host ? VM_HOST : k->image_abs ? k->image_abs : k->image,
+			.memory = r->a.memory, .cpus = r->a.cpus, .numa_nodes = r->a.numa_nodes,
+			.modules_dir = k->mods.moddir, .place = &r->place, .round = round,
+			.code = rr.code, .status = rr.status, .why = rr.why, .what = rr.what,
+			.first_line = rr.first_line, .append = rr.append, .seconds = rr.seconds,
+			.placement = rr.placement, .warnings = &rr.warnings,
+			.console_rel = console_rel, .console_abs = console,
+		};
+
 		strbuf_reset(&err);
-		if (path_exists(rj) && vm_update_run_json(k->dir, annotate, &n, &err))
-			warning("cannot record the VM facts in %s: %s", rj, err.buf);
-		free(rj);
+		if (vm_record_round(k->dir, &rec, &err)) {
+			error("cannot record round %d of %s in %s/run.json: %s", round, k->label, k->dir,
+			      err.buf);
+			if (!code)
+				code = LB_EXIT_FAIL;
+		}
 	}
 	if (code == 0)
 		info("kernel %c: round %d/%u of %s took %.0f s%s", k->which, round, r->a.rounds, k->label,
