@@ -321,11 +321,19 @@ out:
 	return ret;
 }
 
-/* While qemu still runs: where the guest's pages are now. */
+/* While qemu still runs: where the guest's pages are now. A qemu that is
+ * exiting has no mappings left to read: the last read that found them stays. */
 static void reread_memory(const struct vm_qemu_spec *s, struct child *q, struct vm_boot *b)
 {
-	if (s->place && b->placement && q->running)
-		json_object_object_add(b->placement, "memory", vm_placement_read_memory(s->place, q->pid));
+	json_object *m;
+
+	if (!s->place || !b->placement || !q->running)
+		return;
+	m = vm_placement_read_memory(s->place, q->pid);
+	if (json_object_array_length(m))
+		json_object_object_add(b->placement, "memory", m);
+	else
+		json_object_put(m);
 }
 
 int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix,
@@ -336,7 +344,7 @@ int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix
 	struct console c = { .fd = -1, .prefix = prefix, .b = b, .kvm = s->kvm };
 	struct strbuf err = STRBUF_INIT;
 	struct alive al = { 0 };
-	double start = now_monotonic(), deadline, grace_end = 0;
+	double start = now_monotonic(), deadline, grace_end = 0, next_read = 0;
 	int code = -1, ret = 0, fd;
 	bool reread = false;
 
@@ -401,9 +409,14 @@ int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix
 			ret = -1;
 			goto out;
 		}
-		if ((c.exited || c.fatal || c.init_failed) && !reread) {
+		/* the guest touches its pages as it runs: read where they are every
+		 * few seconds, and once more at the verdict (qemu may be gone a
+		 * moment later) */
+		if (((c.exited || c.fatal || c.init_failed) && !reread) ||
+		    now_monotonic() > next_read) {
 			reread_memory(s, &q, b);
-			reread = true;
+			reread = c.exited || c.fatal || c.init_failed;
+			next_read = now_monotonic() + 5;
 		}
 		/* after the verdict, give the guest time to power off by itself;
 		 * after a crash, time to print the rest of it */
