@@ -583,8 +583,11 @@ static char *run_failure(const struct step *st, unsigned r)
 {
 	char *rj = xasprintf("%s/results/round-%u/run.json", st->dir, r);
 	char *log = xasprintf("%s/run-%u.log", st->dir, r);
-	json_object *run = path_exists(rj) ? json_object_from_file(rj) : NULL, *e = NULL;
+	struct strbuf err = STRBUF_INIT;
+	json_object *run = path_exists(rj) ? json_load_file(rj, &err) : NULL, *e = NULL;
 	char *why = NULL;
+
+	strbuf_release(&err);
 
 	if (run && json_object_object_get_ex(run, "error", &e) && e)
 		why = xstrdup(json_object_get_string(e));

@@ -339,6 +339,9 @@ void cg_env_release(struct cg_env *env)
 		cleanup_pop(env->subtree_id, true);
 		env->subtree_id = 0;
 	}
+	/* not freed by its undo, which may run in a signal handler */
+	free(env->subtree_undo);
+	env->subtree_undo = NULL;
 	free(env->root);
 	free(env->v2_root);
 	env->root = env->v2_root = NULL;
@@ -361,6 +364,7 @@ static int enable_subtree_memory(struct cg_env *env, const char *dir, bool is_ro
 		return 0;   /* our own cgroups are removed whole */
 	u = xcalloc(1, sizeof(*u));
 	memcpy(u->path, path, sizeof(path));
+	env->subtree_undo = u;
 	env->subtree_id = cleanup_push(u->path, subtree_cleanup, u);
 	return 0;
 }

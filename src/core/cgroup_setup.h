@@ -26,6 +26,7 @@ struct cg_env {
 	char *v2_root;   /* a cgroup2 mount even when memory is on v1 (informational) */
 	bool hybrid;     /* v1 memory with a v2 mount beside it */
 	int subtree_id;  /* cleanup id when we enabled +memory in root's subtree_control (v2) */
+	void *subtree_undo;  /* what that entry undoes; freed by cg_env_release */
 };
 
 struct cgroup {

@@ -14,6 +14,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <poll.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -45,6 +46,36 @@ bool fetch_has_scheme(const char *s)
 	while (isalnum((unsigned char)*p) || *p == '+' || *p == '-' || *p == '.')
 		p++;
 	return !strncmp(p, "://", 3);
+}
+
+/* "scheme://user:pass@host/...": the userinfo ends before the first '/', '?'
+ * or '#' after "://" */
+static const char *userinfo_end(const char *url)
+{
+	const char *p = strstr(url, "://"), *at;
+	size_t auth;
+
+	if (!p)
+		return NULL;
+	p += 3;
+	auth = strcspn(p, "/?#");
+	at = memrchr(p, '@', auth);
+	return at;
+}
+
+bool fetch_url_has_credentials(const char *url)
+{
+	return userinfo_end(url) != NULL;
+}
+
+char *fetch_url_redacted(const char *url)
+{
+	const char *at = userinfo_end(url), *p;
+
+	if (!at)
+		return xstrdup(url);
+	p = strstr(url, "://") + 3;
+	return xasprintf("%.*s***%s", (int)(p - url), url, at);
 }
 
 bool fetch_is_url(const char *s)
@@ -154,6 +185,34 @@ static void stop_helper_now(void *arg)
 	}
 }
 
+/* Read the result pipe to its EOF (the helper's exit), at most max bytes
+ * kept; stops early on a stop request (the caller's wait sees it). -1 when
+ * the result was larger than max or unreadable. */
+static int read_result(int fd, struct strbuf *out, size_t max)
+{
+	char buf[4096];
+	int ret = 0;
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t r;
+
+		if (lb_stop_requested())
+			return ret;
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		r = read(fd, buf, sizeof(buf));
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (r <= 0)
+			return r < 0 ? -1 : ret;
+		if (out->len + (size_t)r > max)
+			ret = -1;   /* keep reading, so the helper is not blocked */
+		else
+			strbuf_add(out, buf, (size_t)r);
+	}
+}
+
 /*
  * Run `lrubench-net CMD [-q] [--result-fd=N] WORDS...`. -q when lrubench is
  * quiet (or quiet is asked): the helper's info() lines are lrubench's too.
@@ -161,12 +220,13 @@ static void stop_helper_now(void *arg)
  * Returns 0 ok, -1 failed (a message was printed), -2 interrupted.
  */
 static int run_helper(const char *cmd, bool quiet, const struct strlist *words,
-		      struct strbuf *result)
+		      struct strbuf *result, size_t result_max)
 {
 	struct child c = { .name = NET_HELPER_NAME };
 	struct strlist argv = STRLIST_INIT;
 	char *prog = net_helper_path();
 	int fds[2] = { -1, -1 }, code = -1, w, stop_id, ret = -1;
+	bool too_big = false;
 
 	if (!prog)
 		return -1;
@@ -194,6 +254,10 @@ static int run_helper(const char *cmd, bool quiet, const struct strlist *words,
 		fds[1] = -1;
 	}
 	stop_id = cleanup_push(NET_HELPER_NAME, stop_helper_now, &c);
+	/* a result larger than the pipe's buffer would block the helper: read
+	 * it while the helper runs; EOF comes when it exits */
+	if (result && read_result(fds[0], result, result_max))
+		too_big = true;
 	w = child_wait(&c, -1, &code, NULL);
 	if (w == -2) {
 		/* it leads its own process group, so a terminal's ^C reached only
@@ -214,21 +278,9 @@ static int run_helper(const char *cmd, bool quiet, const struct strlist *words,
 		error("%s %s %s", NET_HELPER_NAME, cmd, how);
 	}
 	cleanup_pop(stop_id, false);
-	if (result && !ret) {
-		char buf[512];
-		ssize_t r;
-
-		/* the helper has exited: its result sits in the pipe, EOF after it */
-		while ((r = read(fds[0], buf, sizeof(buf))) != 0) {
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r < 0 || result->len + (size_t)r > NET_RESULT_MAX) {
-				ret = error("cannot read the result of %s %s", NET_HELPER_NAME, cmd);
-				break;
-			}
-			strbuf_add(result, buf, (size_t)r);
-		}
-	}
+	if (result && !ret && too_big)
+		ret = error("cannot read the result of %s %s (more than %zu bytes)", NET_HELPER_NAME, cmd,
+			    result_max);
 out:
 	if (fds[0] >= 0)
 		close(fds[0]);
@@ -258,9 +310,13 @@ enum fetch_status net_fetch_url(const char *url, const struct fetch_opts *o, str
 		strlist_pushf(&a, "--low-speed-time=%.17g", o->low_speed_time);
 	if (o->progress >= 0)
 		strlist_push(&a, o->progress ? "--progress" : "--no-progress");
+	if (o->max_bytes)
+		strlist_pushf(&a, "--max-size=%llu", o->max_bytes);
+	if (o->timeout > 0)
+		strlist_pushf(&a, "--timeout=%.17g", o->timeout);
 	strlist_push(&a, "--");
 	strlist_push(&a, url);
-	r = run_helper("fetch", o->quiet, &a, &out);
+	r = run_helper("fetch", o->quiet, &a, &out, NET_RESULT_MAX);
 	if (r == -2) {
 		st = FETCH_INTERRUPTED;
 	} else if (!r) {
@@ -292,7 +348,7 @@ int net_sha256_file(const char *path, char out[65])
 
 	strlist_push(&a, "--");
 	strlist_push(&a, path);
-	r = run_helper("sha256", false, &a, &res);
+	r = run_helper("sha256", false, &a, &res, NET_RESULT_MAX);
 	if (!r && (res.len != 64 || sha256_parse_hex(res.buf, NULL)))
 		r = error("%s sha256 %s: unexpected result '%s'", NET_HELPER_NAME, path, strbuf_str(&res));
 	if (!r)
@@ -302,15 +358,21 @@ int net_sha256_file(const char *path, char out[65])
 	return r ? -1 : 0;
 }
 
-int net_extract_tree(const char *path, const char *dest)
+int net_extract_tree(const char *path, const char *dest, const struct extract_limits *lim)
 {
 	struct strlist a = STRLIST_INIT;
 	int r;
 
+	if (lim && lim->max_bytes)
+		strlist_pushf(&a, "--max-size=%llu", lim->max_bytes);
+	if (lim && lim->max_files)
+		strlist_pushf(&a, "--max-files=%llu", lim->max_files);
+	if (lim && lim->max_ratio)
+		strlist_pushf(&a, "--max-ratio=%llu", lim->max_ratio);
 	strlist_push(&a, "--");
 	strlist_push(&a, path);
 	strlist_push(&a, dest);
-	r = run_helper("extract", false, &a, NULL);
+	r = run_helper("extract", false, &a, NULL, 0);
 	strlist_release(&a);
 	return r;
 }
@@ -324,10 +386,45 @@ int net_cpio_write(const char *path, const struct strlist *entries, struct strbu
 	strlist_push(&a, path);
 	for (size_t i = 0; i < entries->n; i++)
 		strlist_push(&a, entries->v[i]);
-	r = run_helper("cpio", false, &a, NULL);
+	r = run_helper("cpio", false, &a, NULL, 0);
 	if (r)
 		strbuf_addf(err, "cannot write the initramfs %s%s", path,
 			    r == -2 ? ": interrupted" : "");
 	strlist_release(&a);
 	return r;
+}
+
+int net_kconfig_read(const char *path, size_t max, char sha[65], char **text, struct strbuf *why)
+{
+	struct strlist a = STRLIST_INIT;
+	struct strbuf res = STRBUF_INIT;
+	char *helper = net_helper_find(why);
+	const char *nl;
+	int r;
+
+	*text = NULL;
+	if (!helper)
+		return -1;
+	free(helper);
+	strlist_pushf(&a, "--max=%zu", max);
+	strlist_push(&a, "--");
+	strlist_push(&a, path);
+	r = run_helper("kconfig", true, &a, &res, max + 65);
+	/* "HEX\nTEXT" */
+	nl = !r && res.len > 64 && res.buf[64] == '\n' ? res.buf + 64 : NULL;
+	if (nl)
+		res.buf[64] = '\0';
+	if (r) {
+		strbuf_addf(why, "%s kconfig %s", NET_HELPER_NAME, r == -2 ? "was interrupted" : "failed");
+	} else if (!nl || sha256_parse_hex(res.buf, NULL)) {
+		strbuf_addf(why, "%s kconfig: unexpected result", NET_HELPER_NAME);
+		r = -1;
+	} else {
+		memcpy(sha, res.buf, 64);
+		sha[64] = '\0';
+		*text = xstrdup(nl + 1);
+	}
+	strbuf_release(&res);
+	strlist_release(&a);
+	return r ? -1 : 0;
 }

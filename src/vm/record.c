@@ -7,6 +7,7 @@
 #include "core/config.h"
 #include "core/results.h"
 #include "vm/args.h"
+#include "vm/identity.h"
 #include "vm/merge.h"
 #include "vm/placement.h"
 
@@ -112,6 +113,8 @@ static void record(json_object *run, void *arg)
 	}
 	json_object_object_add(vm, "rounds", json_object_new_int(n->round));
 	json_object_array_add(array_member(vm, "round_seconds"), json_object_new_double(n->seconds));
+	if (n->id)
+		vm_identity_annotate(n->id, run);
 	if (n->code && n->code != LB_EXIT_INTERRUPTED)
 		record_failure(vm, n);
 	if (n->status)

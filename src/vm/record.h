@@ -17,6 +17,7 @@
 #include "core/util.h"
 
 struct vm_placement;
+struct vm_identity;
 
 struct vm_round_record {
 	/* the kernel and its VM: the same every round */
@@ -29,6 +30,7 @@ struct vm_round_record {
 	unsigned cpus, numa_nodes;
 	const char *modules_dir;         /* or NULL */
 	const struct vm_placement *place;
+	const struct vm_identity *id;    /* what the guest cannot say (vm/identity.h), or NULL */
 	/* this round */
 	int round;
 	int code;                        /* LB_EXIT_* */

@@ -29,6 +29,7 @@
 #include "core/results.h"
 #include "core/util.h"
 #include "vm/args.h"
+#include "vm/identity.h"
 #include "vm/initramfs.h"
 #include "vm/kimage.h"
 #include "vm/kvm_probe.h"
@@ -50,6 +51,7 @@ struct kernel {
 	bool host;
 	struct kimage ki;
 	struct vm_modset mods;
+	struct vm_identity id;   /* the image's config, git describe of its tree */
 	char *label;
 	char *dir;               /* results/<label> */
 	char *initrd;            /* per round, in the temp folder */
@@ -207,6 +209,8 @@ static int find_modules(struct vm_run *r)
 		strbuf_release(&err);
 		for (size_t w = 0; w < k->mods.warnings.n; w++)
 			warning("%s (%s): %s", k->label, k->ki.release, k->mods.warnings.v[w]);
+		vm_identity_collect(k->image_abs ? k->image_abs : k->image, k->mods.config_path, r->tmp.path,
+				    &k->id);
 	}
 	return 0;
 }
@@ -541,6 +545,7 @@ static int run_round(struct vm_run *r, struct kernel *k, int round)
 			.first_line = rr.first_line, .append = rr.append, .seconds = rr.seconds,
 			.placement = rr.placement, .warnings = &rr.warnings,
 			.console_rel = console_rel, .console_abs = console,
+			.id = k->host ? NULL : &k->id,
 		};
 
 		strbuf_reset(&err);
@@ -648,6 +653,9 @@ static void print_plan(struct vm_run *r)
 		if (!k->host) {
 			printf("  config: %s\n  modules: %zu from %s\n", k->mods.config_path ? k->mods.config_path :
 			       "none found", k->mods.ko.n, k->mods.moddir ? k->mods.moddir : "-");
+			if (k->id.git_tree)
+				printf("  git: %s in %s\n", k->id.git_describe ? k->id.git_describe :
+				       k->id.git_why, k->id.git_tree);
 			for (size_t m = 0; m < k->mods.ko.n; m++)
 				printf("    %s\n", k->mods.ko.v[m]);
 			vm_kernel_cmdline(&append, r->kvm, r->a.cmdline_extra);
@@ -687,6 +695,7 @@ static void release(struct vm_run *r)
 {
 	for (int i = 0; i < VM_MAX_KERNELS; i++) {
 		vm_modset_release(&r->k[i].mods);
+		vm_identity_release(&r->k[i].id);
 		free(r->k[i].image_abs);
 		free(r->k[i].label);
 		free(r->k[i].dir);

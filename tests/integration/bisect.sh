@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# run-tests: timeout=1800   (test_vm_bisect_run boots five times under TCG)
 # lrubench bisect-step and bisect-log. The tests without a boot always run:
 # usage errors (exit 129, so that git bisect run stops), a failed build
 # (125), the make path on a fake kbuild tree. test_vm_bisect_run boots

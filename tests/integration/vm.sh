@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# run-tests: timeout=1800   (a VM boot under TCG is slow; the default is 600 s)
 # VM mode: `lrubench run --kernel-a IMG --kernel-b IMG`. The bad-input tests
 # need no VM and always run. The boot tests need LRUBENCH_TEST_VM=1 (.ci/run
 # sets it): they unpack two Debian kernel packages (apt-get download +
@@ -177,12 +178,31 @@ test_vm_three_kernels() {
     assert_eq "$(json_get "$T/results/$r/run.json" "['system']['cgroup_mode']")" v2 "cgroup_mode of $r"
     vm_positive_samples "$T/results/$r/readtwice.json"
     assert_grep "LRUBENCH-EXIT 0" "$T/results/$r/logs/vm-console.log"
+    # the guest's identity, from inside the guest, and the image's config from the host
+    python3 - "$T/results/$r/run.json" "$(dirname "$(dirname "$([ "$r" = "$RA" ] && echo "$KA" || echo "$KB")")")/boot/config-$r" <<'PY' ||
+import hashlib, json, re, sys
+k = json.load(open(sys.argv[1]))["system"]["kernel"]
+assert re.fullmatch(r"[0-9a-f]{40}", k["build_id"] or ""), k.get("build_id")
+want = hashlib.sha256(open(sys.argv[2], "rb").read()).hexdigest()
+assert k["image_config"]["sha256"] == want, (k["image_config"], want)
+assert k["config"].get("sha256"), k["config"]
+assert "taint_start" in k and "taint_end" in k, k
+PY
+      fail "system.kernel of $r"
   done
   assert_eq "$(json_get "$T/results/$RA/run.json" "['system']['kernel_release']")" "$RA" "release of A"
   assert_eq "$(json_get "$T/results/$RB/run.json" "['system']['kernel_release']")" "$RB" "release of B"
   assert_eq "$(json_get "$T/results/copy/run.json" "['system']['kernel_release']")" "$RA" "release of the copy"
   assert_eq "$(json_get "$T/results/copy/run.json" "['vm']['kernel']")" c "kernel letter of the copy"
   [ "$RA" != "$RB" ] || fail "both images have release $RA"
+  [ "$(json_get "$T/results/$RA/run.json" "['system']['kernel']['build_id']")" != \
+    "$(json_get "$T/results/$RB/run.json" "['system']['kernel']['build_id']")" ] || fail "one build id for two kernels"
+  assert_eq "$(json_get "$T/results/copy/run.json" "['system']['kernel']['build_id']")" \
+    "$(json_get "$T/results/$RA/run.json" "['system']['kernel']['build_id']")" "build id of the copy"
+  # A and its copy are one build, and compare says so; B is another
+  assert_grep "these labels ran the same kernel build (build id .*): $RA, copy" "$T/out"
+  if grep "same kernel build" "$T/out" | grep -q "$RB"; then fail "B reported as the same build"; fi
+  assert_grep "^  kernel.build_id " "$T/out"
   # booted in the order given
   grep -o "kernel [abc]: booting" "$T/out" | tr '\n' ' ' > "$T/order"
   assert_eq "$(cat "$T/order")" "kernel a: booting kernel b: booting kernel c: booting " "boot order"
