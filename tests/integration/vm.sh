@@ -165,11 +165,12 @@ test_vm_three_kernels() {
   vm_kernels
   mkdir -p "$T/tmp" "$T/copy/boot"
   cp "$KA" "$T/copy/boot/vmlinuz-$RA"
+  cp "$(dirname "$KA")/config-$RA" "$T/copy/boot/config-$RA"
   ln -s "$(dirname "$(dirname "$KA")")/lib" "$T/copy/lib"
   TMPDIR=$T/tmp expect_exit 0 "$LRUBENCH" run "${VM_SUITE[@]}" --kernel-a "$KA" --kernel-b "$KB" \
     --kernel copy="$T/copy/boot/vmlinuz-$RA" -o "$T/results"
   local virt; virt=$(vm_expected_virt)
-  local r
+  local r cfg
   for r in "$RA" "$RB" copy; do
     assert_file "$T/results/$r/run.json"
     assert_eq "$(json_get "$T/results/$r/run.json" "['status']")" complete "status of $r"
@@ -179,7 +180,12 @@ test_vm_three_kernels() {
     vm_positive_samples "$T/results/$r/readtwice.json"
     assert_grep "LRUBENCH-EXIT 0" "$T/results/$r/logs/vm-console.log"
     # the guest's identity, from inside the guest, and the image's config from the host
-    python3 - "$T/results/$r/run.json" "$(dirname "$(dirname "$([ "$r" = "$RA" ] && echo "$KA" || echo "$KB")")")/boot/config-$r" <<'PY' ||
+    case $r in
+      "$RA") cfg=$(dirname "$KA")/config-$RA ;;
+      "$RB") cfg=$(dirname "$KB")/config-$RB ;;
+      copy) cfg=$T/copy/boot/config-$RA ;;
+    esac
+    python3 - "$T/results/$r/run.json" "$cfg" <<'PY' ||
 import hashlib, json, re, sys
 k = json.load(open(sys.argv[1]))["system"]["kernel"]
 assert re.fullmatch(r"[0-9a-f]{40}", k["build_id"] or ""), k.get("build_id")
