@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "core/cleanup.h"
+#include "core/path.h"
 #include "commands/commands.h"
 #include "core/util.h"
 
@@ -26,6 +27,8 @@ static const struct command commands[] = {
 	{ cmd_list, &list_command },
 	{ cmd_check, &check_command },
 	{ cmd_fetch, &fetch_command },
+	{ cmd_bisect_step, &bisect_step_command },
+	{ cmd_bisect_log, &bisect_log_command },
 };
 
 static const struct command *find_command(const char *name)
@@ -81,6 +84,7 @@ int main(int argc, char **argv)
 	if (!cmd)
 		return unknown_command(argv[1]);
 	signals_install();
+	self_exe();   /* read now: later it may name the file from outside a chroot (core/path.h) */
 	ret = cmd->fn(argc - 1, argv + 1);
 	/* the first SIGINT/SIGTERM always means exit 130, even for a command
 	 * that had nothing left to stop (list, check) */

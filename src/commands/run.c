@@ -32,6 +32,7 @@ static struct run_args {
 	const char *outdir;
 	const char *label;
 	const char *iterations;
+	struct strbuf kernels;     /* the --kernel NAME=IMG flags so far, comma separated */
 	bool quick, force, resume, dry_run, quiet;
 } A;
 
@@ -50,6 +51,25 @@ static int set_key(const struct popt *o, const char *arg)
 		return error("--%s: empty image path", o->long_name);
 	strlist_pushf(&A.sets, "%s=%s", key, arg);
 	strlist_pushf(&A.sets_from, "--%s %s", o->long_name, arg);
+	return 0;
+}
+
+/* --kernel NAME=IMG, repeatable: together they set vm.kernels (replacing a
+ * config file's list, as any flag replaces a file's value) */
+static int add_kernel(const struct popt *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+
+	(void)o;
+	if (!eq || eq == arg || !eq[1])
+		return error("--kernel %s: expected NAME=IMG (NAME is the results label, IMG a "
+			     "bzImage or \"host\")", arg);
+	if (strchr(arg, ','))
+		return error("--kernel %s: a ',' cannot be in NAME or IMG (vm.kernels is a comma "
+			     "list): rename the image or link to it", arg);
+	strbuf_addf(&A.kernels, "%s%s", A.kernels.len ? "," : "", arg);
+	strlist_pushf(&A.sets, "vm.kernels=%s", A.kernels.buf);
+	strlist_pushf(&A.sets_from, "--kernel %s", arg);
 	return 0;
 }
 
@@ -77,9 +97,12 @@ static const struct popt run_options[] = {
 	POPT_GROUP("VM mode (lrubench-vm(7)): boot each kernel in qemu, run the suite above in it,\n"
 		   "compare. Each flag sets a [vm] key (lrubench list vm); so do the aliases\n"
 		   "--vm-memory SIZE, --vm-cpus N, --vm-numa-nodes N, --vm-rounds N,\n"
-		   "--vm-cmdline-extra TEXT and --vm-timeout TIME."),
+		   "--vm-cmdline-extra TEXT, --vm-timeout TIME, --vm-cpus-from none|node|LIST,\n"
+		   "--vm-host-node auto|N and --vm-memory-backend ram|memfd|hugetlb."),
 	VM_KEY("kernel-a", "vm.kernel_a", "IMG", "kernel A, the baseline: a bzImage, or \"host\""),
 	VM_KEY("kernel-b", "vm.kernel_b", "IMG", "kernel B, compared with A"),
+	POPT_CALLBACK(0, "kernel", NULL, "NAME=IMG",
+		      "one more kernel, labelled NAME (repeatable)", add_kernel),
 	VM_KEY("label-a", "vm.label_a", "NAME", "results label of kernel A (default: its release)"),
 	VM_KEY("label-b", "vm.label_b", "NAME", "results label of kernel B"),
 	VM_KEY("modules-a", "vm.modules_a", "DIR", "kernel A's lib/modules/<release> (or its root)"),
@@ -90,6 +113,9 @@ static const struct popt run_options[] = {
 	VM_KEY("vm-rounds", "vm.rounds", "N", NULL),
 	VM_KEY("vm-cmdline-extra", "vm.cmdline_extra", "TEXT", NULL),
 	VM_KEY("vm-timeout", "vm.timeout", "TIME", NULL),
+	VM_KEY("vm-cpus-from", "vm.cpus_from", "WHERE", NULL),
+	VM_KEY("vm-host-node", "vm.host_node", "N", NULL),
+	VM_KEY("vm-memory-backend", "vm.memory_backend", "KIND", NULL),
 	POPT_END(),
 };
 
@@ -109,6 +135,7 @@ static void run_args_reset(void)
 	strlist_release(&A.configs);
 	strlist_release(&A.sets);
 	strlist_release(&A.sets_from);
+	strbuf_release(&A.kernels);
 	memset(&A, 0, sizeof(A));
 	A.outdir = "results";
 }
@@ -236,7 +263,8 @@ static int run_in_vms(struct config *cfg)
 	const char *wd_from = config_origin(cfg, "global", "workdir");
 
 	if (A.label) {
-		error("--label names a single run: with --kernel-a/--kernel-b use --label-a and --label-b");
+		error("--label names a single run: with --kernel-a/--kernel-b use --label-a and --label-b "
+		      "(--kernel NAME=IMG: NAME is the label)");
 		return LB_EXIT_USAGE;
 	}
 	memset(&va, 0, sizeof(va));
@@ -271,6 +299,8 @@ static int run_in_vms(struct config *cfg)
 		strlist_push(&va.suite, "vm.kernel_a=");
 		strlist_push(&va.suite, "--set");
 		strlist_push(&va.suite, "vm.kernel_b=");
+		strlist_push(&va.suite, "--set");
+		strlist_push(&va.suite, "vm.kernels=");
 	}
 	/* the guest's root is read-only: a workdir that was asked for gets a tmpfs */
 	if (cfg->g.workdir[0] == '/' && wd_from && strcmp(wd_from, "default"))
@@ -321,7 +351,7 @@ static int run(int argc, char **argv)
 	memset(&rs, 0, sizeof(rs));
 	ret = load_config(&cfg, &si);
 	vm = ret ? NULL : config_section(&cfg, "vm");
-	if (vm && (*vm->kernel[0] || *vm->kernel[1])) {
+	if (vm && (*vm->kernel[0] || *vm->kernel[1] || *vm->kernels)) {
 		/* a misspelt workload fails here, not after a boot */
 		if (select_workloads(&cfg, A.workloads ? A.workloads : cfg.g.workloads, &wls, &nwls))
 			ret = LB_EXIT_USAGE;

@@ -371,13 +371,29 @@ static json_object *json_path(json_object *o, const char *a, const char *b)
 	return v;
 }
 
+/* A label whose guest crashed before `lrubench run` started has no system
+ * facts: it takes no part in "what differs" (its failure is a warning). */
+static bool label_ran(const struct comparison *c, size_t i)
+{
+	return json_path(c->labels[i].run, "system", NULL) != NULL;
+}
+
 void cmp_add_fact(struct comparison *c, const char *name, char **values, bool kernel)
 {
 	bool same = true;
+	size_t first = c->nlabels;
 
-	for (size_t i = 1; i < c->nlabels; i++)
-		if (strcmp(values[i], values[0]))
+	for (size_t i = 0; i < c->nlabels; i++) {
+		if (!label_ran(c, i)) {
+			free(values[i]);
+			values[i] = xstrdup("-");
+			continue;
+		}
+		if (first == c->nlabels)
+			first = i;
+		else if (strcmp(values[i], values[first]))
 			same = false;
+	}
 	if (same) {
 		for (size_t i = 0; i < c->nlabels; i++)
 			free(values[i]);
@@ -421,6 +437,35 @@ static json_object *config_get(json_object *o, const char *dotted)
 		o = NULL;
 	free(s);
 	return o;
+}
+
+/* VM mode's failed rounds (run.json vm.failures, vm/vm.c): a guest that
+ * panicked, oopsed, locked up or hung is a result, said in one line each. */
+static bool vm_failures(struct comparison *c, size_t li)
+{
+	json_object *f = config_get(c->labels[li].run, "vm.failures");
+	size_t n = f && json_object_is_type(f, json_type_array) ? json_object_array_length(f) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(f, i);
+		json_object *what = config_get(e, "what"), *round = config_get(e, "round");
+		json_object *line = config_get(e, "first_line"), *log = config_get(e, "console_log");
+		const char *l = line && json_object_is_type(line, json_type_string) ?
+				json_object_get_string(line) : NULL;
+
+		strlist_pushf(&c->warnings, "%s: %s in round %d%s%s%s%s%s", c->labels[li].label,
+			      what ? json_object_get_string(what) : "failed",
+			      round ? json_object_get_int(round) : 0,
+			      l ? " (first line: " : "", l ? l : "", l ? ")" : "",
+			      log ? "; console: " : "", log ? json_object_get_string(log) : "");
+	}
+	if (n && !c->labels[li].nwls)
+		strlist_pushf(&c->warnings, "%s has no results: its guest never finished a round",
+			      c->labels[li].label);
+	else if (n)
+		strlist_pushf(&c->warnings, "%s: its numbers are from the rounds before the failure",
+			      c->labels[li].label);
+	return n > 0;
 }
 
 /*
@@ -491,6 +536,21 @@ static void find_differences(struct comparison *c)
 			vals[i] = cmp_json_text(json_path(c->labels[i].run, "lrubench_version", NULL));
 		cmp_add_fact(c, "lrubench_version", vals, false);
 	}
+	/* VM mode's facts (run.json "vm"): the image is the kernel and differs
+	 * on purpose; how each guest was built and placed should not */
+	{
+		static const char *const vmf[] = {
+			"vm.accel", "vm.memory", "vm.cpus", "vm.numa_nodes", "vm.placement.summary",
+		};
+
+		for (size_t f = 0; f < ARRAY_SIZE(vmf); f++) {
+			char **vals = xcalloc(c->nlabels, sizeof(*vals));
+
+			for (size_t i = 0; i < c->nlabels; i++)
+				vals[i] = cmp_json_text(config_get(c->labels[i].run, vmf[f]));
+			cmp_add_fact(c, vmf[f], vals, false);
+		}
+	}
 	for (size_t i = 0; i < c->nlabels; i++)
 		config_keys(json_path(c->labels[i].run, "config", NULL), NULL, &keys);
 	profile_difference(c);
@@ -523,6 +583,8 @@ static void find_differences(struct comparison *c)
 		    !strcmp(json_object_get_string(v), "tcg"))
 			strlist_pushf(&c->warnings, "%s ran under QEMU TCG emulation: its timings "
 				      "are not kernel timings", c->labels[i].label);
+		if (vm_failures(c, i))
+			continue;   /* said more precisely than the status */
 		if (st && json_object_is_type(st, json_type_string) &&
 		    strcmp(json_object_get_string(st), "complete"))
 			strlist_pushf(&c->warnings, "%s: run status is '%s': its results may be partial",

@@ -61,6 +61,8 @@ static void vm_cpus_default(const struct sizing *sz, char *buf, size_t len)
 	snprintf(buf, len, "%ld", n > 0 ? (n > 256 ? 256 : n) : 1);
 }
 
+const char *const vm_memory_backends[] = { "ram", "memfd", "hugetlb", NULL };
+
 const struct option_def vm_options[] = {
 	{ "kernel_a", OPT_STR, VOFF(kernel[0]), "", NULL, NULL, 0, 0, NULL, 0,
 	  "kernel A, the baseline, booted in qemu: a bzImage, or \"host\" for the running "
@@ -76,6 +78,9 @@ const struct option_def vm_options[] = {
 	  "(default: beside the image, else /lib/modules) (--modules-a)" },
 	{ "modules_b", OPT_STR, VOFF(modules[1]), "", NULL, NULL, 0, 0, NULL, 0,
 	  "modules of kernel B (--modules-b)" },
+	{ "kernels", OPT_STR, VOFF(kernels), "", NULL, NULL, 0, 0, NULL, 0,
+	  "more kernels, NAME=IMG separated by commas, after kernel_a and kernel_b: rounds go "
+	  "A, B, C, ...; NAME is the label, IMG a bzImage or \"host\" (--kernel NAME=IMG, repeatable)" },
 	{ "memory", OPT_SIZE, VOFF(memory), "4G", NULL, "2G", 128ULL << 20, 1ULL << 42, NULL, 0,
 	  "guest RAM (--vm-memory)" },
 	{ "cpus", OPT_UINT, VOFF(cpus), NULL, vm_cpus_default, NULL, 1, 256, NULL, 0,
@@ -87,7 +92,21 @@ const struct option_def vm_options[] = {
 	{ "cmdline_extra", OPT_STR, VOFF(cmdline_extra), "", NULL, NULL, 0, 0, NULL, 0,
 	  "appended to the guest kernel's command line (--vm-cmdline-extra)" },
 	{ "timeout", OPT_TIME, VOFF(timeout), "60m", NULL, "15m", 10, 7 * 24 * 3600, NULL, 0,
-	  "per boot; then qemu is killed and the run fails with the console tail (--vm-timeout)" },
+	  "per boot: a guest that has not finished by then hung; qemu is killed, the kernel's "
+	  "cell fails with the console tail and the other kernels go on (--vm-timeout)" },
+	{ "cpus_from", OPT_STR, VOFF(cpus_from), "none", NULL, NULL, 0, 0, NULL, 0,
+	  "placement: none (vCPU threads float, memory from anywhere); node (vCPU i pinned to the "
+	  "i-th CPU of its host node, memory bound to that node); or a host CPU list such as 0-3,8 "
+	  "(vCPU i to the i-th CPU listed, memory bound to host_node) (--vm-cpus-from)" },
+	{ "host_node", OPT_STR, VOFF(host_node), "auto", NULL, NULL, 0, 0, NULL, 0,
+	  "the host node of guest node 0 (auto: the node with the most free memory, or of the "
+	  "first CPU in cpus_from); guest node g goes on the g-th host node from there, around "
+	  "again when the host has fewer; a number with cpus_from=none binds the memory only "
+	  "(--vm-host-node)" },
+	{ "memory_backend", OPT_ENUM, VOFF(memory_backend), "ram", NULL, NULL, 0, 0,
+	  vm_memory_backends, 0,
+	  "guest RAM: ram (anonymous), memfd (shared file), hugetlb (memfd on 2M huge pages: "
+	  "reserve them in /proc/sys/vm/nr_hugepages first) (--vm-memory-backend)" },
 	OPT_END,
 };
 

@@ -88,11 +88,16 @@ struct vm_opts {
 	char *kernel[2];           /* kernel_a, kernel_b: a bzImage, "host" or "" (none) */
 	char *label[2];            /* "": the image's release */
 	char *modules[2];          /* "": found beside the image */
+	char *kernels;             /* "NAME=IMG,NAME=IMG": more kernels, after a and b */
 	uint64_t memory;
 	unsigned long long cpus, numa_nodes, rounds;
 	char *cmdline_extra;
 	double timeout;            /* seconds per boot */
+	char *cpus_from;           /* "none", "node" or a host CPU list ("0-3,8") */
+	char *host_node;           /* "auto" or a host node number */
+	int memory_backend;        /* index into vm_memory_backends */
 };
+extern const char *const vm_memory_backends[];   /* "ram", "memfd", "hugetlb" */
 extern const struct option_def vm_options[];
 
 /* One section: its defs, the struct they fill, and per key where the value came from. */

@@ -54,6 +54,12 @@ static void set_cpu(void *ctx, unsigned v)
 		CPU_SET(v, (cpu_set_t *)ctx);
 }
 
+int numa_parse_cpulist(const char *s, cpu_set_t *set)
+{
+	CPU_ZERO(set);
+	return parse_list(s, set_cpu, set);
+}
+
 struct node_list {
 	int *nodes, max, n;
 };

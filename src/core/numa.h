@@ -30,6 +30,9 @@ int numa_nodes(const char *root, int *nodes, int max);
  * does not exist returns -1 with err naming it and the nodes present; the
  * caller exits 3 (LB_EXIT_UNSUPPORTED). A malformed spec returns -2 (exit 2). */
 int numa_resolve(const char *root, const char *spec, struct numa_bind *out, struct strbuf *err);
+/* Parse a kernel CPU list ("0-3,8"; "" or "\n" is empty) into set, which is
+ * zeroed first. 0, or -1 when it is malformed. */
+int numa_parse_cpulist(const char *s, cpu_set_t *set);
 /* Apply the binding to the calling process: sched_setaffinity + MPOL_BIND.
  * Uses only system calls, so it is safe between fork and exec. Returns 0 or
  * -errno. */

@@ -2,6 +2,8 @@
 /* The PATH search (path.h). */
 #include "core/path.h"
 
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -50,14 +52,27 @@ bool program_in_path(const char *name)
 	return p != NULL;
 }
 
+const char *self_exe(void)
+{
+	static char path[PATH_MAX];
+	static bool done;
+
+	if (!done) {
+		ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+
+		path[n > 0 ? n : 0] = '\0';
+		done = true;
+	}
+	return *path ? path : NULL;
+}
+
 char *self_dir(void)
 {
-	char self[4096], *slash;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char self[PATH_MAX], *slash;
 
-	if (n <= 0)
+	if (!self_exe())
 		return NULL;
-	self[n] = '\0';
+	snprintf(self, sizeof(self), "%s", self_exe());
 	slash = strrchr(self, '/');
 	if (!slash)
 		return NULL;

@@ -25,6 +25,13 @@ char *find_in_path(const char *name);
 /* find_in_path(name) found something: for checks that only ask. */
 bool program_in_path(const char *name);
 
+/*
+ * This program's own path, read from /proc/self/exe the first time and kept:
+ * main() asks before any command runs, because after `run` unshares its
+ * mount namespace inside a chroot (a VM guest) the link names the file from
+ * outside the chroot ("/host/usr/bin/lrubench"). NULL when unreadable.
+ */
+const char *self_exe(void);
 /* The folder of the running binary (/proc/self/exe), malloc'ed; NULL when
  * it cannot be read. The build tree keeps what lrubench ships beside it. */
 char *self_dir(void);

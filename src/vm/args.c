@@ -5,18 +5,128 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/numa.h"
 
 static const char *unless_empty(const char *s)
 {
 	return s && *s ? s : NULL;
 }
 
+static char *trimmed(const char *s)
+{
+	size_t l;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	l = strlen(s);
+	while (l && (s[l - 1] == ' ' || s[l - 1] == '\t'))
+		l--;
+	return xstrndup(s, l);
+}
+
+/* vm.kernels: "NAME=IMG, NAME=IMG" appended after kernel_a and kernel_b */
+static int add_listed_kernels(struct vm_args *a, const char *list, struct strbuf *err)
+{
+	size_t n = 0;
+	char **items = split_commas(list, &n);
+	int ret = 0;
+
+	for (size_t i = 0; i < n && !ret; i++) {
+		char *item = trimmed(items[i]), *eq = strchr(item, '=');
+		struct vm_kernel_arg *k;
+
+		if (!eq || eq == item || !eq[1]) {
+			strbuf_addf(err, "vm.kernels: '%s' is not NAME=IMG (NAME is the label, IMG a "
+				    "bzImage or \"host\")", item);
+			ret = -1;
+		} else if (a->nkernels >= VM_MAX_KERNELS) {
+			strbuf_addf(err, "vm.kernels: at most %d kernels in one run", VM_MAX_KERNELS);
+			ret = -1;
+		} else {
+			*eq = '\0';
+			strlist_push(&a->owned, item);
+			strlist_push(&a->owned, eq + 1);
+			k = &a->kernel[a->nkernels++];
+			k->label = a->owned.v[a->owned.n - 2];
+			k->image = a->owned.v[a->owned.n - 1];
+			snprintf(k->flag, sizeof(k->flag), "--kernel %.32s", item);
+		}
+		free(item);
+	}
+	free_strv(items);
+	return ret;
+}
+
+static int parse_cpus_from(struct vm_args *a, const char *s, struct strbuf *err)
+{
+	unsigned long long v[VM_MAX_CPUS];
+	size_t n = 0;
+
+	if (!s || !*s || !strcmp(s, "none")) {
+		a->cpus_from = VM_CPUS_FLOAT;
+		return 0;
+	}
+	if (!strcmp(s, "node")) {
+		a->cpus_from = VM_CPUS_NODE;
+		return 0;
+	}
+	if (parse_ull_list(s, v, VM_MAX_CPUS, &n) || !n) {
+		strbuf_addf(err, "vm.cpus_from=%s: expected none, node or a list of host CPUs (0-3,8)", s);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] >= CPU_SETSIZE) {
+			strbuf_addf(err, "vm.cpus_from=%s: CPU %llu is beyond any host", s, v[i]);
+			return -1;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (v[j] == v[i]) {
+				strbuf_addf(err, "vm.cpus_from=%s: CPU %llu is listed twice (each vCPU gets a "
+					    "host CPU of its own)", s, v[i]);
+				return -1;
+			}
+		a->cpu_list[i] = (unsigned)v[i];
+	}
+	a->ncpu_list = n;
+	a->cpus_from = VM_CPUS_LIST;
+	return 0;
+}
+
 int vm_args_from_config(struct vm_args *a, const struct vm_opts *vm, struct strbuf *err)
 {
+	static const char *const flags[2][3] = {
+		{ "--kernel-a", "--label-a", "--modules-a" },
+		{ "--kernel-b", "--label-b", "--modules-b" },
+	};
+	unsigned long long node;
+
+	a->nkernels = 0;
 	for (int k = 0; k < 2; k++) {
-		a->kernel[k] = unless_empty(vm->kernel[k]);
-		a->label[k] = unless_empty(vm->label[k]);
-		a->modules[k] = unless_empty(vm->modules[k]);
+		const char *image = unless_empty(vm->kernel[k]);
+
+		if ((unless_empty(vm->label[k]) || unless_empty(vm->modules[k])) && !image) {
+			strbuf_addf(err, "%s without %s", unless_empty(vm->label[k]) ? flags[k][1] :
+				    flags[k][2], flags[k][0]);
+			return -1;
+		}
+		if (!image)
+			continue;
+		if (k == 1 && !unless_empty(vm->kernel[0])) {
+			strbuf_addstr(err, "--kernel-b needs --kernel-a (kernel A is the baseline of the comparison)");
+			return -1;
+		}
+		a->kernel[a->nkernels].image = image;
+		a->kernel[a->nkernels].label = unless_empty(vm->label[k]);
+		a->kernel[a->nkernels].modules = unless_empty(vm->modules[k]);
+		snprintf(a->kernel[a->nkernels].flag, sizeof(a->kernel[0].flag), "%s", flags[k][0]);
+		a->nkernels++;
+	}
+	if (vm->kernels && add_listed_kernels(a, vm->kernels, err))
+		return -1;
+	if (!a->nkernels) {
+		strbuf_addstr(err, "VM mode needs a kernel: --kernel-a IMG (and usually --kernel-b IMG), "
+			      "or --kernel NAME=IMG for each");
+		return -1;
 	}
 	a->memory = vm->memory;
 	a->cpus = (unsigned)vm->cpus;
@@ -24,22 +134,8 @@ int vm_args_from_config(struct vm_args *a, const struct vm_opts *vm, struct strb
 	a->rounds = (unsigned)vm->rounds;
 	a->cmdline_extra = vm->cmdline_extra ? vm->cmdline_extra : "";
 	a->timeout = vm->timeout;
+	a->backend = (enum vm_backend)vm->memory_backend;
 
-	if (a->kernel[1] && !a->kernel[0]) {
-		strbuf_addstr(err, "--kernel-b needs --kernel-a (kernel A is the baseline of the comparison)");
-		return -1;
-	}
-	if (!a->kernel[0]) {
-		strbuf_addstr(err, "VM mode needs --kernel-a IMG (and usually --kernel-b IMG)");
-		return -1;
-	}
-	for (int k = 0; k < 2; k++) {
-		if ((a->label[k] || a->modules[k]) && !a->kernel[k]) {
-			strbuf_addf(err, "--%s-%c without --kernel-%c", a->label[k] ? "label" : "modules",
-				    'a' + k, 'a' + k);
-			return -1;
-		}
-	}
 	if (a->force && a->resume) {
 		strbuf_addstr(err, "--force and --resume exclude each other");
 		return -1;
@@ -52,6 +148,21 @@ int vm_args_from_config(struct vm_args *a, const struct vm_opts *vm, struct strb
 		strbuf_addf(err, "vm.numa_nodes=%u needs at least as many vm.cpus (%u)", a->numa_nodes, a->cpus);
 		return -1;
 	}
+	if (parse_cpus_from(a, vm->cpus_from, err))
+		return -1;
+	if (a->cpus_from == VM_CPUS_LIST && a->ncpu_list < a->cpus) {
+		strbuf_addf(err, "vm.cpus_from=%s lists %zu host CPU%s for vm.cpus=%u vCPUs (one each)",
+			    vm->cpus_from, a->ncpu_list, a->ncpu_list == 1 ? "" : "s", a->cpus);
+		return -1;
+	}
+	if (!vm->host_node || !*vm->host_node || !strcmp(vm->host_node, "auto")) {
+		a->host_node = -1;
+	} else if (parse_ull(vm->host_node, &node) || node >= LB_MAX_NODES) {
+		strbuf_addf(err, "vm.host_node=%s: expected auto or a node number", vm->host_node);
+		return -1;
+	} else {
+		a->host_node = (int)node;
+	}
 	return 0;
 }
 
@@ -59,4 +170,5 @@ void vm_args_release(struct vm_args *a)
 {
 	strlist_release(&a->suite);
 	strlist_release(&a->tmpfs);
+	strlist_release(&a->owned);
 }

@@ -2,9 +2,9 @@
 /*
  * The settings of `lrubench run --kernel-a IMG --kernel-b IMG ...`: the [vm]
  * keys of the resolved config (core/config.h: INI, --set vm.KEY=VAL, and
- * run's aliases --kernel-a, --vm-memory ...), and from the rest of the
- * command line the suite (-c, -w, -i, --quick, --set ...) that `lrubench
- * run` gets in each guest. commands/run.c fills the second part.
+ * run's aliases --kernel-a, --kernel NAME=IMG, --vm-memory ...), and from the
+ * rest of the command line the suite (-c, -w, -i, --quick, --set ...) that
+ * `lrubench run` gets in each guest. commands/run.c fills the second part.
  */
 #ifndef LRUBENCH_VM_ARGS_H
 #define LRUBENCH_VM_ARGS_H
@@ -16,20 +16,46 @@
 #include "core/strlist.h"
 
 #define VM_HOST "host"   /* --kernel-a host: run on the running kernel, natively */
+#define VM_MAX_KERNELS 16
+#define VM_MAX_CPUS 256  /* vm.cpus' range */
+#define VM_MAX_NODES 8   /* vm.numa_nodes' range */
+
+/* One kernel of the comparison, in round order: kernel_a, kernel_b, then
+ * vm.kernels. Strings belong to the config or to vm_args.owned. */
+struct vm_kernel_arg {
+	const char *image;     /* a bzImage path, or VM_HOST */
+	const char *label;     /* NULL: the image's release */
+	const char *modules;   /* NULL: found beside the image */
+	char flag[48];         /* how the user named it, for messages: "--kernel-a", "--kernel rt" */
+};
+
+enum vm_cpus_from {
+	VM_CPUS_FLOAT,   /* none: vCPU threads go where the host scheduler puts them */
+	VM_CPUS_NODE,    /* the CPUs of each guest node's host node, in order */
+	VM_CPUS_LIST,    /* cpu_list[i] for vCPU i */
+};
+
+enum vm_backend { VM_BACKEND_RAM, VM_BACKEND_MEMFD, VM_BACKEND_HUGETLB };
 
 struct vm_args {
-	const char *kernel[2];     /* image path, VM_HOST, or NULL (strings of the config) */
-	const char *label[2];
-	const char *modules[2];
+	struct vm_kernel_arg kernel[VM_MAX_KERNELS];
+	unsigned nkernels;
 	const char *results;       /* -o DIR, NULL: "results" */
 	uint64_t memory;           /* bytes */
 	unsigned cpus, numa_nodes, rounds;
 	const char *cmdline_extra;
 	double timeout;            /* seconds per boot */
+	/* placement (vm/placement.h resolves it against this host) */
+	enum vm_cpus_from cpus_from;
+	unsigned cpu_list[VM_MAX_CPUS];
+	size_t ncpu_list;
+	int host_node;             /* -1: auto */
+	enum vm_backend backend;
 	bool quick, force, resume;
 	bool dry_run;              /* print the plan (labels, modules, qemu argv), boot nothing */
 	struct strlist suite;      /* passed to every `lrubench run` */
 	struct strlist tmpfs;      /* folders to give a tmpfs in the guest (workdir) */
+	struct strlist owned;      /* strings split out of vm.kernels */
 };
 
 /* Copy the [vm] keys into a, whose results, quick, force, resume, dry_run,

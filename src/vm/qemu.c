@@ -18,8 +18,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "core/cleanup.h"
-#include "vm/initramfs.h"
 #include "core/child.h"
+#include "vm/initramfs.h"
+#include "vm/placement.h"
+#include "vm/qmp.h"
 
 void vm_kernel_cmdline(struct strbuf *sb, bool kvm, const char *extra)
 {
@@ -40,10 +42,25 @@ static void add_escaped(struct strbuf *sb, const char *s)
 	}
 }
 
+static const char *backend_type(const struct vm_placement *p)
+{
+	return !p || p->backend == VM_BACKEND_RAM ? "memory-backend-ram" : "memory-backend-memfd";
+}
+
+/* ",host-nodes=N,policy=bind" and the huge page options of one backend */
+static void backend_options(struct strbuf *sb, const struct vm_placement *p, unsigned g)
+{
+	if (p && p->backend == VM_BACKEND_HUGETLB)
+		strbuf_addstr(sb, ",hugetlb=on,hugetlbsize=2M");
+	if (p && p->bound && p->host_node[g] >= 0)
+		strbuf_addf(sb, ",host-nodes=%d,policy=bind", p->host_node[g]);
+}
+
 int vm_qemu_argv(const struct vm_qemu_spec *s, struct strlist *argv, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	uint64_t mib = s->mem_bytes >> 20;
+	const struct vm_placement *p = s->place;
 
 	if (s->numa_nodes > 1) {
 		if (s->cpus < s->numa_nodes) {
@@ -57,12 +74,27 @@ int vm_qemu_argv(const struct vm_qemu_spec *s, struct strlist *argv, struct strb
 			return -1;
 		}
 	}
+	if (p && p->backend == VM_BACKEND_HUGETLB && (mib / (s->numa_nodes > 1 ? s->numa_nodes : 1)) % 2) {
+		strbuf_addf(err, "vm_memory=%lluM per node is not a whole number of 2M huge pages",
+			    (unsigned long long)mib);
+		return -1;
+	}
 	strlist_push(argv, s->qemu ? s->qemu : "qemu-system-x86_64");
 	strlist_push(argv, "-nodefaults");
 	strlist_push(argv, "-no-user-config");
 	strlist_push(argv, "-display");
 	strlist_push(argv, "none");
 	strlist_push(argv, "-no-reboot");
+	if (s->qmp_path) {
+		/* paused until its vCPU threads are placed (vm/placement.h), then "cont" */
+		strlist_push(argv, "-S");
+		strbuf_addstr(&sb, "unix:");
+		add_escaped(&sb, s->qmp_path);
+		strbuf_addstr(&sb, ",server=on,wait=off");
+		strlist_push(argv, "-qmp");
+		strlist_push(argv, sb.buf);
+		strbuf_reset(&sb);
+	}
 	strlist_push(argv, "-accel");
 	if (s->kvm) {
 		strlist_push(argv, "kvm");
@@ -75,15 +107,29 @@ int vm_qemu_argv(const struct vm_qemu_spec *s, struct strlist *argv, struct strb
 	strlist_pushf(argv, "%lluM", (unsigned long long)mib);
 	strlist_push(argv, "-smp");
 	strlist_pushf(argv, "%u", s->cpus);
-	for (unsigned n = 0; s->numa_nodes > 1 && n < s->numa_nodes; n++) {
-		unsigned first = n * s->cpus / s->numa_nodes;
-		unsigned last = (n + 1) * s->cpus / s->numa_nodes - 1;
+	if (s->numa_nodes > 1) {
+		for (unsigned n = 0; n < s->numa_nodes; n++) {
+			unsigned first, last;
 
+			vm_node_cpus(s->cpus, s->numa_nodes, n, &first, &last);
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "%s,id=mem%u,size=%lluM", backend_type(p), n,
+				    (unsigned long long)(mib / s->numa_nodes));
+			backend_options(&sb, p, n);
+			strlist_push(argv, "-object");
+			strlist_push(argv, sb.buf);
+			strlist_push(argv, "-numa");
+			strlist_pushf(argv, "node,nodeid=%u,cpus=%u-%u,memdev=mem%u", n, first, last, n);
+		}
+	} else if (p && (p->bound || p->backend != VM_BACKEND_RAM)) {
+		/* one guest node: its RAM is this backend, bound or on huge pages */
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s,id=mem0,size=%lluM", backend_type(p), (unsigned long long)mib);
+		backend_options(&sb, p, 0);
 		strlist_push(argv, "-object");
-		strlist_pushf(argv, "memory-backend-ram,id=mem%u,size=%lluM", n,
-			      (unsigned long long)(mib / s->numa_nodes));
-		strlist_push(argv, "-numa");
-		strlist_pushf(argv, "node,nodeid=%u,cpus=%u-%u,memdev=mem%u", n, first, last, n);
+		strlist_push(argv, sb.buf);
+		strlist_push(argv, "-machine");
+		strlist_push(argv, "memory-backend=mem0");
 	}
 	strlist_push(argv, "-kernel");
 	strlist_push(argv, s->kernel);
@@ -92,6 +138,7 @@ int vm_qemu_argv(const struct vm_qemu_spec *s, struct strlist *argv, struct strb
 	strlist_push(argv, "-append");
 	strlist_push(argv, s->append);
 
+	strbuf_reset(&sb);
 	strbuf_addstr(&sb, "file,id=console,path=");
 	add_escaped(&sb, s->console_path);
 	strlist_push(argv, "-chardev");
@@ -114,19 +161,70 @@ int vm_qemu_argv(const struct vm_qemu_spec *s, struct strlist *argv, struct strb
 
 /* ---- running ---- */
 
+enum vm_crash vm_console_crash(const char *line)
+{
+	/* the order matters: "BUG: soft lockup" is a lockup, not an oops */
+	if (strstr(line, "Kernel panic - not syncing"))
+		return VM_CRASH_PANIC;
+	if (strstr(line, "soft lockup - CPU#") || strstr(line, "hard LOCKUP") ||
+	    strstr(line, "self-detected stall on CPU") || strstr(line, "detected stalls on CPUs"))
+		return VM_CRASH_LOCKUP;
+	if (strstr(line, " blocked for more than ") && strstr(line, "INFO: task "))
+		return VM_CRASH_HUNG_TASK;
+	if (strstr(line, "Oops: ") || strstr(line, "kernel BUG at ") ||
+	    strstr(line, "general protection fault") || strstr(line, "BUG: unable to handle") ||
+	    strstr(line, "BUG: kernel NULL pointer dereference"))
+		return VM_CRASH_OOPS;
+	return VM_CRASH_NONE;
+}
+
+const char *vm_crash_name(enum vm_crash c)
+{
+	switch (c) {
+	case VM_CRASH_OOPS: return "oops";
+	case VM_CRASH_PANIC: return "panic";
+	case VM_CRASH_LOCKUP: return "lockup";
+	case VM_CRASH_HUNG_TASK: return "hung task";
+	case VM_CRASH_NONE: break;
+	}
+	return "none";
+}
+
+#define VM_MAX_WARNINGS 5
+
 struct console {
 	int fd;
 	struct strbuf partial;
 	bool begun;
 	const char *prefix;
 	struct vm_boot *b;
-	bool exited, panicked, init_failed;
+	bool kvm;
+	bool exited, init_failed;
+	bool fatal;              /* a crash that ends the round was seen */
 };
+
+static void on_crash_line(struct console *c, enum vm_crash kind, const char *line)
+{
+	bool fatal = kind == VM_CRASH_PANIC || kind == VM_CRASH_OOPS || c->kvm;
+
+	if (!fatal) {
+		/* TCG: a stalled emulated CPU is not the kernel's fault; keep the line */
+		if (c->b->warnings.n < VM_MAX_WARNINGS)
+			strlist_push(&c->b->warnings, line);
+		return;
+	}
+	if (!c->fatal) {
+		/* the first crash line decides: an oops that then panics is an oops */
+		c->fatal = true;
+		c->b->crash = kind;
+		strbuf_addstr(&c->b->first_line, line);
+	}
+}
 
 static void on_line(struct console *c, char *line)
 {
 	size_t l = strlen(line);
-	const char *p;
+	enum vm_crash kind;
 
 	while (l && (line[l - 1] == '\r' || line[l - 1] == '\n'))
 		line[--l] = '\0';
@@ -146,11 +244,16 @@ static void on_line(struct console *c, char *line)
 		c->begun = true;
 		return;
 	}
-	p = strstr(line, "Kernel panic");
-	if (p && !c->panicked) {
-		c->panicked = true;
-		strbuf_reset(&c->b->reason);
-		strbuf_addstr(&c->b->reason, p);
+	kind = vm_console_crash(line);
+	if (kind != VM_CRASH_NONE) {
+		const char *p = line;
+
+		/* drop the "[   12.345678] " timestamp */
+		if (*p == '[' && strchr(p, ']'))
+			p = strchr(p, ']') + 1;
+		while (*p == ' ')
+			p++;
+		on_crash_line(c, kind, p);
 	}
 	if (c->begun && c->prefix) {
 		printf("%s%s\n", c->prefix, line);
@@ -170,11 +273,67 @@ static void console_poll(struct console *c)
 			if (buf[i] == '\n') {
 				on_line(c, c->partial.buf ? c->partial.buf : (char *)"");
 				strbuf_reset(&c->partial);
-			} else if (buf[i]) {
+			} else if (buf[i] && c->partial.len < 64 * 1024) {
 				strbuf_add(&c->partial, buf + i, 1);
 			}
 		}
 	}
+}
+
+struct alive {
+	struct child *q;
+	int code;
+	bool ended;
+};
+
+static bool qemu_alive(void *arg)
+{
+	struct alive *a = arg;
+
+	if (!a->ended && child_wait(a->q, 0, &a->code, NULL) == 0)
+		a->ended = true;
+	return !a->ended;
+}
+
+/* qemu is paused (-S): find its vCPU threads, place them, read back, go. */
+static int place_and_start(const struct vm_qemu_spec *s, struct alive *al, struct vm_boot *b,
+			   struct strbuf *err)
+{
+	struct child *q = al->q;
+	struct qmp m;
+	json_object *cpus = NULL;
+	int ret = -1;
+
+	if (qmp_open(&m, s->qmp_path, 60, qemu_alive, al, err))
+		return -1;
+	if (qmp_execute(&m, "query-cpus-fast", &cpus, err))
+		goto out;
+	if (s->place && vm_placement_pin(s->place, cpus, err))
+		goto out;
+	if (s->place)
+		b->placement = vm_placement_readback(s->place, q->pid, cpus);
+	if (qmp_execute(&m, "cont", NULL, err))
+		goto out;
+	ret = 0;
+out:
+	json_object_put(cpus);
+	qmp_close(&m);
+	return ret;
+}
+
+/* While qemu still runs: where the guest's pages are now. A qemu that is
+ * exiting has no mappings left to read: the last read that found them stays. */
+static void reread_memory(const struct vm_qemu_spec *s, struct child *q, struct vm_boot *b)
+{
+	json_object *m;
+
+	if (!s->place || !b->placement || !q->running)
+		return;
+	m = vm_placement_read_memory(s->place, q->pid);
+	if (json_object_array_length(m))
+		json_object_object_add(b->placement, "memory", m);
+	else
+		json_object_put(m);
 }
 
 int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix,
@@ -182,13 +341,16 @@ int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix
 {
 	struct strlist argv = STRLIST_INIT;
 	struct child q = { .name = "qemu", .out_path = qemu_log };
-	struct console c = { .fd = -1, .prefix = prefix, .b = b };
+	struct console c = { .fd = -1, .prefix = prefix, .b = b, .kvm = s->kvm };
 	struct strbuf err = STRBUF_INIT;
-	double start = now_monotonic(), deadline = start + timeout, grace_end = 0;
+	struct alive al = { 0 };
+	double start = now_monotonic(), deadline, grace_end = 0, next_read = 0;
 	int code = -1, ret = 0, fd;
+	bool reread = false;
 
 	memset(b, 0, sizeof(*b));
 	strbuf_init(&b->reason);
+	strbuf_init(&b->first_line);
 	strbuf_init(&c.partial);
 	b->guest_code = -1;
 	b->qemu_code = -1;
@@ -209,6 +371,26 @@ int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix
 		ret = -1;
 		goto out;
 	}
+	al.q = &q;
+	if (s->qmp_path && place_and_start(s, &al, b, &err)) {
+		if (lb_stop_requested()) {
+			b->outcome = VM_INTERRUPTED;
+			child_stop(&q, 0);
+			goto verdict;
+		}
+		if (!qemu_alive(&al)) {
+			/* qemu refused its own command line (a node it cannot bind...):
+			 * its log says why */
+			b->qemu_code = al.code;
+			b->outcome = VM_LOST;
+			strbuf_addf(&b->reason, "%s", err.buf);
+			goto verdict;
+		}
+		child_stop(&q, 2);
+		ret = error("%s", err.buf);
+		goto out;
+	}
+	deadline = now_monotonic() + timeout;
 	for (;;) {
 		int r = child_wait(&q, 0.2, &code, NULL);
 
@@ -227,8 +409,20 @@ int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix
 			ret = -1;
 			goto out;
 		}
-		/* after the verdict, give the guest time to power off by itself */
-		if ((c.exited || c.panicked || c.init_failed) && !grace_end)
+		/* the guest touches its pages as it runs: read where they are every
+		 * few seconds, and once more at the verdict (qemu may be gone a
+		 * moment later) */
+		if (((c.exited || c.fatal || c.init_failed) && !reread) ||
+		    now_monotonic() > next_read) {
+			reread_memory(s, &q, b);
+			reread = c.exited || c.fatal || c.init_failed;
+			next_read = now_monotonic() + 5;
+		}
+		/* after the verdict, give the guest time to power off by itself;
+		 * after a crash, time to print the rest of it */
+		if (c.fatal && (!grace_end || grace_end > now_monotonic() + 10))
+			grace_end = now_monotonic() + 10;
+		if ((c.exited || c.init_failed) && !grace_end)
 			grace_end = now_monotonic() + 30;
 		if (grace_end && now_monotonic() > grace_end) {
 			child_stop(&q, 2);
@@ -236,6 +430,7 @@ int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix
 		}
 		if (!grace_end && now_monotonic() > deadline) {
 			b->outcome = VM_TIMEOUT;
+			reread_memory(s, &q, b);
 			child_stop(&q, 2);
 			console_poll(&c);
 			goto verdict;
@@ -248,10 +443,10 @@ int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix
 	}
 	if (c.init_failed)
 		b->outcome = VM_INIT_FAILED;
+	else if (c.fatal)
+		b->outcome = VM_CRASHED;
 	else if (c.exited)
 		b->outcome = VM_DONE;
-	else if (c.panicked)
-		b->outcome = VM_PANIC;
 	else
 		b->outcome = VM_LOST;
 verdict:
@@ -268,4 +463,8 @@ out:
 void vm_boot_release(struct vm_boot *b)
 {
 	strbuf_release(&b->reason);
+	strbuf_release(&b->first_line);
+	strlist_release(&b->warnings);
+	json_object_put(b->placement);
+	b->placement = NULL;
 }

@@ -5,8 +5,11 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <json-c/json.h>
 #include "core/util.h"
 #include "core/strlist.h"
+
+struct vm_placement;
 
 struct vm_qemu_spec {
 	const char *qemu;          /* "qemu-system-x86_64" */
@@ -14,6 +17,8 @@ struct vm_qemu_spec {
 	const char *append;        /* kernel command line */
 	const char *results_dir;   /* writable share */
 	const char *console_path;  /* serial console goes to this file */
+	const char *qmp_path;      /* QMP socket; NULL: none (and qemu is not paused) */
+	const struct vm_placement *place;  /* NULL: nothing bound or pinned */
 	bool kvm;
 	uint64_t mem_bytes;
 	unsigned cpus, numa_nodes;
@@ -25,10 +30,22 @@ void vm_kernel_cmdline(struct strbuf *sb, bool kvm, const char *extra);
 /* Fill argv; -1 with err when the NUMA layout cannot be built. */
 int vm_qemu_argv(const struct vm_qemu_spec *s, struct strlist *argv, struct strbuf *err);
 
+/* What a console line says about the guest kernel's health. */
+enum vm_crash {
+	VM_CRASH_NONE,
+	VM_CRASH_OOPS,       /* Oops, BUG, general protection fault */
+	VM_CRASH_PANIC,      /* Kernel panic - not syncing */
+	VM_CRASH_LOCKUP,     /* soft/hard lockup, RCU stall */
+	VM_CRASH_HUNG_TASK,  /* task blocked for more than N seconds */
+};
+enum vm_crash vm_console_crash(const char *line);
+/* "oops", "panic", "lockup", "hung task" */
+const char *vm_crash_name(enum vm_crash c);
+
 enum vm_outcome {
 	VM_DONE,        /* the guest reported an exit code */
-	VM_PANIC,       /* "Kernel panic" on the console */
-	VM_TIMEOUT,
+	VM_CRASHED,     /* the console showed a crash (b->crash, b->first_line) */
+	VM_TIMEOUT,     /* no verdict by the deadline: the guest hung */
 	VM_INTERRUPTED,
 	VM_INIT_FAILED, /* the guest's init could not set up (modules, mounts) */
 	VM_LOST,        /* qemu ended without a verdict from the guest */
@@ -39,12 +56,18 @@ struct vm_boot {
 	int guest_code;       /* exit code of `lrubench run` in the guest, when VM_DONE */
 	int qemu_code;        /* qemu's own exit code, -1 if killed by us */
 	double seconds;       /* wall time of the whole boot */
-	struct strbuf reason; /* init failure line, panic line */
+	struct strbuf reason; /* init failure line */
+	enum vm_crash crash;  /* the crash that decided VM_CRASHED */
+	struct strbuf first_line;   /* its first console line */
+	struct strlist warnings;    /* lockup lines that did not fail the round (TCG) */
+	json_object *placement;     /* read back from /proc (vm/placement.h), or NULL */
 };
 
 /* Boot and wait. Guest output between the begin and exit markers is echoed
- * to stdout with `prefix`. qemu's own stderr goes to qemu_log. Returns 0
- * when qemu ran (see b->outcome), -1 when it could not start. */
+ * to stdout with `prefix`. qemu's own stderr goes to qemu_log. Under KVM a
+ * lockup or hung task fails the round; under TCG they are warnings (an
+ * emulated CPU stalls for reasons of its own). Returns 0 when qemu ran (see
+ * b->outcome), -1 when it could not start or be placed (message printed). */
 int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix,
 		const char *qemu_log, struct vm_boot *b);
 void vm_boot_release(struct vm_boot *b);

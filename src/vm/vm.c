@@ -12,10 +12,12 @@
  */
 #include "vm/vm.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/un.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <json-c/json.h>
@@ -24,6 +26,7 @@
 #include "core/label_name.h"
 #include "core/path.h"
 #include "core/net_client.h"
+#include "core/results.h"
 #include "core/util.h"
 #include "vm/args.h"
 #include "vm/identity.h"
@@ -32,14 +35,17 @@
 #include "vm/kvm_probe.h"
 #include "vm/merge.h"
 #include "vm/modules.h"
+#include "vm/placement.h"
 #include "vm/qemu.h"
+#include "vm/record.h"
 #include "vm/tmp.h"
 
 #define QEMU "qemu-system-x86_64"
 #define KVM_PROBE_SECONDS 2.0
 
 struct kernel {
-	char which;              /* 'a' or 'b' */
+	char which;              /* 'a', 'b', 'c' ... in round order */
+	const struct vm_kernel_arg *arg;
 	const char *image;       /* as given */
 	char *image_abs;
 	bool host;
@@ -50,14 +56,14 @@ struct kernel {
 	char *dir;               /* results/<label> */
 	char *initrd;            /* per round, in the temp folder */
 	int code;                /* first failure, LB_EXIT_*; 0 while fine */
-	bool ran;                /* round 1 finished with status 0 */
 	double seconds;          /* of its last round */
 };
 
 struct vm_run {
 	struct vm_args a;
-	struct kernel k[2];
+	struct kernel k[VM_MAX_KERNELS];
 	int nk;
+	struct vm_placement place;
 	char *results;           /* absolute results root */
 	char *self;              /* this lrubench binary */
 	char *cwd;
@@ -67,44 +73,64 @@ struct vm_run {
 	struct strlist keep;     /* host folders the guest must see (see vm_guest.keep) */
 };
 
+/* "--label-a" for kernels a and b, else how the kernel was named */
+static void label_flag(const struct kernel *k, char *buf, size_t len)
+{
+	if (!strncmp(k->arg->flag, "--kernel-", 9))
+		snprintf(buf, len, "--label-%c", k->arg->flag[9]);
+	else
+		snprintf(buf, len, "%s", k->arg->flag);
+}
+
 /* images, labels, output folder: everything checkable before booting */
 static int check_inputs(struct vm_run *r)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct utsname u;
+	char lflag[64];
 
 	uname(&u);
 	for (int i = 0; i < r->nk; i++) {
 		struct kernel *k = &r->k[i];
 
 		k->which = (char)('a' + i);
-		k->image = r->a.kernel[i];
+		k->arg = &r->a.kernel[i];
+		k->image = k->arg->image;
 		k->host = !strcmp(k->image, VM_HOST);
+		label_flag(k, lflag, sizeof(lflag));
 		if (k->host) {
 			snprintf(k->ki.release, sizeof(k->ki.release), "%s", u.release);
 		} else {
 			if (kimage_read(k->image, &k->ki, &err)) {
-				error("--kernel-%c: %s", k->which, err.buf);
+				error("%s: %s", k->arg->flag, err.buf);
 				strbuf_release(&err);
 				return LB_EXIT_USAGE;
 			}
 			k->image_abs = realpath(k->image, NULL);
 		}
-		k->label = xstrdup(r->a.label[i] ? r->a.label[i] : k->ki.release);
+		k->label = xstrdup(k->arg->label ? k->arg->label : k->ki.release);
 		if (label_name_check(k->label, &err)) {
-			if (r->a.label[i])
-				error("--label-%c: %s", k->which, err.buf);
+			if (k->arg->label)
+				error("%s: %s", lflag, err.buf);
 			else
 				error("kernel %c: %s (it defaults to the kernel release: give "
-				      "--label-%c NAME)", k->which, err.buf, k->which);
+				      "%s NAME)", k->which, err.buf, lflag);
 			strbuf_release(&err);
 			return LB_EXIT_USAGE;
 		}
 	}
-	if (r->nk == 2 && !strcmp(r->k[0].label, r->k[1].label)) {
-		error("both kernels would write results/%s: give --label-a and --label-b", r->k[0].label);
-		return LB_EXIT_USAGE;
-	}
+	for (int i = 0; i < r->nk; i++)
+		for (int j = 0; j < i; j++)
+			if (!strcmp(r->k[i].label, r->k[j].label)) {
+				if (r->nk == 2 && !strcmp(r->k[1].arg->flag, "--kernel-b"))
+					error("both kernels would write results/%s: give --label-a and --label-b",
+					      r->k[i].label);
+				else
+					error("kernels %c (%s) and %c (%s) would both write results/%s: give "
+					      "them labels of their own", r->k[j].which, r->k[j].arg->flag,
+					      r->k[i].which, r->k[i].arg->flag, r->k[i].label);
+				return LB_EXIT_USAGE;
+			}
 	if (!r->a.dry_run && mkdir_p(r->a.results ? r->a.results : "results", 0755))
 		return LB_EXIT_USAGE;
 	r->results = realpath(r->a.results ? r->a.results : "results", NULL);
@@ -123,8 +149,10 @@ static int check_inputs(struct vm_run *r)
 		char *run = xasprintf("%s/%s/run.json", r->results, r->k[i].label);
 		r->k[i].dir = xasprintf("%s/%s", r->results, r->k[i].label);
 		if (path_exists(run) && !r->a.force && !r->a.resume) {
+			label_flag(&r->k[i], lflag, sizeof(lflag));
 			error("%s already holds a run: use --force to replace it, --resume to continue it, "
-			      "or another --label-%c", r->k[i].dir, r->k[i].which);
+			      "or another %s", r->k[i].dir, !strncmp(lflag, "--label-", 8) ? lflag :
+			      "label (NAME of --kernel NAME=IMG)");
 			free(run);
 			return LB_EXIT_USAGE;
 		}
@@ -173,10 +201,10 @@ static int find_modules(struct vm_run *r)
 
 		if (k->host)
 			continue;
-		if (vm_modules_resolve(k->image, k->ki.release, r->a.modules[i], r->tmp.path, &k->mods, &err)) {
-			error("--kernel-%c %s (%s): %s", k->which, k->image, k->ki.release, err.buf);
+		if (vm_modules_resolve(k->image, k->ki.release, k->arg->modules, r->tmp.path, &k->mods, &err)) {
+			error("%s %s (%s): %s", k->arg->flag, k->image, k->ki.release, err.buf);
 			strbuf_release(&err);
-			return r->a.modules[i] ? LB_EXIT_USAGE : LB_EXIT_UNSUPPORTED;
+			return k->arg->modules ? LB_EXIT_USAGE : LB_EXIT_UNSUPPORTED;
 		}
 		strbuf_release(&err);
 		for (size_t w = 0; w < k->mods.warnings.n; w++)
@@ -189,51 +217,28 @@ static int find_modules(struct vm_run *r)
 
 /* ---- one round of one kernel ---- */
 
-struct vm_note {
-	struct vm_run *r;
-	struct kernel *k;
-	int round;
-	const char *status;   /* NULL: keep the guest's */
-	const char *error;
-	const char *append;
+/* What one round gave, for the label's run.json and the messages. */
+struct round_result {
+	int code;              /* LB_EXIT_* */
+	const char *status;    /* run.json status to set, NULL: keep the guest's */
+	char *why;             /* for the error message */
+	char *what;            /* a failure in compare's words: "panicked", "hung" ... */
+	char *first_line;      /* the console line that told, or NULL */
+	char *append;          /* the kernel command line used */
 	double seconds;
+	json_object *placement;      /* read back (vm/placement.h), or NULL */
+	struct strlist warnings;     /* console lockup lines that did not fail it (TCG) */
 };
 
-static void annotate(json_object *run, void *arg)
+static void round_result_release(struct round_result *rr)
 {
-	struct vm_note *n = arg;
-	json_object *vm, *secs;
-	char mem[32];
-
-	if (!json_object_object_get_ex(run, "vm", &vm)) {
-		vm = json_object_new_object();
-		json_object_object_add(run, "vm", vm);
-	}
-	json_object_object_add(vm, "image", json_object_new_string(n->k->host ? VM_HOST :
-		n->k->image_abs ? n->k->image_abs : n->k->image));
-	if (!n->k->host) {
-		format_size(n->r->a.memory, mem, sizeof(mem));
-		json_object_object_add(vm, "accel", json_object_new_string(n->r->kvm ? "kvm" : "tcg"));
-		json_object_object_add(vm, "memory", json_object_new_string(mem));
-		json_object_object_add(vm, "cpus", json_object_new_int((int)n->r->a.cpus));
-		json_object_object_add(vm, "numa_nodes", json_object_new_int((int)n->r->a.numa_nodes));
-		json_object_object_add(vm, "kernel_cmdline", json_object_new_string(n->append ? n->append : ""));
-		if (n->k->mods.moddir)
-			json_object_object_add(vm, "modules_dir", json_object_new_string(n->k->mods.moddir));
-		json_object_object_add(vm, "console_log", json_object_new_string("logs/vm-console.log"));
-	}
-	json_object_object_add(vm, "rounds", json_object_new_int(n->round));
-	if (!json_object_object_get_ex(vm, "round_seconds", &secs)) {
-		secs = json_object_new_array();
-		json_object_object_add(vm, "round_seconds", secs);
-	}
-	json_object_array_add(secs, json_object_new_double(n->seconds));
-	if (!n->k->host)
-		vm_identity_annotate(&n->k->id, run);
-	if (n->status)
-		json_object_object_add(run, "status", json_object_new_string(n->status));
-	if (n->error)
-		json_object_object_add(run, "error", json_object_new_string(n->error));
+	free(rr->why);
+	free(rr->what);
+	free(rr->first_line);
+	free(rr->append);
+	json_object_put(rr->placement);
+	strlist_release(&rr->warnings);
+	memset(rr, 0, sizeof(*rr));
 }
 
 static void guest_cmd(struct vm_run *r, struct kernel *k, const char *dest, struct strlist *cmd)
@@ -248,7 +253,7 @@ static void guest_cmd(struct vm_run *r, struct kernel *k, const char *dest, stru
 	strlist_push(cmd, dest);
 }
 
-static int run_host(struct vm_run *r, struct kernel *k, const char *dest, double *secs)
+static void run_host(struct vm_run *r, struct kernel *k, const char *dest, struct round_result *rr)
 {
 	struct strlist cmd = STRLIST_INIT;
 	struct child p = { .name = "lrubench run (host kernel)" };
@@ -260,7 +265,10 @@ static int run_host(struct vm_run *r, struct kernel *k, const char *dest, double
 	p.argv = (const char *const *)cmd.v;
 	if (child_start(&p)) {
 		strlist_release(&cmd);
-		return LB_EXIT_FAIL;
+		rr->code = LB_EXIT_FAIL;
+		rr->why = xstrdup("lrubench run could not start");
+		rr->what = xstrdup("could not start");
+		return;
 	}
 	w = child_wait(&p, -1, &code, NULL);
 	if (w == -2) {
@@ -272,9 +280,13 @@ static int run_host(struct vm_run *r, struct kernel *k, const char *dest, double
 		child_stop(&p, 0);
 		code = LB_EXIT_FAIL;
 	}
-	*secs = now_monotonic() - start;
+	rr->seconds = now_monotonic() - start;
+	rr->code = code;
+	if (code && code != LB_EXIT_INTERRUPTED) {
+		rr->why = xasprintf("lrubench run on the host kernel exited with %d", code);
+		rr->what = xasprintf("failed (lrubench run exited %d)", code);
+	}
 	strlist_release(&cmd);
-	return code;
 }
 
 static int copy_file(const char *from, const char *to)
@@ -290,8 +302,35 @@ static int copy_file(const char *from, const char *to)
 	return ret;
 }
 
-static int run_guest(struct vm_run *r, struct kernel *k, int round, const char *dest,
-		     double *secs, const char **status, char **why, char **append_out)
+static const char *crash_verb(enum vm_crash c)
+{
+	switch (c) {
+	case VM_CRASH_PANIC: return "panicked";
+	case VM_CRASH_OOPS: return "oopsed";
+	case VM_CRASH_LOCKUP: return "locked up";
+	case VM_CRASH_HUNG_TASK: return "hung (a task was blocked)";
+	case VM_CRASH_NONE: break;
+	}
+	return "crashed";
+}
+
+static void fill_spec(struct vm_run *r, struct kernel *k, struct vm_qemu_spec *q, const char *append)
+{
+	q->qemu = QEMU;
+	q->kernel = k->image;
+	q->append = append;
+	q->results_dir = r->results;
+	q->kvm = r->kvm;
+	q->mem_bytes = r->a.memory;
+	q->cpus = r->a.cpus;
+	q->numa_nodes = r->a.numa_nodes;
+	q->place = &r->place;
+}
+
+/* One boot. The console log is copied to dest/<label>/logs/vm-console.log
+ * whatever happened (*console_out names it). */
+static void run_guest(struct vm_run *r, struct kernel *k, int round, const char *dest,
+		      struct round_result *rr, char **console_out)
 {
 	struct vm_guest g = { 0 };
 	struct strlist cmd = STRLIST_INIT;
@@ -299,9 +338,9 @@ static int run_guest(struct vm_run *r, struct kernel *k, int round, const char *
 	struct vm_qemu_spec q = { 0 };
 	struct vm_boot b;
 	struct strbuf said = STRBUF_INIT;   /* what qemu printed, when it ended on its own */
-	char *init, *console, *qlog, *prefix, *ldir, *lcopy, *qemu_said;
-	int code;
+	char *init, *console, *qlog, *qmp, *prefix, *ldir, *lcopy = NULL, *qemu_said;
 
+	rr->code = LB_EXIT_FAIL;
 	guest_cmd(r, k, dest, &cmd);
 	g.keep = &r->keep;
 	g.ko = &k->mods.ko;
@@ -313,10 +352,14 @@ static int run_guest(struct vm_run *r, struct kernel *k, int round, const char *
 	k->initrd = xasprintf("%s/initramfs-%c.cpio", r->tmp.path, k->which);
 	if (vm_initramfs_write(k->initrd, r->busybox, init, &k->mods.ko, &err)) {
 		error("%s", err.buf);
+		rr->why = xstrdup(err.buf);
+		rr->what = xstrdup("could not be prepared (initramfs)");
 		free(init);
 		strlist_release(&cmd);
 		strbuf_release(&err);
-		return LB_EXIT_FAIL;
+		free(k->initrd);
+		k->initrd = NULL;
+		return;
 	}
 	free(init);
 	strlist_release(&cmd);
@@ -324,25 +367,28 @@ static int run_guest(struct vm_run *r, struct kernel *k, int round, const char *
 	vm_kernel_cmdline(&sb, r->kvm, r->a.cmdline_extra);
 	console = xasprintf("%s/console-%c-%d.log", r->tmp.path, k->which, round);
 	qlog = xasprintf("%s/qemu-%c-%d.log", r->tmp.path, k->which, round);
+	qmp = xasprintf("%s/qmp-%c-%d.sock", r->tmp.path, k->which, round);
 	prefix = xasprintf("[%s] ", k->label);
-	q.qemu = QEMU;
-	q.kernel = k->image;
+	fill_spec(r, k, &q, sb.buf);
 	q.initrd = k->initrd;
-	q.append = sb.buf;
-	q.results_dir = r->results;
 	q.console_path = console;
-	q.kvm = r->kvm;
-	q.mem_bytes = r->a.memory;
-	q.cpus = r->a.cpus;
-	q.numa_nodes = r->a.numa_nodes;
+	q.qmp_path = qmp;
 	info("kernel %c: booting %s (%s) under %s, round %d/%u, label %s", k->which, k->image,
 	     k->ki.release, r->kvm ? "KVM" : "TCG", round, r->a.rounds, k->label);
 	if (vm_qemu_run(&q, r->a.timeout, prefix, qlog, &b)) {
-		code = LB_EXIT_FAIL;
-		*why = xstrdup("qemu could not start");
+		rr->why = xstrdup("qemu could not start, or its vCPUs could not be placed");
+		rr->what = xstrdup("could not start qemu");
+		vm_boot_release(&b);
 		goto out;
 	}
-	*secs = b.seconds;
+	rr->seconds = b.seconds;
+	rr->placement = json_object_get(b.placement);
+	for (size_t i = 0; i < b.warnings.n; i++) {
+		strlist_push(&rr->warnings, b.warnings.v[i]);
+		warning("kernel %c (%s), round %d: the console reported \"%s\" (under TCG an emulated "
+			"CPU stalls for reasons of its own: recorded, not a failure)", k->which, k->label,
+			round, b.warnings.v[i]);
+	}
 
 	/* the console log lands beside the results, whatever happened */
 	ldir = xasprintf("%s/%s/logs", dest, k->label);
@@ -353,136 +399,227 @@ static int run_guest(struct vm_run *r, struct kernel *k, int round, const char *
 
 	switch (b.outcome) {
 	case VM_DONE:
-		code = b.guest_code;
-		if (code)
-			*why = xasprintf("lrubench run in the guest exited with %d (console: %s)", code, lcopy);
+		rr->code = b.guest_code;
+		if (rr->code == LB_EXIT_INTERRUPTED) {
+			rr->status = "interrupted";
+		} else if (rr->code) {
+			rr->why = xasprintf("lrubench run in the guest exited with %d (console: %s)",
+					    rr->code, lcopy);
+			rr->what = xasprintf("failed (lrubench run in the guest exited %d)", rr->code);
+		}
 		break;
-	case VM_PANIC:
-		code = LB_EXIT_FAIL;
-		*status = "failed";
-		*why = xasprintf("the guest kernel panicked: %s", b.reason.buf);
+	case VM_CRASHED:
+		rr->code = LB_EXIT_FAIL;
+		rr->status = "failed";
+		rr->what = xstrdup(crash_verb(b.crash));
+		rr->first_line = xstrdup(b.first_line.buf);
+		rr->why = xasprintf("the guest kernel %s: %s", rr->what, b.first_line.buf);
 		break;
 	case VM_TIMEOUT:
-		code = LB_EXIT_FAIL;
-		*status = "failed";
-		*why = xasprintf("the guest did not finish within vm_timeout=%.0fs: qemu was killed", r->a.timeout);
+		rr->code = LB_EXIT_FAIL;
+		rr->status = "failed";
+		rr->what = xstrdup("hung");
+		if (b.warnings.n)
+			rr->first_line = xstrdup(b.warnings.v[0]);
+		rr->why = xasprintf("the guest did not finish within vm_timeout=%.0fs: qemu was killed",
+				    r->a.timeout);
 		break;
 	case VM_INIT_FAILED:
-		code = LB_EXIT_UNSUPPORTED;
-		*status = "failed";
-		*why = xasprintf("the guest could not set up: %s", b.reason.buf);
+		rr->code = LB_EXIT_UNSUPPORTED;
+		rr->status = "failed";
+		rr->what = xstrdup("could not set up");
+		rr->first_line = xstrdup(b.reason.buf);
+		rr->why = xasprintf("the guest could not set up: %s", b.reason.buf);
 		break;
 	case VM_INTERRUPTED:
-		code = LB_EXIT_INTERRUPTED;
-		*status = "interrupted";
-		*why = xstrdup("interrupted: the VM was stopped");
+		rr->code = LB_EXIT_INTERRUPTED;
+		rr->status = "interrupted";
+		rr->why = xstrdup("interrupted: the VM was stopped");
 		break;
 	case VM_LOST:
 	default:
-		code = LB_EXIT_FAIL;
-		*status = "failed";
-		*why = xasprintf("qemu ended (%d) before the guest reported an exit status", b.qemu_code);
+		rr->code = LB_EXIT_FAIL;
+		rr->status = "failed";
+		rr->what = xstrdup("ended without a verdict");
+		rr->why = xasprintf("qemu ended (%d) before the guest reported an exit status%s%s",
+				    b.qemu_code, b.reason.len ? ": " : "", b.reason.buf);
 		qemu_said = read_file_str(qlog, NULL);
 		strbuf_addf(&said, "\nqemu said: %s", qemu_said && *qemu_said ? qemu_said : "nothing");
+		if (qemu_said && *qemu_said) {
+			rr->first_line = xstrndup(qemu_said, strcspn(qemu_said, "\n"));
+		}
 		free(qemu_said);
 		break;
 	}
 	/* a guest that failed on its own: the end of its console says why */
 	if (b.outcome != VM_DONE && b.outcome != VM_INTERRUPTED)
-		error_with_log(path_exists(lcopy) ? lcopy : console, "kernel %c (%s): %s%s", k->which,
-			       k->label, *why, strbuf_str(&said));
+		error_with_log(path_exists(lcopy) ? lcopy : console, "kernel %c (%s), round %d: %s%s",
+			       k->which, k->label, round, rr->why, strbuf_str(&said));
 	strbuf_release(&said);
-	free(lcopy);
 	vm_boot_release(&b);
 out:
-	*append_out = strbuf_detach(&sb);
+	rr->append = strbuf_detach(&sb);
+	*console_out = lcopy;
 	unlink(k->initrd);
 	unlink(console);
 	unlink(qlog);
+	unlink(qmp);
 	free(k->initrd);
 	k->initrd = NULL;
 	free(console);
 	free(qlog);
+	free(qmp);
 	free(prefix);
 	strbuf_release(&err);
-	return code;
+}
+
+/* A failed later round: its logs go to logs/round-N/ of the label (a good
+ * round's get there by vm_merge_label). */
+static char *keep_failed_round_logs(struct kernel *k, const char *stage_label, int round)
+{
+	char *src = xasprintf("%s/logs", stage_label), *dl = xasprintf("%s/logs", k->dir);
+	char *dst = xasprintf("%s/logs/round-%d", k->dir, round), *console = NULL;
+
+	if (is_dir(src)) {
+		if (mkdir_p(dl, 0755) || rename(src, dst))
+			warning("cannot keep the logs of round %d of %s in %s: %s", round, k->label, dst,
+				strerror(errno));
+		else
+			console = xasprintf("%s/vm-console.log", dst);
+	}
+	free(src);
+	free(dl);
+	free(dst);
+	return console;
 }
 
 static int run_round(struct vm_run *r, struct kernel *k, int round)
 {
 	struct vm_tmpdir stage = { 0 };
 	struct strbuf err = STRBUF_INIT;
-	const char *status = NULL;
-	char *why = NULL, *append = NULL, *dest, *ldir;
-	double secs = 0;
+	struct round_result rr = { 0 };
+	char *dest, *ldir, *console = NULL, *console_rel = NULL;
 	int code;
 
 	if (round == 1) {
 		dest = xstrdup(r->results);
+		if (r->a.force && is_dir(k->dir) && remove_tree(k->dir))
+			warning("cannot clear %s before replacing it", k->dir);
 	} else {
 		if (vm_tmpdir_create(&stage, r->results, ".vm-round-"))
 			return LB_EXIT_FAIL;
 		dest = xstrdup(stage.path);
 	}
 	if (k->host)
-		code = run_host(r, k, dest, &secs);
+		run_host(r, k, dest, &rr);
 	else
-		code = run_guest(r, k, round, dest, &secs, &status, &why, &append);
+		run_guest(r, k, round, dest, &rr, &console);
+	code = rr.code;
 	if (code == LB_EXIT_INTERRUPTED)
-		status = "interrupted";
+		rr.status = "interrupted";
+	else if (code && !rr.status)
+		rr.status = "failed";
 
 	ldir = xasprintf("%s/%s", dest, k->label);
 	if (round > 1 && code == 0) {
 		if (vm_merge_label(k->dir, ldir, round, &err)) {
 			error("cannot pool round %d of %s into %s: %s", round, k->label, k->dir, err.buf);
-			code = LB_EXIT_FAIL;
+			code = rr.code = LB_EXIT_FAIL;
+			rr.status = "failed";
+			rr.what = xstrdup("could not be pooled");
+			rr.why = xstrdup(err.buf);
 		}
+	} else if (round > 1 && code != LB_EXIT_INTERRUPTED) {
+		free(console);
+		console = keep_failed_round_logs(k, ldir, round);
 	}
+	if (console && !strncmp(console, k->dir, strlen(k->dir)) && console[strlen(k->dir)] == '/')
+		console_rel = xstrdup(console + strlen(k->dir) + 1);
 	{
-		struct vm_note n = { r, k, round, round == 1 ? status : NULL, round == 1 ? why : NULL,
-				     append, secs };
-		char *rj = xasprintf("%s/run.json", k->dir);
+		struct vm_round_record rec = {
+			.kernel = k->which, .label = k->label, .host = k->host, .kvm = r->kvm,
+			.image = k->host ? VM_HOST : k->image_abs ? k->image_abs : k->image,
+			.memory = r->a.memory, .cpus = r->a.cpus, .numa_nodes = r->a.numa_nodes,
+			.modules_dir = k->mods.moddir, .place = &r->place, .round = round,
+			.code = rr.code, .status = rr.status, .why = rr.why, .what = rr.what,
+			.first_line = rr.first_line, .append = rr.append, .seconds = rr.seconds,
+			.placement = rr.placement, .warnings = &rr.warnings,
+			.console_rel = console_rel, .console_abs = console,
+			.id = k->host ? NULL : &k->id,
+		};
+
 		strbuf_reset(&err);
-		if (path_exists(rj) && vm_update_run_json(k->dir, annotate, &n, &err))
-			warning("cannot record the VM facts in %s: %s", rj, err.buf);
-		free(rj);
+		if (vm_record_round(k->dir, &rec, &err)) {
+			error("cannot record round %d of %s in %s/run.json: %s", round, k->label, k->dir,
+			      err.buf);
+			if (!code)
+				code = LB_EXIT_FAIL;
+		}
 	}
 	if (code == 0)
 		info("kernel %c: round %d/%u of %s took %.0f s%s", k->which, round, r->a.rounds, k->label,
-		     secs, k->host ? "" : r->kvm ? " under KVM" : " under TCG");
-	else if (why && code != LB_EXIT_INTERRUPTED && round > 1)
-		error("kernel %c: round %d of %s failed: %s", k->which, round, k->label, why);
-	k->seconds = secs;
+		     rr.seconds, k->host ? "" : r->kvm ? " under KVM" : " under TCG");
+	else if (code != LB_EXIT_INTERRUPTED)
+		error("kernel %c (%s) %s in round %d: its cell is failed%s; the other kernels go on",
+		      k->which, k->label, rr.what ? rr.what : "failed", round,
+		      r->a.rounds > (unsigned)round ? " and it is not booted again" : "");
+	k->seconds = rr.seconds;
 	if (round > 1)
 		vm_tmpdir_remove(&stage);
 	free(ldir);
 	free(dest);
-	free(why);
-	free(append);
+	free(console);
+	free(console_rel);
+	round_result_release(&rr);
 	strbuf_release(&err);
 	return code;
 }
 
+/* Does the label folder hold any <workload>.json? */
+static bool has_results(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	bool any = false;
+
+	while (d && !any && (de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		any = l > 5 && de->d_name[0] != '.' && !strcmp(de->d_name + l - 5, ".json") &&
+		      strcmp(de->d_name, "run.json");
+	}
+	if (d)
+		closedir(d);
+	return any;
+}
+
 static void print_comparison(struct vm_run *r)
 {
-	const char *argv[6];
-	int n = 0, code;
+	struct strlist argv = STRLIST_INIT;
+	int code, n = 0, with_results = 0;
 
-	argv[n++] = r->self;
-	argv[n++] = "compare";
-	for (int i = 0; i < r->nk; i++)
-		if (r->k[i].ran)
-			argv[n++] = r->k[i].dir;
-	argv[n] = NULL;
-	if (n < 4)
-		return;
-	fflush(stdout);
-	{
-		struct child c = { .argv = argv, .name = "lrubench compare" };
-		code = child_run(&c, -1);
+	strlist_push(&argv, r->self);
+	strlist_push(&argv, "compare");
+	/* every kernel with a label, failed ones too: compare says what happened */
+	for (int i = 0; i < r->nk; i++) {
+		char *rj = xasprintf("%s/run.json", r->k[i].dir);
+
+		if (path_exists(rj)) {
+			strlist_push(&argv, r->k[i].dir);
+			n++;
+			with_results += has_results(r->k[i].dir);
+		}
+		free(rj);
 	}
-	if (code != 0 && code != LB_EXIT_FAIL)
-		warning("lrubench compare exited with %d", code);
+	if (n >= 2 && with_results) {
+		struct child c = { .argv = (const char *const *)argv.v, .name = "lrubench compare" };
+
+		fflush(stdout);
+		code = child_run(&c, -1);
+		if (code != 0 && code != LB_EXIT_FAIL)
+			warning("lrubench compare exited with %d", code);
+	}
+	strlist_release(&argv);
 }
 
 static void print_where(struct vm_run *r)
@@ -502,6 +639,8 @@ static void print_where(struct vm_run *r)
 /* --dry-run: what would boot, with which modules and which qemu command line */
 static void print_plan(struct vm_run *r)
 {
+	struct strbuf pl = STRBUF_INIT;
+
 	for (int i = 0; i < r->nk; i++) {
 		struct kernel *k = &r->k[i];
 		struct strlist cmd = STRLIST_INIT, argv = STRLIST_INIT;
@@ -520,20 +659,17 @@ static void print_plan(struct vm_run *r)
 			for (size_t m = 0; m < k->mods.ko.n; m++)
 				printf("    %s\n", k->mods.ko.v[m]);
 			vm_kernel_cmdline(&append, r->kvm, r->a.cmdline_extra);
-			q.kernel = k->image;
+			fill_spec(r, k, &q, append.buf);
 			q.initrd = "<initramfs>";
-			q.append = append.buf;
-			q.results_dir = r->results;
 			q.console_path = "<console log>";
-			q.kvm = r->kvm;
-			q.mem_bytes = r->a.memory;
-			q.cpus = r->a.cpus;
-			q.numa_nodes = r->a.numa_nodes;
+			q.qmp_path = "<qmp socket>";
 			if (!vm_qemu_argv(&q, &argv, &err)) {
 				printf("  qemu:");
 				for (size_t a = 0; a < argv.n; a++)
 					printf(" %s", argv.v[a]);
 				printf("\n");
+			} else {
+				printf("  qemu: %s\n", err.buf);
 			}
 		}
 		printf("  runs:");
@@ -545,12 +681,19 @@ static void print_plan(struct vm_run *r)
 		strbuf_release(&append);
 		strbuf_release(&err);
 	}
-	printf("rounds: %u, timeout per boot: %.0f s\n", r->a.rounds, r->a.timeout);
+	vm_placement_describe(&r->place, &pl);
+	printf("placement: %s\n", pl.buf);
+	strbuf_release(&pl);
+	printf("rounds: %u:", r->a.rounds);
+	for (unsigned round = 0; round < r->a.rounds && round < 3; round++)
+		for (int i = 0; i < r->nk; i++)
+			printf("%s%c", round || i ? ", " : " ", r->k[i].which - 'a' + 'A');
+	printf("%s; timeout per boot: %.0f s\n", r->a.rounds > 3 ? ", ..." : "", r->a.timeout);
 }
 
 static void release(struct vm_run *r)
 {
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < VM_MAX_KERNELS; i++) {
 		vm_modset_release(&r->k[i].mods);
 		vm_identity_release(&r->k[i].id);
 		free(r->k[i].image_abs);
@@ -580,6 +723,19 @@ static void keep_dir_of(struct strlist *keep, const char *file)
 	free(abs);
 }
 
+static int resolve_placement(struct vm_run *r)
+{
+	struct strbuf err = STRBUF_INIT;
+	int code = vm_placement_resolve(&r->a, "", &r->place, &err);
+
+	if (code)
+		error("%s", err.buf);
+	else if (*r->place.note)
+		info("placement: %s", r->place.note);
+	strbuf_release(&err);
+	return code;
+}
+
 int cmd_run_vm(struct vm_args *a)
 {
 	struct vm_run r;
@@ -589,12 +745,12 @@ int cmd_run_vm(struct vm_args *a)
 
 	memset(&r, 0, sizeof(r));
 	r.a = *a;   /* its lists are ours now: release() frees them */
-	r.nk = r.a.kernel[1] ? 2 : 1;
+	r.nk = (int)r.a.nkernels;
 	if ((code = check_inputs(&r)))
 		goto out;
 	for (int i = 0; i < r.nk; i++)
 		any_vm |= !r.k[i].host;
-	r.self = realpath("/proc/self/exe", NULL);
+	r.self = self_exe() ? xstrdup(self_exe()) : NULL;
 	r.cwd = getcwd(NULL, 0);
 	if (!r.self || !r.cwd) {
 		error_errno("cannot resolve this program or the current folder");
@@ -604,14 +760,32 @@ int cmd_run_vm(struct vm_args *a)
 	keep_dir_of(&r.keep, r.self);
 	if (!strlist_has(&r.keep, r.cwd))
 		strlist_push(&r.keep, r.cwd);
-	for (size_t i = 0; i + 1 < r.a.suite.n; i++)
+	for (size_t i = 0; i + 1 < r.a.suite.n; i++) {
+		const char *eq = strchr(r.a.suite.v[i + 1], '=');
+
 		if (!strcmp(r.a.suite.v[i], "-c") || !strcmp(r.a.suite.v[i], "--config"))
 			keep_dir_of(&r.keep, r.a.suite.v[i + 1]);
+		/* a key's value that names a file here (kernbench.source=/tmp/x.tar)
+		 * must stay visible in the guest, even under its tmpfs on /tmp */
+		else if (!strcmp(r.a.suite.v[i], "--set") && eq && eq[1] == '/' && path_exists(eq + 1) &&
+			 !is_dir(eq + 1))
+			keep_dir_of(&r.keep, eq + 1);
+	}
 	if (any_vm) {
 		struct strbuf why = STRBUF_INIT;
 
+		if ((code = resolve_placement(&r)))
+			goto out;
 		if (vm_tmpdir_create(&r.tmp, tmp && *tmp == '/' ? tmp : "/tmp", "lrubench-vm.")) {
 			code = LB_EXIT_FAIL;
+			goto out;
+		}
+		/* qemu's QMP socket lives there: a unix socket path has 107 bytes */
+		if (strlen(r.tmp.path) + sizeof("/qmp-a-100.sock") > sizeof(((struct sockaddr_un *)0)->sun_path)) {
+			error("the temporary folder %s is too deep for qemu's QMP socket (a unix socket path "
+			      "has at most %zu bytes): set TMPDIR to a shorter folder", r.tmp.path,
+			      sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
+			code = LB_EXIT_USAGE;
 			goto out;
 		}
 		if ((code = find_modules(&r)) || (code = check_tools(&r)))
@@ -626,6 +800,7 @@ int cmd_run_vm(struct vm_args *a)
 		print_plan(&r);
 		goto out;
 	}
+	/* A, B, C, A, B, C ...: drift hits every kernel alike */
 	for (unsigned round = 1; round <= r.a.rounds && !interrupted; round++) {
 		for (int i = 0; i < r.nk && !interrupted; i++) {
 			struct kernel *k = &r.k[i];
@@ -642,8 +817,6 @@ int cmd_run_vm(struct vm_args *a)
 				k->code = c;
 				if (!code)
 					code = c;
-			} else if (round == 1) {
-				k->ran = true;
 			}
 		}
 	}

@@ -7,23 +7,7 @@
 # /var/cache/lrubench-test-kernels) and boot them under qemu (TCG here: KVM
 # exists on this machine but runs guests far too slowly, and the probe says so).
 
-# A file with a real x86 boot header ("HdrS" at 0x202, kernel_version at
-# 0x20e) and no kernel behind it: enough for everything lrubench checks
-# before it boots. Mocked because a kernel without 9p cannot be had otherwise
-# without the cloud package download.
-vm_fake_bzimage() {
-  python3 - "$1" "$2" <<'PY'
-import struct, sys
-path, release = sys.argv[1], sys.argv[2]
-buf = bytearray(0x1000)
-buf[0x202:0x206] = b"HdrS"
-struct.pack_into("<H", buf, 0x206, 0x20f)
-struct.pack_into("<H", buf, 0x20e, 0x3c0)
-s = (release + " (test@lrubench) #1 SMP").encode() + b"\0"
-buf[0x5c0:0x5c0 + len(s)] = s
-open(path, "wb").write(buf)
-PY
-}
+source "$LRUBENCH_SRC/tests/fixtures/vm/common.sh"
 
 test_vm_image_missing() {
   need_root
@@ -118,8 +102,8 @@ test_vm_keys_from_config_file() {
   printf '[vm]\nkernel_a = host\nlabel_a = fromini\ntimeout = 20m\nrounds = 3\n' > "$T/ab.conf"
   expect_exit 0 "$LRUBENCH" run --dry-run -c "$T/ab.conf" --quick -w readtwice --set vm.rounds=2 -o "$T/results"
   assert_grep "label fromini -> $T/results/fromini" "$T/out"
-  assert_grep "rounds: 2, timeout per boot: 1200 s" "$T/out"
-  assert_grep "runs: .* -c $T/ab.conf -w readtwice --quick --set vm.kernel_a= --set vm.kernel_b= --label fromini" "$T/out"
+  assert_grep "rounds: 2: A, A; timeout per boot: 1200 s" "$T/out"
+  assert_grep "runs: .* -c $T/ab.conf -w readtwice --quick --set vm.kernel_a= --set vm.kernel_b= --set vm.kernels= --label fromini" "$T/out"
   if grep -q "vm.rounds" "$T/out"; then fail "a vm.* --set reached the guest suite"; fi
   expect_exit 0 "$LRUBENCH" run --dry-run -c "$T/ab.conf" --vm-timeout 30m --set vm.timeout=40m \
     --set vm.rounds=1 -o "$T/results"
@@ -174,77 +158,34 @@ test_vm_dry_run() {
 
 # ---- boots (LRUBENCH_TEST_VM=1) ----
 
-# Sets KA/KB (images) and RA/RB (releases): Debian 6.1 amd64 and rt-amd64.
-vm_kernels() {
-  [ "${LRUBENCH_TEST_VM:-0}" = 1 ] || skip "VM tests boot kernels under qemu: set LRUBENCH_TEST_VM=1 (needs apt access for two Debian kernel packages)"
-  need_root
-  need_cmd qemu-system-x86_64 qemu-system-x86
-  need_cmd apt-get apt
-  local cache=${LRUBENCH_TEST_KERNELS:-/var/cache/lrubench-test-kernels} nn flavour
-  nn=$(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-rt-amd64$' 2>/dev/null |
-       sed -n 's/^linux-image-6\.1\.0-\([0-9]*\)-rt-amd64 .*/\1/p' | sort -n | tail -1)
-  [ -n "$nn" ] || skip "apt knows no linux-image-6.1.0-NN-rt-amd64 package (Debian 12 sources needed)"
-  mkdir -p "$cache"
-  for flavour in amd64 rt-amd64; do
-    if [ ! -f "$cache/$flavour/boot/vmlinuz-6.1.0-$nn-$flavour" ]; then
-      ( cd "$cache" && apt-get download "linux-image-6.1.0-$nn-$flavour" >/dev/null 2>&1 ) ||
-        skip "cannot apt-get download linux-image-6.1.0-$nn-$flavour"
-      rm -rf "$cache/$flavour"
-      dpkg-deb -x "$cache"/linux-image-6.1.0-"$nn"-"$flavour"_*.deb "$cache/$flavour" ||
-        fail "dpkg-deb -x of linux-image-6.1.0-$nn-$flavour failed"
-    fi
-  done
-  RA=6.1.0-$nn-amd64; RB=6.1.0-$nn-rt-amd64
-  KA=$cache/amd64/boot/vmlinuz-$RA; KB=$cache/rt-amd64/boot/vmlinuz-$RB
-}
-
-# A small suite: two memcg counts, short iterations.
-VM_SUITE=(--quick -w readtwice --set readtwice.memcgs=1,2 --set readtwice.runtime=2s --set global.iterations=2)
-
-# virt as announced: TCG unless the KVM probe passed
-vm_expected_virt() { if grep -q "using TCG" "$T/err"; then echo tcg; else echo kvm; fi; }
-
-vm_no_leftovers() {
-  local left
-  left=$(pgrep -f "qemu-system-x86_64.*$T/results" 2>/dev/null)
-  [ -z "$left" ] || fail "qemu left running: $left"
-  [ -z "$(ls -A "$T/tmp")" ] || fail "temporary files left: $(ls -A "$T/tmp")"
-  [ -z "$(ls -d "$T"/results/.vm-round-* 2>/dev/null)" ] || fail "staging folders left in $T/results"
-  # VM mode creates no host cgroups, mounts or loop devices (the guest has its
-  # own); lib.sh's assert_no_leaks would also see other concurrent runs'.
-  left=$(grep " $T" /proc/mounts)
-  [ -z "$left" ] || fail "mounts left behind: $left"
-  left=$(pgrep -f "lrubench run .*$T/results" 2>/dev/null)
-  [ -z "$left" ] || fail "lrubench processes left behind: $left"
-}
-
-vm_positive_samples() {
-  python3 - "$1" <<'PY' || fail "samples of $1 are missing or not positive"
-import json, sys
-d = json.load(open(sys.argv[1]))
-# the measured tables (the profile tables hold percentages that may be 0)
-vals = [v for t in d["tables"] if not t.get("explains") for o in t["ops"] for v in o["samples"]]
-assert vals and all(v > 0 for v in vals), vals
-PY
-}
-
-test_vm_two_kernels() {
+# Three kernels in one run, rounds A, B, C: the two Debian images and a copy
+# of the first under another name (--kernel NAME=IMG), with its modules
+# found beside it as in an unpacked package.
+test_vm_three_kernels() {
   vm_kernels
-  mkdir -p "$T/tmp"
-  TMPDIR=$T/tmp expect_exit 0 "$LRUBENCH" run "${VM_SUITE[@]}" --kernel-a "$KA" --kernel-b "$KB" -o "$T/results"
+  mkdir -p "$T/tmp" "$T/copy/boot"
+  cp "$KA" "$T/copy/boot/vmlinuz-$RA"
+  cp "$(dirname "$KA")/config-$RA" "$T/copy/boot/config-$RA"
+  ln -s "$(dirname "$(dirname "$KA")")/lib" "$T/copy/lib"
+  TMPDIR=$T/tmp expect_exit 0 "$LRUBENCH" run "${VM_SUITE[@]}" --kernel-a "$KA" --kernel-b "$KB" \
+    --kernel copy="$T/copy/boot/vmlinuz-$RA" -o "$T/results"
   local virt; virt=$(vm_expected_virt)
-  local r
-  for r in "$RA" "$RB"; do
+  local r cfg
+  for r in "$RA" "$RB" copy; do
     assert_file "$T/results/$r/run.json"
     assert_eq "$(json_get "$T/results/$r/run.json" "['status']")" complete "status of $r"
-    assert_eq "$(json_get "$T/results/$r/run.json" "['system']['kernel_release']")" "$r" "kernel_release"
     assert_eq "$(json_get "$T/results/$r/run.json" "['system']['virt']")" "$virt" "system.virt of $r"
     # the project's real cgroup v2 coverage: the guest mounts cgroup2 only
     assert_eq "$(json_get "$T/results/$r/run.json" "['system']['cgroup_mode']")" v2 "cgroup_mode of $r"
     vm_positive_samples "$T/results/$r/readtwice.json"
     assert_grep "LRUBENCH-EXIT 0" "$T/results/$r/logs/vm-console.log"
     # the guest's identity, from inside the guest, and the image's config from the host
-    python3 - "$T/results/$r/run.json" "$(dirname "$(dirname "$([ "$r" = "$RA" ] && echo "$KA" || echo "$KB")")")/boot/config-$r" <<'PY' ||
+    case $r in
+      "$RA") cfg=$(dirname "$KA")/config-$RA ;;
+      "$RB") cfg=$(dirname "$KB")/config-$RB ;;
+      copy) cfg=$T/copy/boot/config-$RA ;;
+    esac
+    python3 - "$T/results/$r/run.json" "$cfg" <<'PY' ||
 import hashlib, json, re, sys
 k = json.load(open(sys.argv[1]))["system"]["kernel"]
 assert re.fullmatch(r"[0-9a-f]{40}", k["build_id"] or ""), k.get("build_id")
@@ -255,24 +196,39 @@ assert "taint_start" in k and "taint_end" in k, k
 PY
       fail "system.kernel of $r"
   done
+  assert_eq "$(json_get "$T/results/$RA/run.json" "['system']['kernel_release']")" "$RA" "release of A"
+  assert_eq "$(json_get "$T/results/$RB/run.json" "['system']['kernel_release']")" "$RB" "release of B"
+  assert_eq "$(json_get "$T/results/copy/run.json" "['system']['kernel_release']")" "$RA" "release of the copy"
+  assert_eq "$(json_get "$T/results/copy/run.json" "['vm']['kernel']")" c "kernel letter of the copy"
   [ "$RA" != "$RB" ] || fail "both images have release $RA"
   [ "$(json_get "$T/results/$RA/run.json" "['system']['kernel']['build_id']")" != \
     "$(json_get "$T/results/$RB/run.json" "['system']['kernel']['build_id']")" ] || fail "one build id for two kernels"
-  # two kernels: no same-kernel warning; their configs differ (PREEMPT_RT)
-  grep -q 'same kernel build' "$T/out" && fail "two kernels reported as one build"
+  assert_eq "$(json_get "$T/results/copy/run.json" "['system']['kernel']['build_id']")" \
+    "$(json_get "$T/results/$RA/run.json" "['system']['kernel']['build_id']")" "build id of the copy"
+  # A and its copy are one build, and compare says so; B is another
+  assert_grep "these labels ran the same kernel build (build id .*): $RA, copy" "$T/out"
+  if grep "same kernel build" "$T/out" | grep -q "$RB"; then fail "B reported as the same build"; fi
   assert_grep "^  kernel.build_id " "$T/out"
-  # the comparison, mmtests layout, baseline first
-  grep -Eq '^Hmean +memcgs-1 ' "$T/out" || { tail -40 "$T/out"; fail "no comparison printed"; }
-  assert_grep "console log of $RA: $T/results/$RA/logs/vm-console.log" "$T/out"
+  # booted in the order given
+  grep -o "kernel [abc]: booting" "$T/out" | tr '\n' ' ' > "$T/order"
+  assert_eq "$(cat "$T/order")" "kernel a: booting kernel b: booting kernel c: booting " "boot order"
+  # the comparison shows all three, baseline first
+  assert_grep "^Labels: $RA (baseline), $RB, copy$" "$T/out"
+  grep -Eq '^Hmean +memcgs-1 +[0-9.]+ \( *0\.00%\) +[0-9.]+ \( *-?[0-9.]+%\) +[0-9.]+ \( *-?[0-9.]+%\)$' "$T/out" ||
+    { tail -40 "$T/out"; fail "no three-column comparison printed"; }
+  assert_grep "console log of copy: $T/results/copy/logs/vm-console.log" "$T/out"
   vm_no_leftovers
 }
 
+# Placement under TCG (pinning needs no KVM): two guest nodes on this host's
+# one node, each vCPU pinned to a host CPU, memory bound, all read back.
 test_vm_numa_two_nodes_and_rounds() {
   vm_kernels
   mkdir -p "$T/tmp"
   TMPDIR=$T/tmp expect_exit 0 "$LRUBENCH" run "${VM_SUITE[@]}" --set global.numa_node=1 \
-    --set vm.numa_nodes=2 --set vm.cpus=2 --set vm.rounds=2 --kernel-a "$KA" -o "$T/results"
-  local rj=$T/results/$RA/run.json
+    --set vm.numa_nodes=2 --set vm.cpus=2 --set vm.rounds=2 --vm-cpus-from node --kernel-a "$KA" \
+    -o "$T/results"
+  local rj=$T/results/$RA/run.json nodes
   assert_eq "$(json_get "$rj" "['system']['numa_nodes']")" 2 "guest NUMA nodes"
   assert_eq "$(json_get "$rj" "['numa_binding']['node']")" 1 "bound node"
   # qemu gives node 1 the second vCPU
@@ -288,9 +244,30 @@ det = json.load(open(sys.argv[1]))["details"]
 assert det and all(set(x["reader_nodes"]) == {1} and set(x["reader_cpus"]) == {1} for x in det), det
 EOF
   assert_file "$T/results/$RA/logs/round-2/vm-console.log"
+  # the placement as applied, read back from /proc/<qemu>/task/*/status and
+  # numa_maps: vCPU i alone on host CPU i (of host node 0), both guest
+  # nodes' RAM bound to host node 0, where its pages are
+  nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)
+  [ "$nodes" = 1 ] || skip "this check is written for a host with one NUMA node ($nodes here)"
+  assert_grep "placement: the host has 1 NUMA node: guest nodes 0-1 are all on host node 0" "$T/out"
+  python3 - "$rj" <<'EOF' || fail "placement not applied as planned"
+import json, sys
+pl = json.load(open(sys.argv[1]))["vm"]["placement"]
+assert pl["cpus_from"] == "node" and pl["host_nodes"] == [0, 0], pl
+assert "all on host node 0" in pl["note"], pl
+a = pl["applied"]
+assert [(v["vcpu"], v["cpus_allowed"]) for v in a["vcpus"]] == [(0, "0"), (1, "1")], a["vcpus"]
+assert len({v["thread"] for v in a["vcpus"]}) == 2, a["vcpus"]
+assert len(a["memory"]) == 2 and all(m["policy"] == "bind:0" for m in a["memory"]), a["memory"]
+assert all(set(m["pages"]) == {"0"} and m["pages"]["0"] > 0 for m in a["memory"]), a["memory"]
+assert pl["summary"] == "vCPU->host CPUs 0:0 1:1; memory bind:0 on node 0, bind:0 on node 0", pl["summary"]
+assert len(pl["round_summaries"]) == 2, pl
+EOF
   vm_no_leftovers
 }
 
+# A guest kernel that panics before the suite starts: its label still gets
+# a run.json that says so, with the console.
 test_vm_guest_panic() {
   vm_kernels
   mkdir -p "$T/tmp"
@@ -299,7 +276,61 @@ test_vm_guest_panic() {
     --set vm.cmdline_extra=rdinit=/no-such-init -o "$T/results"
   assert_grep_err "panicked: Kernel panic"
   assert_grep_err "; last lines of .*/vm-console.log:"
+  assert_grep_err "kernel a ($RA) panicked in round 1: its cell is failed"
   assert_grep "Kernel panic" "$T/results/$RA/logs/vm-console.log"
+  python3 - "$T/results/$RA/run.json" <<'EOF' || fail "the failure is not recorded"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["status"] == "failed" and "system" not in r, r
+f = r["vm"]["failures"]
+assert len(f) == 1 and f[0]["round"] == 1 and f[0]["what"] == "panicked", f
+assert f[0]["first_line"].startswith("Kernel panic - not syncing"), f
+assert f[0]["console_log"] == "logs/vm-console.log" and f[0]["console_tail"], f
+EOF
+  vm_no_leftovers
+}
+
+# A crash in the middle of a comparison is a result: kernel B's build panics
+# its guest (sysrq) in round 2; B's cell is failed with the reason and the
+# console, A's rounds complete, and compare says what happened.
+test_vm_guest_crash_is_a_result() {
+  vm_kernels
+  mkdir -p "$T/tmp"
+  # once rt's first round is complete, its build panics the rt kernel
+  vm_kernbench_tree "$T/src.tar" \
+    "grep -qsE '\"status\": ?\"complete\"' $T/results/rt/run.json && uname -r | grep -q -- -rt-"
+  cd "$T" || fail "cd $T"
+  TMPDIR=$T/tmp expect_exit 1 "$LRUBENCH" run --quick -w kernbench --set kernbench.source="$T/src.tar" \
+    --set global.iterations=1 --set global.warmup=0 --vm-rounds 2 \
+    --kernel base="$KA" --kernel rt="$KB" -o "$T/results"
+  assert_grep_err "kernel b (rt) panicked in round 2: its cell is failed"
+  assert_grep_err "Kernel panic - not syncing: sysrq triggered crash"
+  # A: both rounds, pooled
+  assert_eq "$(json_get "$T/results/base/run.json" "['status']")" complete "status of base"
+  assert_eq "$(vm_samples "$T/results/base/kernbench.json" elsp-2)" 2 "samples of base"
+  assert_file "$T/results/base/logs/round-2/vm-console.log"
+  # B: round 1's numbers, round 2's crash
+  assert_eq "$(vm_samples "$T/results/rt/kernbench.json" elsp-2)" 1 "samples of rt"
+  assert_grep "sysrq triggered crash" "$T/results/rt/logs/round-2/vm-console.log"
+  python3 - "$T/results/rt/run.json" <<'EOF' || fail "the crash is not recorded"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["status"] == "failed", r["status"]
+f = r["vm"]["failures"]
+assert len(f) == 1 and f[0]["round"] == 2 and f[0]["what"] == "panicked", f
+assert f[0]["first_line"] == "Kernel panic - not syncing: sysrq triggered crash", f
+assert f[0]["console_log"] == "logs/round-2/vm-console.log", f
+# the last lines of that console, as they were
+log = open(sys.argv[1].replace("run.json", f[0]["console_log"])).read().splitlines()
+assert f[0]["console_tail"] == [l for l in log if l][-len(f[0]["console_tail"]):], f
+assert len(f[0]["console_tail"]) == 20, f
+assert r["vm"]["rounds"] == 2 and len(r["vm"]["round_seconds"]) == 2, r["vm"]
+EOF
+  # the comparison of both, with what happened to B
+  assert_grep "^Labels: base (baseline), rt$" "$T/out"
+  assert_grep "^WARNING: rt: panicked in round 2 (first line: Kernel panic - not syncing: sysrq triggered crash); console: logs/round-2/vm-console.log$" "$T/out"
+  assert_grep "^WARNING: rt: its numbers are from the rounds before the failure$" "$T/out"
+  grep -Eq '^Amean +elsp-2 ' "$T/out" || { tail -30 "$T/out"; fail "no comparison printed"; }
   vm_no_leftovers
 }
 
@@ -336,8 +367,128 @@ test_vm_timeout() {
   TMPDIR=$T/tmp expect_exit 1 "$LRUBENCH" run "${VM_SUITE[@]}" --kernel-a "$KA" --vm-timeout 10s -o "$T/results"
   assert_grep_err "did not finish within vm_timeout=10s"
   assert_grep_err "; last lines of .*/vm-console.log:"
+  assert_grep_err "kernel a ($RA) hung in round 1"
   assert_file "$T/results/$RA/logs/vm-console.log"
+  assert_eq "$(json_get "$T/results/$RA/run.json" "['vm']['failures'][0]['what']")" hung "what"
   vm_no_leftovers
+}
+
+# Placement and --kernel checked before anything boots: what no host can do
+# is a usage error (2), what this host lacks is 3.
+test_vm_placement_and_kernels_refused() {
+  need_root
+  need_cmd qemu-system-x86_64 qemu-system-x86
+  local rel=9.9.9-lrubench-place ncpu
+  ncpu=$(nproc)
+  mkdir -p "$T/tmp"
+  vm_fake_bzimage "$T/bzImage" "$rel"
+  local R=("$LRUBENCH" run --dry-run --quick -w readtwice --kernel-a "$T/bzImage" -o "$T/results")
+  TMPDIR=$T/tmp expect_exit 3 "${R[@]}" --set vm.cpus=1 --vm-cpus-from 1000
+  assert_grep_err "vm.cpus_from: host CPU 1000 is not online or not allowed to lrubench here (usable: "
+  TMPDIR=$T/tmp expect_exit 2 "${R[@]}" --set vm.cpus=$((ncpu + 1)) --vm-cpus-from node --vm-host-node 0
+  assert_grep_err "vm.cpus_from=node: host node 0 has too few usable CPUs"
+  TMPDIR=$T/tmp expect_exit 2 "${R[@]}" --set vm.cpus=2 --vm-cpus-from 0
+  assert_grep_err "vm.cpus_from=0 lists 1 host CPU for vm.cpus=2 vCPUs"
+  TMPDIR=$T/tmp expect_exit 3 "${R[@]}" --vm-host-node 63
+  assert_grep_err "vm.host_node=63: no such node with memory on this host; nodes present: "
+  if [ "$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)" = 0 ]; then
+    TMPDIR=$T/tmp expect_exit 3 "${R[@]}" --vm-memory-backend hugetlb
+    assert_grep_err "vm.memory_backend=hugetlb needs 1024 free 2048K huge pages"
+  fi
+  expect_exit 2 "${R[@]}" --vm-memory-backend tmpfs
+  assert_grep_err "vm.memory_backend"
+  expect_exit 2 "${R[@]}" --kernel "$T/bzImage"
+  assert_grep_err "--kernel $T/bzImage: expected NAME=IMG"
+  expect_exit 2 "${R[@]}" --kernel "x=$T/a,b"
+  assert_grep_err "a ',' cannot be in NAME or IMG"
+  expect_exit 2 "${R[@]}" --kernel "$rel=$T/bzImage"
+  assert_grep_err "kernels a (--kernel-a) and b (--kernel $rel) would both write results/$rel"
+  expect_exit 2 "${R[@]}" --set "vm.kernels=ok=$T/bzImage,justapath"
+  assert_grep_err "vm.kernels: 'justapath' is not NAME=IMG"
+  # qemu's QMP socket goes in the temporary folder: a unix socket path is short
+  local deep; deep=$T/tmp/$(printf 'd%.0s' $(seq 100))
+  mkdir -p "$deep"
+  TMPDIR=$deep expect_exit 2 "${R[@]}"
+  assert_grep_err "is too deep for qemu's QMP socket (a unix socket path has at most 107 bytes)"
+  [ -z "$(ls -A "$deep")" ] || fail "temporary files left: $(ls -A "$deep")"
+  rmdir "$deep"
+  assert_no_file "$T/results"
+  [ -z "$(ls -A "$T/tmp")" ] || fail "temporary files left: $(ls -A "$T/tmp")"
+  # listed with the other [vm] keys
+  expect_exit 0 "$LRUBENCH" list vm
+  assert_grep "^  vm.kernels = " "$T/out"
+  assert_grep "^  vm.cpus_from = none" "$T/out"
+  assert_grep "^  vm.host_node = auto" "$T/out"
+  assert_grep "^  vm.memory_backend = ram" "$T/out"
+}
+
+# --dry-run shows the placement and the paused, QMP-driven qemu; rounds
+# A, B, C in order (modules faked as in test_vm_dry_run).
+test_vm_dry_run_placement() {
+  need_root
+  need_cmd qemu-system-x86_64 qemu-system-x86
+  local rel=9.9.9-lrubench-dry m
+  mkdir -p "$T/root/boot" "$T/tmp"
+  vm_fake_bzimage "$T/root/boot/vmlinuz-$rel" "$rel"
+  m=$T/root/lib/modules/$rel
+  mkdir -p "$m/kernel"
+  printf 'CONFIG_9P_FS=y\nCONFIG_NET_9P_VIRTIO=y\nCONFIG_VIRTIO_PCI=y\n' > "$T/root/boot/config-$rel"
+  : > "$m/modules.dep"
+  TMPDIR=$T/tmp expect_exit 0 "$LRUBENCH" run --dry-run --quick -w readtwice \
+    --kernel one="$T/root/boot/vmlinuz-$rel" --kernel two="$T/root/boot/vmlinuz-$rel" --kernel-a host \
+    --vm-cpus 1 --vm-cpus-from 0 --vm-rounds 2 -o "$T/results"
+  assert_grep "^kernel a: the running kernel" "$T/out"
+  assert_grep "^kernel b: .*label one" "$T/out"
+  assert_grep "^kernel c: .*label two" "$T/out"
+  assert_grep " -S -qmp unix:<qmp socket>,server=on,wait=off " "$T/out"
+  assert_grep "memory-backend-ram,id=mem0,size=2048M,host-nodes=[0-9]*,policy=bind -machine memory-backend=mem0" "$T/out"
+  assert_grep "^placement: vCPUs pinned to host CPUs 0; guest node 0 on host node [0-9]* (memory-backend-ram, policy=bind)$" "$T/out"
+  assert_grep "^rounds: 2: A, B, C, A, B, C; timeout per boot: 900 s$" "$T/out"
+  assert_no_file "$T/results"
+}
+
+# compare, from hand-written label folders: a kernel that panicked in round
+# 2, one that never started its suite, and placements that differ.
+test_vm_compare_shows_failures_and_placement() {
+  local l
+  for l in a b c; do mkdir -p "$T/r/$l"; done
+  python3 - "$T/r" <<'PY'
+import json, sys, os
+root = sys.argv[1]
+def run(label, placement, failures=None, system=True):
+    r = {"schema": 1, "label": label, "status": "failed" if failures else "complete",
+         "started": "2026-11-30T10:00:0%dZ" % "abc".index(label),
+         "vm": {"accel": "tcg", "memory": "2G", "cpus": 2, "numa_nodes": 1,
+                "placement": {"summary": placement}}}
+    if system:
+        r["system"] = {"kernel_release": "6.1", "virt": "tcg", "cmdline": "x"}
+        r["config"] = {"global": {"iterations": "1"}}
+    if failures:
+        r["vm"]["failures"] = failures
+    json.dump(r, open(os.path.join(root, label, "run.json"), "w"))
+def samples(label, v):
+    json.dump({"schema": 1, "workload": "readtwice", "tables": [{"title": "readtwice MB/s",
+               "unit": "MB/s", "better": "higher", "ops": [{"op": "memcgs-1", "samples": v}]}]},
+              open(os.path.join(root, label, "readtwice.json"), "w"))
+run("a", "vCPU->host CPUs 0:0 1:1; memory bind:0 on node 0")
+samples("a", [100, 101])
+run("b", "vCPU->host CPUs 0:0-1 1:0-1; memory default on node 0",
+    [{"round": 2, "what": "panicked", "first_line": "Kernel panic - not syncing: sysrq triggered crash",
+      "console_log": "logs/round-2/vm-console.log"}])
+samples("b", [90])
+run("c", None, [{"round": 1, "what": "hung", "first_line": None, "console_log": "logs/vm-console.log"}],
+    system=False)
+PY
+  expect_exit 0 "$LRUBENCH" compare "$T/r"
+  assert_grep "^Labels: a (baseline), b, c$" "$T/out"
+  assert_grep "^  vm.placement.summary *vCPU->host CPUs 0:0 1:1; memory bind:0 on node 0 | vCPU->host CPUs 0:0-1 1:0-1; memory default on node 0 | -$" "$T/out"
+  assert_grep "^WARNING: b: panicked in round 2 (first line: Kernel panic - not syncing: sysrq triggered crash); console: logs/round-2/vm-console.log$" "$T/out"
+  assert_grep "^WARNING: b: its numbers are from the rounds before the failure$" "$T/out"
+  assert_grep "^WARNING: c: hung in round 1; console: logs/vm-console.log$" "$T/out"
+  assert_grep "^WARNING: c has no results: its guest never finished a round$" "$T/out"
+  # the facts it has none of are not "differences"
+  if grep -q "^  system.cmdline" "$T/out"; then fail "a label without system facts made a difference"; fi
+  if grep -q "run status is 'failed'" "$T/out"; then fail "the failure was said twice"; fi
 }
 
 # point 7 of the profile feature: the guest runs the same profile pass (perf
@@ -363,5 +514,34 @@ assert run["profile"]["lock_source"] == "perf lock contention", run["profile"]
 assert run["profile"]["cpu_source"] == "cgroup2 cpu.stat of the run cgroup", run["profile"]
 EOF2
   assert_file "$T/results/$RA/logs/profile-readtwice-memcgs-2-lock.txt"
+  vm_no_leftovers
+}
+
+# Guest RAM on huge pages (memfd hugetlb=on), bound to a host node: the
+# test reserves the pages it needs and gives them back (a sysctl it changes
+# and restores, trap included).
+test_vm_hugetlb_backend() {
+  vm_kernels
+  local before want=256
+  before=$(cat /proc/sys/vm/nr_hugepages)
+  trap 'echo "$before" > /proc/sys/vm/nr_hugepages; lib_teardown' EXIT
+  echo $((before + want)) > /proc/sys/vm/nr_hugepages
+  [ "$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)" -ge "$want" ] ||
+    skip "cannot reserve $want huge pages here"
+  mkdir -p "$T/tmp"
+  TMPDIR=$T/tmp expect_exit 0 "$LRUBENCH" run --quick -w readtwice --set readtwice.memcgs=1 \
+    --set readtwice.runtime=1s --set readtwice.file_size=64M --set global.iterations=1 \
+    --set global.warmup=0 --vm-memory 512M --vm-memory-backend hugetlb --vm-host-node 0 \
+    --kernel-a "$KA" -o "$T/results"
+  python3 - "$T/results/$RA/run.json" <<'PY' || fail "guest RAM not on bound huge pages"
+import json, sys
+pl = json.load(open(sys.argv[1]))["vm"]["placement"]
+assert pl["memory_backend"] == "hugetlb" and pl["host_nodes"] == [0], pl
+mem = pl["applied"]["memory"]
+assert len(mem) == 1 and mem[0]["policy"] == "bind:0" and mem[0]["page_kb"] == 2048, mem
+assert mem[0]["pages"].get("0", 0) > 0, mem
+# vCPUs float: host_node alone binds memory only
+assert all(v["cpus_allowed"] != "?" for v in pl["applied"]["vcpus"]), pl
+PY
   vm_no_leftovers
 }

@@ -281,11 +281,16 @@ static void test_args(void **state)
 	assert_string_equal(config_origin(&cfg, "vm", "rounds"), "--vm-rounds 3");
 	memset(&a, 0, sizeof(a));
 	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), 0);
-	assert_string_equal(a.kernel[0], "A");
-	assert_string_equal(a.kernel[1], "B");
-	assert_string_equal(a.label[1], "bee");
-	assert_null(a.label[0]);
-	assert_null(a.modules[0]);
+	assert_int_equal(a.nkernels, 2);
+	assert_string_equal(a.kernel[0].image, "A");
+	assert_string_equal(a.kernel[1].image, "B");
+	assert_string_equal(a.kernel[1].label, "bee");
+	assert_string_equal(a.kernel[1].flag, "--kernel-b");
+	assert_null(a.kernel[0].label);
+	assert_null(a.kernel[0].modules);
+	assert_int_equal(a.cpus_from, VM_CPUS_FLOAT);
+	assert_int_equal(a.host_node, -1);
+	assert_int_equal(a.backend, VM_BACKEND_RAM);
 	assert_int_equal(a.memory, 1ULL << 30);
 	assert_int_equal(a.numa_nodes, 2);
 	assert_int_equal(a.rounds, 3);
@@ -321,6 +326,78 @@ static void test_args(void **state)
 	assert_non_null(strstr(err.buf, "--kernel-b needs --kernel-a"));
 	/* label names are checked before boot by vm.c with core/label_name.h
 	 * (tests/unit/test_label_name.c, vm.sh test_vm_label_names) */
+	vm_args_release(&a);
+
+	/* more kernels: vm.kernels after a and b, in round order */
+	memset(&a, 0, sizeof(a));
+	strbuf_reset(&err);
+	assert_int_equal(config_set(&cfg, "vm.kernel_a=A", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.kernels= rt=/k/rt , copy=/k/copy", &err), 0);
+	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), 0);
+	assert_int_equal(a.nkernels, 4);
+	assert_string_equal(a.kernel[2].label, "rt");
+	assert_string_equal(a.kernel[2].image, "/k/rt");
+	assert_string_equal(a.kernel[2].flag, "--kernel rt");
+	assert_string_equal(a.kernel[3].label, "copy");
+	assert_string_equal(a.kernel[3].image, "/k/copy");
+	vm_args_release(&a);
+	/* only listed ones, no kernel_a: fine */
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(config_set(&cfg, "vm.kernel_a=", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.kernel_b=", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.label_b=", &err), 0);
+	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), 0);
+	assert_int_equal(a.nkernels, 2);
+	assert_string_equal(a.kernel[0].label, "rt");
+	vm_args_release(&a);
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(config_set(&cfg, "vm.kernels=rt=/k/rt,justapath", &err), 0);
+	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), -1);
+	assert_non_null(strstr(err.buf, "vm.kernels: 'justapath' is not NAME=IMG"));
+	vm_args_release(&a);
+	memset(&a, 0, sizeof(a));
+	strbuf_reset(&err);
+	assert_int_equal(config_set(&cfg, "vm.kernels=", &err), 0);
+	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), -1);
+	assert_non_null(strstr(err.buf, "VM mode needs a kernel"));
+	vm_args_release(&a);
+
+	/* placement keys */
+	assert_int_equal(config_set(&cfg, "vm.kernel_a=A", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.cpus_from=node", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.host_node=1", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.memory_backend=memfd", &err), 0);
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), 0);
+	assert_int_equal(a.cpus_from, VM_CPUS_NODE);
+	assert_int_equal(a.host_node, 1);
+	assert_int_equal(a.backend, VM_BACKEND_MEMFD);
+	assert_int_equal(config_set(&cfg, "vm.cpus_from=3,1", &err), 0);
+	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), 0);
+	assert_int_equal(a.cpus_from, VM_CPUS_LIST);
+	assert_int_equal(a.ncpu_list, 2);
+	assert_int_equal(a.cpu_list[0], 3);   /* in the order given: vCPU 0 on CPU 3 */
+	assert_int_equal(a.cpu_list[1], 1);
+	strbuf_reset(&err);
+	assert_int_equal(config_set(&cfg, "vm.cpus_from=3", &err), 0);
+	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), -1);
+	assert_non_null(strstr(err.buf, "lists 1 host CPU for vm.cpus=2 vCPUs"));
+	strbuf_reset(&err);
+	assert_int_equal(config_set(&cfg, "vm.cpus_from=1,1", &err), 0);
+	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), -1);
+	assert_non_null(strstr(err.buf, "CPU 1 is listed twice"));
+	strbuf_reset(&err);
+	assert_int_equal(config_set(&cfg, "vm.cpus_from=everywhere", &err), 0);
+	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), -1);
+	assert_non_null(strstr(err.buf, "expected none, node or a list of host CPUs"));
+	strbuf_reset(&err);
+	assert_int_equal(config_set(&cfg, "vm.cpus_from=none", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.host_node=x", &err), 0);
+	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), -1);
+	assert_non_null(strstr(err.buf, "vm.host_node=x: expected auto or a node number"));
+	strbuf_reset(&err);
+	assert_int_equal(config_set(&cfg, "vm.memory_backend=tmpfs", &err), -1);
+	assert_non_null(strstr(err.buf, "vm.memory_backend"));
 	vm_args_release(&a);
 	config_release(&cfg);
 	strbuf_release(&err);
