@@ -335,3 +335,56 @@ int net_cpio_write(const char *path, const struct strlist *entries, struct strbu
 	strlist_release(&a);
 	return r;
 }
+
+int net_pack(const char *out, const char *compress, bool force, const struct strlist *labels,
+	     const struct strlist *dirs, struct pack_result *res)
+{
+	struct strlist a = STRLIST_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	int r;
+
+	memset(res, 0, sizeof(*res));
+	strlist_pushf(&a, "--compress=%s", compress);
+	if (force)
+		strlist_push(&a, "--force");
+	strlist_push(&a, "--");
+	strlist_push(&a, out);
+	for (size_t i = 0; i < labels->n; i++) {
+		strlist_push(&a, labels->v[i]);
+		strlist_push(&a, dirs->v[i]);
+	}
+	r = run_helper("pack", false, &a, &sb);
+	if (!r && sscanf(strbuf_str(&sb), "%zu %llu %llu", &res->files, &res->bytes_in,
+			 &res->bytes_out) != 3)
+		r = error("%s pack %s: unexpected result '%s'", NET_HELPER_NAME, out, strbuf_str(&sb));
+	strbuf_release(&sb);
+	strlist_release(&a);
+	return r;
+}
+
+int net_unpack(const char *dest, const struct strlist *archives)
+{
+	struct strlist a = STRLIST_INIT;
+	int r;
+
+	strlist_push(&a, "--");
+	strlist_push(&a, dest);
+	for (size_t i = 0; i < archives->n; i++)
+		strlist_push(&a, archives->v[i]);
+	r = run_helper("unpack", false, &a, NULL);
+	strlist_release(&a);
+	return r;
+}
+
+int net_verify(const struct strlist *archives)
+{
+	struct strlist a = STRLIST_INIT;
+	int r;
+
+	strlist_push(&a, "--");
+	for (size_t i = 0; i < archives->n; i++)
+		strlist_push(&a, archives->v[i]);
+	r = run_helper("verify", false, &a, NULL);
+	strlist_release(&a);
+	return r;
+}

@@ -77,4 +77,20 @@ int net_extract_tree(const char *path, const char *dest);
  * 0, -1 with the reason in err, -2 interrupted. */
 int net_cpio_write(const char *path, const struct strlist *entries, struct strbuf *err);
 
+/* Results archives (core/results_archive.h), in the helper. Each returns
+ * 0; -1 error (printed by the helper); -2 interrupted (nothing left
+ * behind). */
+struct pack_result {
+	size_t files;
+	unsigned long long bytes_in, bytes_out;
+};
+/* Pack label folders dirs[i] as labels[i]/ into out (compress: "zstd",
+ * "gzip" or "xz"); an existing out is an error unless force. */
+int net_pack(const char *out, const char *compress, bool force, const struct strlist *labels,
+	     const struct strlist *dirs, struct pack_result *res);
+/* Check each archive and write it into dest/1, dest/2, ... (dest exists). */
+int net_unpack(const char *dest, const struct strlist *archives);
+/* Check each archive, writing nothing. */
+int net_verify(const struct strlist *archives);
+
 #endif

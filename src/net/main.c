@@ -39,6 +39,11 @@
  *   sha256 -- FILE               -> 64 lowercase hex digits
  *   extract -- ARCHIVE DEST      (archive_extract.h)
  *   cpio -- OUT ENTRY-WORDS...   (cpio.h)
+ *   pack [--compress=zstd|gzip|xz] [--force] -- OUT LABEL DIR [LABEL DIR]...
+ *         -> "FILES BYTES-IN BYTES-OUT"          (results_write.h)
+ *   unpack -- DEST ARCHIVE...    each archive checked and written into
+ *                                DEST/1, DEST/2, ... (results_read.h)
+ *   verify -- ARCHIVE...         the same checks, nothing written
  * Exit status: 0 ok; 1 failed (message printed); 2 misuse of this protocol;
  * 130 interrupted (SIGINT/SIGTERM; its temp file or partial tree removed).
  *
@@ -54,12 +59,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "core/cleanup.h"
 #include "core/strlist.h"
 #include "net/archive_extract.h"
 #include "net/cpio.h"
 #include "net/fetch.h"
+#include "net/results_read.h"
+#include "net/results_write.h"
 
 struct args {
 	struct strlist pos;          /* positional words */
@@ -175,6 +183,76 @@ static int do_cpio(struct args *a, struct strbuf *result)
 	return r ? LB_EXIT_FAIL : LB_EXIT_OK;
 }
 
+static int status_exit(int r)
+{
+	if (r == -2 || (r && lb_stop_requested()))
+		return LB_EXIT_INTERRUPTED;
+	return r ? LB_EXIT_FAIL : LB_EXIT_OK;
+}
+
+static int do_pack(struct args *a, struct strbuf *result)
+{
+	enum ra_compress c = RA_ZSTD;
+	struct strlist labels = STRLIST_INIT, dirs = STRLIST_INIT;
+	struct pack_stats st;
+	bool force = false;
+	int r;
+
+	if (a->pos.n < 3 || a->pos.n % 2 != 1)
+		return misuse("pack", "expected an output file and LABEL DIR pairs");
+	for (size_t i = 0; i < a->opt.n; i++) {
+		const char *v = opt_value(a->opt.v[i], "--compress");
+
+		if (v && !ra_compress_parse(v, &c))
+			continue;
+		if (!strcmp(a->opt.v[i], "--force"))
+			force = true;
+		else
+			return misuse("pack", a->opt.v[i]);
+	}
+	for (size_t i = 1; i < a->pos.n; i += 2) {
+		strlist_push(&labels, a->pos.v[i]);
+		strlist_push(&dirs, a->pos.v[i + 1]);
+	}
+	r = results_write(a->pos.v[0], c, force, labels.v, dirs.v, labels.n, &st);
+	if (!r)
+		strbuf_addf(result, "%zu %llu %llu", st.files, st.bytes_in, st.bytes_out);
+	strlist_release(&labels);
+	strlist_release(&dirs);
+	return status_exit(r);
+}
+
+static int do_unpack(struct args *a, struct strbuf *result)
+{
+	int r = 0;
+
+	(void)result;
+	if (a->pos.n < 2 || a->opt.n)
+		return misuse("unpack", "expected a destination and archives");
+	for (size_t i = 1; i < a->pos.n && !r; i++) {
+		char *dest = xasprintf("%s/%zu", a->pos.v[0], i);
+
+		if (mkdir(dest, 0700))
+			r = error_errno("cannot create %s", dest);
+		else
+			r = results_read(a->pos.v[i], dest);
+		free(dest);
+	}
+	return status_exit(r);
+}
+
+static int do_verify(struct args *a, struct strbuf *result)
+{
+	int r = 0;
+
+	(void)result;
+	if (a->pos.n < 1 || a->opt.n)
+		return misuse("verify", "expected archives");
+	for (size_t i = 0; i < a->pos.n && !r; i++)
+		r = results_read(a->pos.v[i], NULL);
+	return status_exit(r);
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(struct args *a, struct strbuf *result);
@@ -183,6 +261,9 @@ static const struct {
 	{ "sha256", do_sha256 },
 	{ "extract", do_extract },
 	{ "cpio", do_cpio },
+	{ "pack", do_pack },
+	{ "unpack", do_unpack },
+	{ "verify", do_verify },
 };
 
 /* Write all of buf to fd; 0 or -1 with a message. */
@@ -212,7 +293,7 @@ int main(int argc, char **argv)
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	signals_install();
 	if (argc < 2)
-		return misuse("", "expected a command (fetch, sha256, extract, cpio)");
+		return misuse("", "expected a command (fetch, sha256, extract, cpio, pack, unpack, verify, push)");
 	split_args(argc, argv, &a);
 	/* -q and --result-fd belong to every command */
 	for (size_t i = 0; i < a.opt.n; i++) {
