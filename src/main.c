@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ cmd_check, &check_command },
 	{ cmd_fetch, &fetch_command },
 	{ cmd_pack, &pack_command },
+	{ cmd_push, &push_command },
 };
 
 static const struct command *find_command(const char *name)

@@ -17,7 +17,7 @@
 #include "core/results.h"
 #include "core/results_archive.h"
 
-#define UNPACK_PREFIX "lrubench-unpack-"
+#define UNPACK_PREFIX "lrubench-results-"
 
 /* The temp folder; in a struct the signal path can read without malloc. */
 struct unpack_dir {
@@ -29,6 +29,8 @@ static void remove_unpack_dir(void *arg)
 {
 	remove_tree_sigsafe(((struct unpack_dir *)arg)->path);
 }
+
+static struct unpack_dir *make_unpack_dir(struct strbuf *err);
 
 static const char *tmp_root(void)
 {
@@ -68,6 +70,13 @@ static void remove_stale(const char *root)
 	closedir(d);
 }
 
+const char *results_private_dir(struct strbuf *err)
+{
+	struct unpack_dir *u = make_unpack_dir(err);
+
+	return u ? u->path : NULL;
+}
+
 static struct unpack_dir *make_unpack_dir(struct strbuf *err)
 {
 	struct unpack_dir *u = xcalloc(1, sizeof(*u));
@@ -76,14 +85,14 @@ static struct unpack_dir *make_unpack_dir(struct strbuf *err)
 	remove_stale(root);
 	snprintf(u->path, sizeof(u->path), "%s/" UNPACK_PREFIX "%d-XXXXXX", root, (int)getpid());
 	if (!mkdtemp(u->path)) {
-		strbuf_addf(err, "cannot create a temp folder in %s to unpack results archives: %s",
+		strbuf_addf(err, "cannot create a temp folder in %s for results archives: %s",
 			    root, strerror(errno));
 		free(u);
 		return NULL;
 	}
 	/* kept until exit (the labels are read from it); the registry's atexit
 	 * pass removes it, as does a signal */
-	u->cleanup_id = cleanup_push("unpacked results archives", remove_unpack_dir, u);
+	u->cleanup_id = cleanup_push("temp folder for results archives", remove_unpack_dir, u);
 	return u;
 }
 
@@ -209,7 +218,8 @@ int results_unpack(const struct strlist *archives, struct strlist *dirs, struct 
 	u = make_unpack_dir(err);
 	if (!u)
 		return -1;
-	r = net_unpack(u->path, archives);
+	/* compare and plot read no logs: leave them out */
+	r = net_unpack(u->path, archives, true);
 	if (r) {
 		if (archives->n == 1)
 			strbuf_addf(err, "cannot read the results archive %s%s", archives->v[0],

@@ -4,7 +4,7 @@
  * archives named on a `compare` or `plot` command line (or found in a
  * folder given there) are unpacked by the helper program (net_unpack:
  * every entry checked before it is written, results_read.h) into one
- * private temp folder, $TMPDIR/lrubench-unpack-<pid>-XXXXXX (mode 0700,
+ * private temp folder, $TMPDIR/lrubench-results-<pid>-XXXXXX (mode 0700,
  * registered for cleanup, so it goes at exit, on SIGINT and on a second
  * signal; one left by a SIGKILLed lrubench is removed by the next unpack,
  * found by its dead pid). Then each archive's manifest is checked here:
@@ -30,5 +30,9 @@
  */
 int results_unpack(const struct strlist *archives, struct strlist *dirs, struct strlist *shown,
 		   struct strbuf *err);
+
+/* A new private temp folder of the same kind (0700, removed at exit or on
+ * a signal), for archives `push` packs on the way; NULL with err. */
+const char *results_private_dir(struct strbuf *err);
 
 #endif

@@ -18,6 +18,7 @@
 #include <openssl/evp.h>
 #include "core/cleanup.h"
 #include "core/util.h"
+#include "net/store_auth.h"
 
 #define FETCH_BUFSZ (512 * 1024)
 
@@ -263,6 +264,8 @@ static int attempt(CURL *h, const char *url, const struct fetch_opts *o, struct 
 	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
 	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
 	curl_easy_setopt(h, CURLOPT_XFERINFODATA, d);
+	if (o->auth)
+		store_auth_apply(h, o->auth);
 
 	d->start = d->last_draw = now_monotonic();
 	d->drawn = false;
@@ -281,7 +284,10 @@ static int attempt(CURL *h, const char *url, const struct fetch_opts *o, struct 
 	failed_host(h, url, ip, sizeof(ip));
 	*transient = fetch_is_transient(rc, http, ip);
 	strbuf_reset(msg);
-	if (rc == CURLE_HTTP_RETURNED_ERROR && http)
+	if (rc == CURLE_HTTP_RETURNED_ERROR && http && o->auth)
+		strbuf_addf(msg, "HTTP status %ld: %s", http,
+			    store_http_meaning(http, store_auth_given(o->auth)));
+	else if (rc == CURLE_HTTP_RETURNED_ERROR && http)
 		strbuf_addf(msg, "HTTP status %ld", http);
 	else if (rc == CURLE_WRITE_ERROR && d->write_errno)
 		strbuf_addf(msg, "cannot write %s: %s", d->tmp, strerror(d->write_errno));

@@ -18,6 +18,7 @@
 
 struct reader {
 	const char *path, *dest;
+	bool results_only, head_only;
 	struct archive *a;
 	char *buf;
 	size_t entries;
@@ -106,12 +107,20 @@ static int copy_data(struct reader *r, const char *name, int fd, uint64_t size)
 	return 0;
 }
 
+/* LABEL/logs/... and the like: below a label's top level. */
+static bool below_top(const char *name)
+{
+	const char *slash = strchr(name, '/');
+
+	return slash && strchr(slash + 1, '/');
+}
+
 static int read_file(struct reader *r, const char *name, uint64_t size)
 {
 	char *p;
 	int fd, ret;
 
-	if (!r->dest)
+	if (!r->dest || (r->results_only && below_top(name)))
 		return copy_data(r, name, -1, size);
 	if (make_dirs(r, name, false))
 		return -1;
@@ -161,7 +170,7 @@ static int read_entry(struct reader *r, struct archive_entry *e)
 		return refuse(r, name, "a device, FIFO or socket (a results archive holds files and "
 			      "folders only)");
 	if (type == AE_IFDIR)
-		return r->dest ? make_dirs(r, name, true) : 0;
+		return r->dest && !(r->results_only && below_top(name)) ? make_dirs(r, name, true) : 0;
 	if (!first && !strchr(name, '/'))
 		return refuse(r, name, "a file beside the label folders");
 	if (!archive_entry_size_is_set(e) || size < 0)
@@ -176,9 +185,10 @@ static int read_entry(struct reader *r, struct archive_entry *e)
 	return read_file(r, name, (uint64_t)size);
 }
 
-int results_read(const char *path, const char *dest)
+static int read_archive(struct reader *rp)
 {
-	struct reader r = { .path = path, .dest = dest };
+	struct reader r = *rp;
+	const char *path = r.path;
 	struct archive_entry *e;
 	struct stat st;
 	int fd, ret = 0;
@@ -215,7 +225,7 @@ int results_read(const char *path, const char *dest)
 			break;
 		}
 		ret = read_entry(&r, e);
-		if (ret)
+		if (ret || r.head_only)
 			break;
 	}
 	if (!ret && !r.entries)
@@ -227,4 +237,18 @@ out:
 	if (ret && lb_stop_requested())
 		ret = -2;
 	return ret;
+}
+
+int results_read(const char *path, const char *dest, bool results_only)
+{
+	struct reader r = { .path = path, .dest = dest, .results_only = results_only };
+
+	return read_archive(&r);
+}
+
+int results_check_head(const char *path)
+{
+	struct reader r = { .path = path, .head_only = true };
+
+	return read_archive(&r);
 }

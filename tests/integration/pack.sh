@@ -222,11 +222,11 @@ test_pack_stale_unpack_folder_removed() {
   pack_setup
   expect_exit 0 "$LRUBENCH" pack "$T/r" -o "$T/both.tar.zst"
   sleep 0 & local dead=$!; wait $dead
-  mkdir -p "$T/tmp/lrubench-unpack-$dead-abcdef/1/x"
-  mkdir -p "$T/tmp/lrubench-unpack-$$-abcdef"   # alive: this shell
+  mkdir -p "$T/tmp/lrubench-results-$dead-abcdef/1/x"
+  mkdir -p "$T/tmp/lrubench-results-$$-abcdef"   # alive: this shell
   expect_exit 0 "$LRUBENCH" compare "$T/both.tar.zst"
-  assert_no_file "$T/tmp/lrubench-unpack-$dead-abcdef"
-  [ -d "$T/tmp/lrubench-unpack-$$-abcdef" ] || fail "removed the folder of a live process"
+  assert_no_file "$T/tmp/lrubench-results-$dead-abcdef"
+  [ -d "$T/tmp/lrubench-results-$$-abcdef" ] || fail "removed the folder of a live process"
 }
 
 test_pack_sigint_leaves_no_partial_archive() {
