@@ -26,6 +26,7 @@ static const struct command commands[] = {
 	{ cmd_fetch, &fetch_command },
 	{ cmd_pack, &pack_command },
 	{ cmd_push, &push_command },
+	{ cmd_fleet, &fleet_command },
 };
 
 static const struct command *find_command(const char *name)

@@ -16,6 +16,7 @@ int cmd_check(int argc, char **argv);
 int cmd_fetch(int argc, char **argv);
 int cmd_pack(int argc, char **argv);
 int cmd_push(int argc, char **argv);
+int cmd_fleet(int argc, char **argv);
 
 extern const struct popt_command run_command;
 extern const struct popt_command compare_command;
@@ -25,9 +26,6 @@ extern const struct popt_command check_command;
 extern const struct popt_command fetch_command;
 extern const struct popt_command pack_command;
 extern const struct popt_command push_command;
-
-/* pack.c, for push: pack the label folder dir into OUTDIR/LABEL.tar.zst
- * (*out, malloc'ed); an LB_EXIT_* code (a message printed when not 0). */
-int pack_label_dir(const char *dir, const char *outdir, char **out);
+extern const struct popt_command fleet_command;
 
 #endif

@@ -18,6 +18,7 @@
 #include "compare/labels.h"
 #include "core/cleanup.h"
 #include "core/net_client.h"
+#include "core/results_pack.h"
 #include "core/results_unpack.h"
 #include "core/strlist.h"
 
@@ -153,7 +154,7 @@ int cmd_push(int argc, char **argv)
 	for (size_t i = 0; i < dirs.n; i++) {
 		char *archive;
 
-		ret = pack_label_dir(dirs.v[i], tmp, &archive);
+		ret = results_pack_label(dirs.v[i], tmp, &archive);
 		if (ret) {
 			free(archive);
 			goto out;
