@@ -33,7 +33,7 @@ static const struct popt push_options[] = {
 	POPT_STRING(0, "retries", &O.retries, "N", "retries of a transient failure, 0..20 (3)"),
 	POPT_STRING(0, "timeout", &O.timeout, "SECS", "the most one request may take (600)"),
 	POPT_STRING(0, "token-file", &O.token_file, "FILE",
-		    "read the bearer token from FILE ($LRUBENCH_TOKEN_FILE)"),
+		    "the bearer token's file ($LRUBENCH_TOKEN_FILE)"),
 	POPT_STRING(0, "netrc-file", &O.netrc_file, "FILE", "the netrc file (~/.netrc)"),
 	POPT_STRING(0, "checksum", &O.checksum, "digest|amz|none",
 		    "the checksum header (digest: Repr-Digest)"),
