@@ -18,6 +18,7 @@
 #include "core/progress.h"
 #include "core/run_summary.h"
 #include "core/sparse_root.h"
+#include "profile/profile.h"
 
 /* ---- run.json ---- */
 
@@ -71,6 +72,7 @@ static int run_json_write(struct run_state *rs, const char *status)
 	}
 	if (rs->env.facts)
 		json_object_object_add(rs->run_json, "workload_facts", json_object_get(rs->env.facts));
+	json_object_object_add(rs->run_json, "profile", profile_run_json(&rs->prof));
 	ret = json_save_file(path, rs->run_json, &err);
 	if (ret)
 		error("%s", strbuf_str(&err));
@@ -222,12 +224,36 @@ static void progress_set(struct wl_result *r, const char *step, size_t done)
 	json_object_array_add(r->progress, e);
 }
 
+/* Was the step's profile pass made (profile.h)? */
+static bool progress_profiled(json_object *progress, const char *step)
+{
+	for (size_t i = 0; progress && i < json_object_array_length(progress); i++) {
+		json_object *e = json_object_array_get_idx(progress, i), *s, *p;
+		if (json_object_object_get_ex(e, "step", &s) && !strcmp(json_object_get_string(s), step) &&
+		    json_object_object_get_ex(e, "profiled", &p))
+			return json_object_get_boolean(p);
+	}
+	return false;
+}
+
+static void progress_set_profiled(struct wl_result *r, const char *step)
+{
+	for (size_t i = 0; r->progress && i < json_object_array_length(r->progress); i++) {
+		json_object *e = json_object_array_get_idx(r->progress, i), *s;
+		if (json_object_object_get_ex(e, "step", &s) && !strcmp(json_object_get_string(s), step)) {
+			json_object_object_add(e, "profiled", json_object_new_boolean(1));
+			return;
+		}
+	}
+}
+
 static void merge_staging(struct wl_result *dst, const struct wl_result *src, json_object *details)
 {
 	for (size_t i = 0; i < src->ntables; i++) {
 		const struct result_table *t = &src->tables[i];
 		struct result_table *d = wl_result_table(dst, t->title, t->unit, t->better);
 
+		d->explains |= t->explains;
 		if (t->x_known)
 			result_table_set_x_axis(d, t->x_name, t->x_unit);
 		for (size_t j = 0; j < t->nops; j++)
@@ -264,18 +290,21 @@ static enum wl_status run_workload(struct run_state *rs, struct wl_ctx *ctx, str
 			error("%s: setup failed", ctx->ops->name);
 		return out;
 	}
-	for (size_t s = 0; s < ctx->nsteps; s++)
+	for (size_t s = 0; s < ctx->nsteps; s++) {
 		if (progress_get(res->progress, ctx->steps[s]) < (size_t)iters)
 			units += (size_t)(warm + iters) - progress_get(res->progress, ctx->steps[s]);
+		if (profile_wanted(&rs->prof) && !progress_profiled(res->progress, ctx->steps[s]))
+			units++;
+	}
 	progress_begin(&pg, ctx->ops->name, units);
 	for (size_t s = 0; s < ctx->nsteps && out == WL_OK; s++) {
 		size_t done = progress_get(res->progress, ctx->steps[s]);
+		bool profile = profile_wanted(&rs->prof) && !progress_profiled(res->progress, ctx->steps[s]);
 
-		if (done >= (size_t)iters)
-			continue;
-		for (int it = -warm; it < iters; it++) {
+		for (int it = -warm; it < iters && done < (size_t)iters; it++) {
 			struct wl_result staging = { 0 };
 			struct wl_samples smp;
+			struct iter_counters ic;
 			double t0;
 			enum wl_status st;
 
@@ -293,6 +322,8 @@ static enum wl_status run_workload(struct run_state *rs, struct wl_ctx *ctx, str
 			smp = (struct wl_samples){ &staging, ctx->ops->tables, ctx->steps[s], it, it < 0, 0,
 						   json_object_new_array() };
 			progress_unit(&pg, ctx->steps[s], it, iters, warm);
+			/* where the kernel spent the time: CPU split and reclaim counters */
+			profile_iter_begin(&rs->prof, &ic);
 			t0 = now_monotonic();
 			st = ctx->ops->run_step(ctx, s, &smp);
 			progress_done(&pg, now_monotonic() - t0, ctx->steps[s], it, iters, warm);
@@ -308,6 +339,8 @@ static enum wl_status run_workload(struct run_state *rs, struct wl_ctx *ctx, str
 				if (!smp.added)
 					warning("%s: %s iteration %d produced no sample", ctx->ops->name,
 						ctx->steps[s], it + 1);
+				profile_iter_end(&rs->prof, &ic, ctx->ops->name, ctx->steps[s], it, &staging,
+						 smp.pending_details);
 				merge_staging(res, &staging, smp.pending_details);
 				progress_set(res, ctx->steps[s], (size_t)it + 1);
 				if (wl_result_save(path, res, &err)) {
@@ -315,10 +348,26 @@ static enum wl_status run_workload(struct run_state *rs, struct wl_ctx *ctx, str
 					out = WL_FAILED;
 				}
 			}
+			profile_iter_release(&ic);
 			json_object_put(smp.pending_details);
 			wl_result_release(&staging);
 			if (out != WL_OK)
 				break;
+		}
+		/* one more, untimed iteration under the profiler */
+		if (out == WL_OK && profile) {
+			progress_unit(&pg, ctx->steps[s], iters, iters, warm);
+			if (profile_pass(&rs->prof, ctx, s, res) == WL_INTERRUPTED) {
+				out = WL_INTERRUPTED;
+			} else {
+				if (!progress_get(res->progress, ctx->steps[s]))
+					progress_set(res, ctx->steps[s], (size_t)iters);
+				progress_set_profiled(res, ctx->steps[s]);
+				if (wl_result_save(path, res, &err)) {
+					error("%s", strbuf_str(&err));
+					out = WL_FAILED;
+				}
+			}
 		}
 	}
 	progress_end(&pg);
@@ -412,7 +461,7 @@ int run_state_execute(struct run_state *rs)
 	char **summaries = xcalloc(rs->nwls, sizeof(*summaries));
 	json_object *old_run = NULL;
 	enum wl_status out = WL_OK;
-	int ret = LB_EXIT_OK;
+	int ret = LB_EXIT_OK, r0;
 
 	rs->env.sys = rs->sys;
 	rs->env.g = &rs->cfg->g;
@@ -456,6 +505,12 @@ int run_state_execute(struct run_state *rs)
 		}
 	}
 
+	/* a requested profile this machine cannot make is exit 3, before anything exists */
+	if ((r0 = profile_run_init(&rs->prof, (enum profile_kind)rs->cfg->g.profile))) {
+		ret = r0;
+		goto out;
+	}
+
 	/* from here on the label folder exists and says what happened */
 	if (rs->force && remove_tree(rs->env.label_dir)) {
 		error("--force: cannot remove %s", rs->env.label_dir);
@@ -480,7 +535,7 @@ int run_state_execute(struct run_state *rs)
 		ret = LB_EXIT_FAIL;
 		goto out;
 	}
-	if (prepare_env(rs)) {
+	if (prepare_env(rs) || profile_run_setup(&rs->prof, &rs->env)) {
 		out = settle(WL_FAILED);
 		goto finish;
 	}
@@ -511,6 +566,7 @@ int run_state_execute(struct run_state *rs)
 		free(path);
 	}
 finish:
+	profile_run_release(&rs->prof);
 	release_env(rs);
 	if (out == WL_OK && lb_stop_requested())
 		out = WL_INTERRUPTED;
@@ -518,6 +574,9 @@ finish:
 	if (out == WL_OK) {
 		for (size_t i = 0; i < rs->nwls; i++)
 			run_summary_print(&res[i], summaries[i], stdout);
+		if (rs->prof.failed)
+			warning("the profile of %u step%s failed (see \"profile\" in the details): the "
+				"timed samples are complete", rs->prof.failed, rs->prof.failed > 1 ? "s" : "");
 		info("results: %s/", rs->env.label_dir);
 	} else if (out == WL_INTERRUPTED) {
 		error("interrupted; what was measured is in %s/ ('lrubench run --resume' with the same "
@@ -525,6 +584,7 @@ finish:
 	}
 	ret = wl_status_exit(out);
 out:
+	profile_run_release(&rs->prof);
 	cleanup_run_all();
 	if (ret == LB_EXIT_OK && lb_stop_requested())
 		ret = LB_EXIT_INTERRUPTED;

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include "core/workload.h"
+#include "profile/profile.h"
 
 struct run_state {
 	struct config *cfg;
@@ -24,6 +25,7 @@ struct run_state {
 	struct cgroup run_cg;
 	double started;
 	json_object *run_json;
+	struct profile_run prof;    /* where the kernel spent the time (profile.h) */
 };
 
 /* Returns an LB_EXIT_* code. */

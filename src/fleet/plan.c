@@ -14,12 +14,9 @@
 #include <ini.h>
 #include "core/config.h"
 #include "core/label_name.h"
+#include "core/path.h"
 #include "core/sysinfo.h"
 #include "core/workload.h"
-
-#ifndef LRUBENCH_DATADIR
-#define LRUBENCH_DATADIR "/usr/local/share/lrubench"
-#endif
 
 /* ---- reading: libinih, with a line counter and the section headers
  * seen by our own reader (inih calls the handler for keys only, and a
@@ -292,24 +289,20 @@ static int check_path(const char *what, const char *path, bool dir, struct strbu
 	return 0;
 }
 
-/* The folders where a suite NAME is looked up: next to the program (the
- * build tree's configs/), then the installed ones. */
+/* The folders where a suite NAME is looked up (core/path.h's shipped
+ * path: beside the binary in a build tree, else the installed data): the
+ * experiments of configs/suites/, then quick and default of configs/. */
 static void suite_dirs(struct strlist *dirs)
 {
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	static const char *const rel[] = { "configs/suites", "configs" };
 
-	if (n > 0) {
-		char *slash;
+	for (size_t i = 0; i < ARRAY_SIZE(rel); i++) {
+		char *d = shipped_path(rel[i]);
 
-		self[n] = '\0';
-		slash = strrchr(self, '/');
-		if (slash) {
-			*slash = '\0';
-			strlist_pushf(dirs, "%s/configs", self);
-		}
+		if (d)
+			strlist_push(dirs, d);
+		free(d);
 	}
-	strlist_push(dirs, LRUBENCH_DATADIR "/configs");
 }
 
 static int resolve_suite(struct fleet_plan *p, struct strbuf *err)

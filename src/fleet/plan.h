@@ -15,8 +15,9 @@
  *                               vm: each task boots its kernel in qemu
  *   repetitions = 2             1..100
  *   workloads = readtwice       run -w (a comma list)
- *   suite = quick               run -c: a config file, or the name of one
- *                               of lrubench's configs/ (quick, default)
+ *   suite = readtwice-40memcgs  run -c: a config file, or the name of a
+ *                               shipped suite (lrubench list --suites) or
+ *                               config (quick, default)
  *   quick = yes                 run --quick
  *   iterations = 3              run -i
  *   set = readtwice.runtime=1s  run --set (repeatable)

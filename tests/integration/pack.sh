@@ -246,3 +246,23 @@ test_pack_sigint_leaves_no_partial_archive() {
   assert_no_file "$T/big.tar.xz"
   [ -z "$(find "$T" -maxdepth 1 -name '.big.tar.xz.tmp-*')" ] || fail "temp archive left"
 }
+
+# report, trend and --baseline read archives as compare does.
+test_pack_report_trend_baseline_read_archives() {
+  pack_setup
+  expect_exit 0 "$LRUBENCH" report --no-figures "$T/r"
+  sed 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9:]*Z//g' "$T/out" > "$T/folders.txt"
+  expect_exit 0 "$LRUBENCH" pack -q "$T/r/6.8.0-vanilla" -o "$T/v.tar.zst"
+  expect_exit 0 "$LRUBENCH" report --no-figures "$T/v.tar.zst" "$T/r/6.8.0-patched"
+  sed 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9:]*Z//g' "$T/out" > "$T/archive.txt"
+  cmp "$T/folders.txt" "$T/archive.txt" || { diff "$T/folders.txt" "$T/archive.txt"; fail "report on an archive differs"; }
+  expect_exit 0 "$LRUBENCH" trend "$T/v.tar.zst" "$T/r/6.8.0-patched"
+  assert_grep "6.8.0-vanilla" "$T/out"
+  # a fixed reference kept as an archive
+  expect_exit 0 "$LRUBENCH" compare --baseline "$T/v.tar.zst" "$T/r/6.8.0-patched"
+  assert_grep "^Labels: 6.8.0-vanilla (baseline), 6.8.0-patched" "$T/out"
+  expect_exit 0 "$LRUBENCH" pack -q "$T/r" -o "$T/both.tar.zst"
+  expect_exit 2 "$LRUBENCH" compare --baseline "$T/both.tar.zst" "$T/r/6.8.0-patched"
+  assert_grep_err "the archive holds 2 labels"
+  assert_tmp_clean
+}
