@@ -14,6 +14,7 @@
 #include "core/child.h"
 #include "core/cleanup.h"
 #include "core/net_client.h"
+#include "core/path.h"
 #include "core/results.h"
 #include "core/results_unpack.h"
 #include "fleet/slurm.h"
@@ -265,7 +266,6 @@ static int compare_pooled(const char *state, const char *pooled, const struct st
 {
 	struct strbuf names = STRBUF_INIT;
 	char *out = xasprintf("%s/compare.txt", state), *rep = xasprintf("%s/report.md", state);
-	const char *help[] = { "report", "--help", NULL };
 	int code;
 
 	for (size_t i = 0; i < labels->n; i++)
@@ -279,10 +279,14 @@ static int compare_pooled(const char *state, const char *pooled, const struct st
 	print_file(out);
 	if (code)
 		error("compare of the pooled labels exited with %d (%s)", code, out);
-	/* report, from the branch that adds it, when this lrubench has it */
-	if (!code && run_self(NULL, help) == 0) {
-		const char *args[] = { "report", "--names", names.buf, pooled, NULL };
+	/* the cover-letter block too (its figures need gnuplot: without it, none) */
+	if (!code) {
+		char *gp = find_in_path("gnuplot");
+		const char *args[] = { "report", "--names", names.buf, pooled,
+				       gp ? NULL : "--no-figures", NULL };
 		int rc = run_self(rep, args);
+
+		free(gp);
 
 		if (rc)
 			warning("lrubench report exited with %d (%s)", rc, rep);

@@ -27,7 +27,7 @@ int fleet_task_run(const struct fleet_plan *p, size_t group);
  * the repetitions of each kernel on each node pooled into one label
  * <kernel>-<node> (every sample kept, vm/merge.c's pooling); `lrubench
  * compare` of the pooled labels, baseline first, into <state>/compare.txt
- * (and `lrubench report` into <state>/report.md where this lrubench has it);
+ * and `lrubench report` into <state>/report.md;
  * <state>/fleet-report.txt names every task, and why each failed one has no
  * results (the Slurm state and exit code, from squeue/sacct). Everything
  * is printed too (the job's output file). jobs are the arrays' job ids.

@@ -149,6 +149,8 @@ test_fleet_slurm_runs_pools_and_compares() {
   pooled=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["tables"][0]["ops"][0]["samples"]))' "$r/pooled/base-$n/readtwice.json")
   assert_eq "$pooled" "$((per * 2))" "samples pooled from both repetitions"
   assert_eq "$(json_get "$r/pooled/base-$n/run.json" '["fleet_pooled_from"]')" "['base-$n-r1', 'base-$n-r2']" "pooled from"
+  # and the cover-letter block of them
+  assert_grep "patched-$n" "$r/report.md"
   # the same compare from the command line, on the pooled labels
   expect_exit 0 "$LRUBENCH" compare --names "base-$n,patched-$n" "$r/pooled"
   cmp "$T/out" "$r/compare.txt" || fail "compare.txt differs from compare of the pooled labels"
