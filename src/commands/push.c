@@ -137,9 +137,11 @@ int cmd_push(int argc, char **argv)
 		error("%s", err.buf);
 		goto out;
 	}
-	if (dirs.n + files.n > 1 && url[strlen(url) - 1] != '/')
-		return popt_usage_error(&push_command, "%zu files to push: give a URL ending in '/' "
-					"(a folder of the store)", dirs.n + files.n);
+	if (dirs.n + files.n > 1 && url[strlen(url) - 1] != '/') {
+		ret = popt_usage_error(&push_command, "%zu files to push: give a URL ending in '/' "
+				       "(a folder of the store)", dirs.n + files.n);
+		goto out;
+	}
 	helper = net_helper_path();
 	if (!helper) {
 		ret = LB_EXIT_UNSUPPORTED;

@@ -621,7 +621,6 @@ int fleet_plan_load(const char *path, struct fleet_plan *p, struct strbuf *err)
 		strbuf_addf(err, "cannot read the plan %s: %s", path, strerror(errno));
 		return -1;
 	}
-	p->path = xstrdup(abs);
 	r.f = fopen(abs, "re");
 	if (!r.f || fstat(fileno(r.f), &st) || !S_ISREG(st.st_mode) || st.st_size > 1024 * 1024) {
 		strbuf_addf(err, "cannot read the plan %s: %s", path,
@@ -630,17 +629,18 @@ int fleet_plan_load(const char *path, struct fleet_plan *p, struct strbuf *err)
 			fclose(r.f);
 		return -1;
 	}
+	p->path = xstrdup(abs);
 	ir = ini_parse_stream(read_line, &r, on_key, &r);
 	fclose(r.f);
 	strlist_release(&r.seen);
-	if (r.failed)
-		return -1;
-	if (ir > 0) {
+	if (!r.failed && ir > 0)
 		strbuf_addf(err, "%s:%d: cannot parse this line (expected [section] or key = value)",
 			    abs, ir);
+	if (r.failed || ir > 0 || check_plan(p, err)) {
+		fleet_plan_release(p);
 		return -1;
 	}
-	return check_plan(p, err);
+	return 0;
 }
 
 void fleet_plan_release(struct fleet_plan *p)

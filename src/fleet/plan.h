@@ -111,7 +111,7 @@ struct fleet_plan {
  * by the rule, a vm plan's images present, the suite found, the run
  * options accepted by the config tables (the same --set a task will pass),
  * task labels within the label rule. 0, or -1 with the reason in err
- * ("FILE:LINE: ..." where a line is to blame).
+ * ("FILE:LINE: ..." where a line is to blame) and nothing to release.
  */
 int fleet_plan_load(const char *path, struct fleet_plan *p, struct strbuf *err);
 void fleet_plan_release(struct fleet_plan *p);

@@ -44,7 +44,7 @@ static void entry_names(void **state)
 
 static void long_names(void **state)
 {
-	char *n = xmalloc(RA_MAX_PATH + 2);
+	char *n = xmalloc(RA_MAX_PATH + 16);
 
 	(void)state;
 	memcpy(n, "base/", 5);
