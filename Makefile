@@ -4,6 +4,7 @@
 # make install         PREFIX=/usr/local DESTDIR= (the helper goes to LIBEXECDIR)
 # make WERROR=1        warnings are errors
 # make SANITIZE=1      ASan + UBSan (objects kept apart in build/san)
+# make fuzz            libFuzzer harnesses (fuzz/fuzz.mk, bench/fuzz)
 VERSION := 0.1.0
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -19,6 +20,12 @@ PKG_CONFIG ?= pkg-config
 MAIN_PKGS := json-c inih
 NET_PKGS := libcurl libarchive libcrypto
 PKGS := $(MAIN_PKGS) $(NET_PKGS)
+
+# The tree lrubench is built from, as `git describe` names it ("" outside a
+# git checkout, e.g. a release tarball): run.json records it beside VERSION,
+# so compare can tell two builds of one version apart. Only
+# src/core/version.o depends on it, through a stamp rewritten when it changes.
+GIT_DESCRIBE := $(shell git -C "$(CURDIR)" describe --always --dirty --tags 2>/dev/null)
 
 CFLAGS ?= -O2 -g
 XCFLAGS := -std=gnu11 -Wall -Wextra -Wformat=2 -Wshadow -Wno-missing-field-initializers \
@@ -79,6 +86,13 @@ $(BUILD)/%.o: %.c Makefile
 
 -include $(OBJS:.o=.d)
 
+$(BUILD)/git-describe.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(GIT_DESCRIBE)' | cmp -s - $@ || echo '$(GIT_DESCRIBE)' > $@
+
+$(BUILD)/src/core/version.o: $(BUILD)/git-describe.stamp
+$(BUILD)/src/core/version.o: XCFLAGS += -DLRUBENCH_GIT_DESCRIBE='"$(GIT_DESCRIBE)"'
+
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS) tests/unit/unit.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(XCFLAGS) $(LDFLAGS) -Itests/unit -o $@ $< $(LIB_OBJS) $(LIBS) -lcmocka
@@ -96,6 +110,9 @@ tests: lrubench lrubench-net $(TEST_BINS) $(HELPER_BINS)
 
 # Unit tests need no root; integration tests run the real binary as root and
 # skip (with the reason) only where the machine lacks a feature.
+# optional: bench/mutate's scratch copies of the tree have no fuzz/
+-include fuzz/fuzz.mk
+
 check: tests
 	@LRUBENCH_BUILD=$(BUILD) tests/run-tests
 
@@ -137,4 +154,4 @@ install-nightly:
 clean:
 	rm -rf build lrubench lrubench-net
 
-.PHONY: all check check-unit print-unit-build tests install install-nightly clean
+.PHONY: all check check-unit print-unit-build tests install install-nightly clean FORCE

@@ -58,6 +58,7 @@ static int unknown_command(const char *name)
 int main(int argc, char **argv)
 {
 	const struct command *cmd;
+	int ret;
 
 	if (argc < 2) {
 		usage(stderr);
@@ -83,5 +84,13 @@ int main(int argc, char **argv)
 	if (!cmd)
 		return unknown_command(argv[1]);
 	signals_install();
-	return cmd->fn(argc - 1, argv + 1);
+	ret = cmd->fn(argc - 1, argv + 1);
+	/* the first SIGINT/SIGTERM always means exit 130, even for a command
+	 * that had nothing left to stop (list, check) */
+	if (lb_stop_requested() && ret != LB_EXIT_INTERRUPTED) {
+		if (ret == LB_EXIT_OK || ret == LB_EXIT_UNSUPPORTED)
+			error("interrupted");
+		ret = LB_EXIT_INTERRUPTED;
+	}
+	return ret;
 }

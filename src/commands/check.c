@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "commands/commands.h"
+#include "core/cleanup.h"
 #include "core/parse_options.h"
 #include "core/numa.h"
 #include "core/path.h"
@@ -167,7 +168,7 @@ int cmd_check(int argc, char **argv)
 	env.cg = &cg;
 	env.g = &cfg.g;
 	numa_resolve("", "auto", &env.bind, &err);
-	for (size_t w = 0; workloads[w]; w++) {
+	for (size_t w = 0; workloads[w] && !lb_stop_requested(); w++) {
 		struct wl_ctx ctx = { .ops = workloads[w], .env = &env };
 		int r = 0;
 

@@ -16,6 +16,7 @@
 #include "compare/baseline.h"
 #include "compare/email.h"
 #include "compare/model.h"
+#include "core/cleanup.h"
 #include "core/results.h"
 #include "core/util.h"
 
@@ -35,6 +36,7 @@ static int parse_number(const char *opt, const char *s, double *v)
 /* The command line as given; reset by every cmd_compare(). */
 static struct {
 	const char *format, *names, *alpha, *fail_pct, *junit, *baseline;
+	bool allow_same_kernel, allow_kernel_warnings, allow_missing;
 } O;
 
 static const struct popt compare_options[] = {
@@ -47,6 +49,12 @@ static const struct popt compare_options[] = {
 	POPT_STRING(0, "fail-on-regression", &O.fail_pct, "PCT",
 		    "exit 1 if a mean row is significantly PCT% worse"),
 	POPT_STRING(0, "junit", &O.junit, "FILE", "write JUnit XML: a testcase per (table, op)"),
+	POPT_BOOL(0, "allow-same-kernel", &O.allow_same_kernel,
+		  "the gate passes one kernel build in two labels"),
+	POPT_BOOL(0, "allow-kernel-warnings", &O.allow_kernel_warnings,
+		  "the gate passes kernel WARN, BUG, OOM... in runs"),
+	POPT_BOOL(0, "allow-missing", &O.allow_missing,
+		  "the gate passes missing ops, runs, samples"),
 	POPT_END(),
 };
 
@@ -76,8 +84,15 @@ const struct popt_command compare_command = {
 	"writes a testcase per (table, op) with a failure per regression (threshold\n"
 	"PCT, or 0 without --fail-on-regression).\n"
 	"\n"
-	"Exit: 0 ok; 1 a regression under --fail-on-regression; 2 bad input (nothing\n"
-	"is printed then, and no JUnit file is written).",
+	"The gate also fails, each with its own line and testcase, when labels ran\n"
+	"the same kernel build (--allow-same-kernel), when a label's kernel logged\n"
+	"WARN, BUG, Oops, lockdep, lockups, hung tasks, RCU stalls or OOM kills\n"
+	"during its run (--allow-kernel-warnings), and on missing data: a workload,\n"
+	"table or op of the baseline that a candidate lacks, a run not complete,\n"
+	"fewer than 2 samples a side (--allow-missing).\n"
+	"\n"
+	"Exit: 0 ok; 1 the gate failed under --fail-on-regression; 2 bad input\n"
+	"(nothing is printed then, and no JUnit file is written).",
 	compare_options,
 };
 
@@ -131,6 +146,7 @@ int cmd_compare(int argc, char **argv)
 	struct label_result *labels = NULL;
 	size_t nlabels = 0, nreg = 0;
 	struct comparison cmp;
+	struct gate_opts gopts;
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT, xml = STRBUF_INIT;
 	int n, ret = LB_EXIT_USAGE;
 
@@ -151,6 +167,8 @@ int cmd_compare(int argc, char **argv)
 	names = O.names;
 	junit = O.junit;
 	if (labels_collect(argv, (size_t)n, names, &labels, &nlabels, &err)) {
+		if (lb_stop_requested())
+			goto interrupted;
 		error("%s", err.buf);
 		goto out;
 	}
@@ -167,6 +185,10 @@ int cmd_compare(int argc, char **argv)
 		error("%s", err.buf);
 		goto out;
 	}
+	if (lb_stop_requested()) {
+		comparison_release(&cmp);
+		goto interrupted;
+	}
 	if (!cmp.nwls) {
 		error("no workload results (<workload>.json) in any of the %zu labels", nlabels);
 		comparison_release(&cmp);
@@ -179,13 +201,25 @@ int cmd_compare(int argc, char **argv)
 	case FMT_JSON: report_json(&cmp, fail_pct, &out); break;
 	case FMT_CSV:
 		report_csv(&cmp, &out);
-		/* CSV has no room for them: the warnings go to stderr */
+		/* CSV has no room for them: the warnings and notes go to stderr */
 		for (size_t i = 0; i < cmp.warnings.n; i++)
 			warning("%s", cmp.warnings.v[i]);
+		for (size_t w = 0; w < cmp.nwls; w++)
+			for (size_t i = 0; i < cmp.wls[w].notes.n; i++)
+				warning("%s: %s", cmp.wls[w].name, cmp.wls[w].notes.v[i]);
 		break;
 	}
+	gopts.pct = fail_pct >= 0 ? fail_pct : 0;
+	gopts.allow_same_kernel = O.allow_same_kernel;
+	gopts.allow_kernel_warnings = O.allow_kernel_warnings;
+	gopts.allow_missing = O.allow_missing;
+	/* the first SIGINT/SIGTERM: every loop above gave up; nothing is written */
+	if (lb_stop_requested()) {
+		comparison_release(&cmp);
+		goto interrupted;
+	}
 	if (junit) {
-		report_junit(&cmp, fail_pct >= 0 ? fail_pct : 0, &xml);
+		report_junit(&cmp, &gopts, &xml);
 		if (write_file_atomic(junit, xml.buf, xml.len)) {
 			comparison_release(&cmp);
 			goto out;
@@ -197,14 +231,25 @@ int cmd_compare(int argc, char **argv)
 	}
 	ret = LB_EXIT_OK;
 	if (fail_pct >= 0) {
-		nreg = report_regressions(&cmp, fail_pct, stderr);
+		size_t nchk = report_checks(&cmp, &gopts, stderr);
+
+		nreg = report_regressions(&cmp, &gopts, stderr);
 		if (nreg) {
 			fprintf(stderr, "%s: %zu significant regression%s of %g%% or more\n",
 				lb_progname, nreg, nreg == 1 ? "" : "s", fail_pct);
 			ret = LB_EXIT_FAIL;
 		}
+		if (nchk) {
+			fprintf(stderr, "%s: the gate failed %zu check%s beyond regressions (above)\n",
+				lb_progname, nchk, nchk == 1 ? "" : "s");
+			ret = LB_EXIT_FAIL;
+		}
 	}
 	comparison_release(&cmp);
+	goto out;
+interrupted:
+	error("interrupted: nothing written");
+	ret = LB_EXIT_INTERRUPTED;
 out:
 	labels_release(labels, nlabels);
 	strbuf_release(&err);

@@ -25,6 +25,7 @@
 /* The command line as given; reset by every cmd_fetch(). */
 static struct {
 	const char *sha256, *cache, *retries, *extract, *results, *token_file, *netrc_file;
+	const char *max_size, *timeout, *x_max_size, *x_max_files, *x_max_ratio;
 	bool quiet;
 	int progress;              /* as struct fetch_opts: -1 by the terminal, 0 never, 1 always */
 } O;
@@ -41,6 +42,12 @@ static const struct popt fetch_options[] = {
 	POPT_STRING(0, "cache", &O.cache, "DIR", "the cache folder (/var/cache/lrubench)"),
 	POPT_STRING(0, "retries", &O.retries, "N", "retries of a transient failure, 0..20 (3)"),
 	POPT_STRING(0, "extract", &O.extract, "DIR", "also extract the entry (or TARBALL) into DIR"),
+	POPT_STRING(0, "max-size", &O.max_size, "SIZE", "refuse a download larger than SIZE (2G)"),
+	POPT_STRING(0, "timeout", &O.timeout, "TIME", "give up a fetch after TIME (1h)"),
+	POPT_STRING(0, "extract-max-size", &O.x_max_size, "SIZE", "refuse files over SIZE (16G)"),
+	POPT_STRING(0, "extract-max-files", &O.x_max_files, "N", "refuse over N entries (500000)"),
+	POPT_STRING(0, "extract-max-ratio", &O.x_max_ratio, "N", "refuse over N times the "
+		    "archive (100)"),
 	POPT_STRING(0, "results", &O.results, "DIR",
 		    "URLs are results archives: check, save in DIR"),
 	POPT_STRING(0, "token-file", &O.token_file, "FILE",
@@ -69,6 +76,34 @@ const struct popt_command fetch_command = {
 	"See lrubench-fetch(1).",
 	fetch_options,
 };
+
+/* The limits flags: sizes as SIZE (K/M/G/T), the timeout as TIME (s/m/h);
+ * each a clear usage error naming the flag. */
+static int fetch_limits_parse(const char *max_size, const char *timeout, const char *x_size,
+			      const char *x_files, const char *x_ratio, struct fetch_opts *o,
+			      struct extract_limits *lim)
+{
+	uint64_t b;
+	double t;
+
+	if (max_size && (parse_size(max_size, &b) || !b))
+		return error("--max-size wants a size such as 500M or 4G, not '%s'", max_size);
+	if (max_size)
+		o->max_bytes = b;
+	if (timeout && (parse_seconds(timeout, &t) || t <= 0))
+		return error("--timeout wants a time such as 90s, 30m or 2h, not '%s'", timeout);
+	if (timeout)
+		o->timeout = t;
+	if (x_size && (parse_size(x_size, &b) || !b))
+		return error("--extract-max-size wants a size such as 8G, not '%s'", x_size);
+	if (x_size)
+		lim->max_bytes = b;
+	if (x_files && (parse_ull(x_files, &lim->max_files) || !lim->max_files))
+		return error("--extract-max-files wants a number > 0, not '%s'", x_files);
+	if (x_ratio && (parse_ull(x_ratio, &lim->max_ratio) || !lim->max_ratio))
+		return error("--extract-max-ratio wants a number > 0, not '%s'", x_ratio);
+	return 0;
+}
 
 /* The helper program lrubench-net does the work: without it this machine
  * cannot (exit 3; the error names where it was looked for). */
@@ -130,6 +165,7 @@ static int fetch_results(char **urls, int n, int retries)
 int cmd_fetch(int argc, char **argv)
 {
 	struct fetch_opts o = { .retries = -1, .progress = -1 };
+	struct extract_limits lim = { 0, 0, 0 };
 	struct fetch_result res = { 0 };
 	const char *src, *extract;
 	const char *path;
@@ -149,6 +185,9 @@ int cmd_fetch(int argc, char **argv)
 		}
 		o.retries = (int)v;
 	}
+	if (fetch_limits_parse(O.max_size, O.timeout, O.x_max_size, O.x_max_files, O.x_max_ratio,
+			       &o, &lim))
+		return LB_EXIT_USAGE;
 	o.sha256 = O.sha256;
 	o.cache_dir = O.cache;
 	o.quiet = O.quiet;
@@ -162,7 +201,7 @@ int cmd_fetch(int argc, char **argv)
 		return fetch_results(argv, n, o.retries);
 	if (O.token_file || O.netrc_file)
 		return popt_usage_error(&fetch_command, "--token-file and --netrc-file go with "
-					"--results (a source download never sends credentials)");
+					"--results (a source download reads ~/.netrc only)");
 	if (n > 1)
 		return popt_usage_error(&fetch_command, "only one URL, not also '%s'", argv[1]);
 	src = argv[0];
@@ -171,6 +210,14 @@ int cmd_fetch(int argc, char **argv)
 		return LB_EXIT_USAGE;
 	}
 
+	if (fetch_is_url(src) && fetch_url_has_credentials(src)) {
+		char *shown = fetch_url_redacted(src);
+
+		error("%s: a password in a URL would be stored and printed; put it in ~/.netrc "
+		      "(machine HOST login USER password PASSWORD)", shown);
+		free(shown);
+		return LB_EXIT_USAGE;
+	}
 	if (fetch_is_url(src)) {
 		enum fetch_status st;
 
@@ -210,7 +257,7 @@ int cmd_fetch(int argc, char **argv)
 	if (extract) {
 		double t0 = now_monotonic();
 
-		r = net_extract_tree(path, extract);
+		r = net_extract_tree(path, extract, &lim);
 		if (!r)
 			info("extracted %s into %s in %.2f s", path, extract, now_monotonic() - t0);
 	}

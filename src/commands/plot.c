@@ -19,6 +19,7 @@
 #include "core/parse_options.h"
 #include "compare/plot.h"
 #include "compare/labels.h"
+#include "compare/plot_stage.h"
 #include "compare/plot_txt.h"
 #include "compare/model.h"
 #include "core/results.h"
@@ -72,6 +73,7 @@ int cmd_plot(int argc, char **argv)
 	struct comparison cmp;
 	bool have_cmp = false;
 	struct strbuf text = STRBUF_INIT;
+	struct plot_stage stage = { NULL, NULL, 0 };
 	int n, ret = LB_EXIT_OK;
 
 	memset(&O, 0, sizeof(O));
@@ -95,7 +97,7 @@ int cmd_plot(int argc, char **argv)
 	strbuf_init(&err);
 	if (labels_collect(argv, (size_t)n, names, &labels, &nl, &err)) {
 		error("%s", strbuf_str(&err));
-		ret = LB_EXIT_USAGE;
+		ret = lb_stop_requested() ? LB_EXIT_INTERRUPTED : LB_EXIT_USAGE;
 		goto out;
 	}
 	if (!nl) {
@@ -117,6 +119,11 @@ int cmd_plot(int argc, char **argv)
 		goto out;
 	}
 	have_cmp = true;
+	if (lb_stop_requested()) {
+		error("interrupted: nothing written to %s", outdir);
+		ret = LB_EXIT_INTERRUPTED;
+		goto out;
+	}
 	if (mkdir_p(outdir, 0755)) {
 		ret = LB_EXIT_USAGE;
 		goto out;
@@ -126,31 +133,55 @@ int cmd_plot(int argc, char **argv)
 		ret = LB_EXIT_USAGE;
 		goto out;
 	}
+	/* everything is made in a staging folder, renamed into -o at the end */
+	if (plot_stage_open(&stage, outdir)) {
+		ret = LB_EXIT_FAIL;
+		goto out;
+	}
 	/* OUTDIR was checked above: a write failing from here on is an I/O
 	 * failure (disk full, ...), not a usage error */
-	if (plot_write_figures(&cmp, outdir, fmt, &set)) {
+	if (plot_write_figures(&cmp, stage.dir, fmt, &set)) {
 		ret = LB_EXIT_FAIL;
 		goto out;
 	}
 	/* the same text `lrubench compare` prints, at its default alpha */
 	report_text(&cmp, &text);
-	if (plot_write_index(&cmp, &set, strbuf_str(&text), outdir)) {
+	if (plot_write_index(&cmp, &set, strbuf_str(&text), stage.dir)) {
 		ret = LB_EXIT_FAIL;
 		goto out;
 	}
 	if (!plot_have_gnuplot()) {
-		error("gnuplot is not installed (not found in PATH): apt-get install gnuplot-nox; "
-		      "the scripts and data are in %s, run 'gnuplot NAME.gp' there", outdir);
+		if (plot_stage_publish(&stage)) {
+			ret = LB_EXIT_FAIL;
+			goto out;
+		}
+		error("gnuplot is not installed (not found in PATH): apt-get install "
+		      "gnuplot-nox; the scripts and data are in %s, run 'gnuplot NAME.gp' "
+		      "there", outdir);
 		ret = LB_EXIT_UNSUPPORTED;
 		goto out;
 	}
-	if (plot_run_gnuplot(&set, outdir) ||
-	    (fmt == PLOT_TXT && plot_txt_tidy_set(&set, outdir))) {
+	if (plot_run_gnuplot(&set, stage.dir) ||
+	    (fmt == PLOT_TXT && plot_txt_tidy_set(&set, stage.dir))) {
 		ret = lb_stop_requested() ? LB_EXIT_INTERRUPTED : LB_EXIT_FAIL;
+		/* a failure keeps the scripts, data and finished figures to look at */
+		if (ret == LB_EXIT_FAIL)
+			plot_stage_publish(&stage);
+		goto out;
+	}
+	/* the first SIGINT: nothing is published */
+	if (lb_stop_requested()) {
+		error("interrupted: nothing written to %s", outdir);
+		ret = LB_EXIT_INTERRUPTED;
+		goto out;
+	}
+	if (plot_stage_publish(&stage)) {
+		ret = LB_EXIT_FAIL;
 		goto out;
 	}
 	info("%zu figures in %s, listed in %s/index.md", set.n, outdir, outdir);
 out:
+	plot_stage_abort(&stage);
 	strbuf_release(&text);
 	if (have_cmp)
 		comparison_release(&cmp);

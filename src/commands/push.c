@@ -97,13 +97,9 @@ static int check_options(struct push_request *r)
 /* http(s), and no user:password@ (it would show in `ps`): 0 or exit 2. */
 static int check_url(const char *url)
 {
-	const char *auth, *end;
-
 	if (strncasecmp(url, "http://", 7) && strncasecmp(url, "https://", 8))
 		return popt_usage_error(&push_command, "'%s' is not an http:// or https:// URL", url);
-	auth = strstr(url, "://") + 3;
-	end = auth + strcspn(auth, "/?#");
-	if (memchr(auth, '@', (size_t)(end - auth)))
+	if (fetch_url_has_credentials(url))
 		return popt_usage_error(&push_command, "refusing a URL with a user name or password "
 					"in it (it would show in process lists and logs): put the "
 					"credentials in $LRUBENCH_TOKEN, $LRUBENCH_TOKEN_FILE or a "

@@ -72,7 +72,7 @@ static const struct popt run_options[] = {
 	POPT_CALLBACK(0, "profile", "global.profile", "KIND",
 		      "none|lock|cpu|all: one more, profiled iteration",
 		      set_key),
-	POPT_BOOL(0, "dry-run", &A.dry_run, "print the config (VM: the plan), run nothing"),
+	POPT_BOOL(0, "dry-run", &A.dry_run, "check as a run would, print the config"),
 	POPT_BOOL('q', "quiet", &A.quiet, "print errors only"),
 	POPT_GROUP("VM mode (lrubench-vm(7)): boot each kernel in qemu, run the suite above in it,\n"
 		   "compare. Each flag sets a [vm] key (lrubench list vm); so do the aliases\n"
@@ -341,6 +341,23 @@ static int run(int argc, char **argv)
 	}
 	if (!ret && check_label(label))
 		ret = LB_EXIT_USAGE;
+	/* a dry run refuses what the run would refuse */
+	if (!ret && A.dry_run && run_state_check_outdir(A.outdir))
+		ret = LB_EXIT_USAGE;
+	if (!ret) {
+		rs.cfg = &cfg;
+		rs.sys = &si;
+		rs.outdir = A.outdir;
+		rs.label = label;
+		rs.force = A.force;
+		rs.resume = A.resume;
+		rs.dry_run = A.dry_run;
+		rs.wls = wls;
+		rs.nwls = nwls;
+		/* a dry run goes through the same checks (the label folder, every
+		 * probe and validation) and stops before creating anything */
+		ret = run_state_execute(&rs);
+	}
 	if (!ret && A.dry_run) {
 		/* the effective config, as run.json would record it; nothing is run */
 		json_object *o = config_to_json(&cfg);
@@ -348,16 +365,6 @@ static int run(int argc, char **argv)
 							     JSON_C_TO_STRING_SPACED |
 							     JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
-	} else if (!ret) {
-		rs.cfg = &cfg;
-		rs.sys = &si;
-		rs.outdir = A.outdir;
-		rs.label = label;
-		rs.force = A.force;
-		rs.resume = A.resume;
-		rs.wls = wls;
-		rs.nwls = nwls;
-		ret = run_state_execute(&rs);
 	}
 out:
 	config_release(&cfg);

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/cleanup.h"
 #include "core/label_name.h"
 #include "core/parallel.h"
 #include "core/results_archive.h"
@@ -70,6 +71,9 @@ static int find_dirs(const char *dir, struct strlist *out, struct strlist *archi
 				warning("%s is not read: %s", p, why.buf);
 		} else if (de->d_name[0] != '.' && ra_is_archive_name(de->d_name) && !is_dir(p)) {
 			strlist_push(&arch, p);
+		} else if (de->d_name[0] != '.' && is_dir(p)) {
+			/* a results folder of someone else: say what is left out */
+			warning("%s: no run.json in it: not a label folder, skipped", p);
 		}
 		strbuf_release(&why);
 		free(p);
@@ -132,6 +136,11 @@ static void load_one(void *arg, size_t i)
 {
 	struct loader *ld = arg;
 
+	if (lb_stop_requested()) {   /* the first Ctrl-C stops a long load */
+		strbuf_addstr(&ld->errs[i], "interrupted");
+		ld->rets[i] = -1;
+		return;
+	}
 	ld->rets[i] = label_result_load(ld->dirs->v[i], &ld->labels[i], &ld->errs[i]);
 	if (strcmp(ld->shown->v[i], ld->dirs->v[i])) {
 		/* from an archive: name it, not the temp folder */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compare/model.h"
+#include "core/cleanup.h"
 #include "core/parallel.h"
 #include "core/strlist.h"
 
@@ -136,6 +137,15 @@ static void compare_cell(const struct cmp_cell *b, struct cmp_cell *c, int bette
 		memset(&c->mm, 0, sizeof(c->mm));
 		c->mm.t = c->mm.p = c->mm.df = NAN;
 	}
+	/* one sample has no spread: mmtests' SE would be 0 and any difference
+	 * "significant" (6 vs 5.9, p = 0). No test below 2 samples a side. */
+	c->too_few = b->n < 2 || c->n < 2;
+	c->too_few_starred = false;
+	if (c->too_few) {
+		c->too_few_starred = c->mm.significant;
+		memset(&c->mm, 0, sizeof(c->mm));
+		c->mm.se = c->mm.t = c->mm.p = c->mm.df = NAN;
+	}
 	c->welch.t = c->welch.p = c->welch.df = NAN;
 	if (!b->mean_ci_ok || !c->mean_ci_ok || mb == 0) {
 		c->verdict = VERDICT_INSUFFICIENT;
@@ -144,8 +154,9 @@ static void compare_cell(const struct cmp_cell *b, struct cmp_cell *c, int bette
 	stats_welch_se(mb, b->mean_se, b->n, mn, c->mean_se, c->n, &c->welch);
 	{
 		double half = c->welch.se > 0 ? t975(c->welch.df) * c->welch.se : 0;
+		/* relative to |mb|: a negative baseline keeps "positive is better" */
 		double s = better > 0 ? 1 : -1, d = mn - mb;
-		double lo = s * (d - half) / mb * 100, hi = s * (d + half) / mb * 100;
+		double lo = s * (d - half) / fabs(mb) * 100, hi = s * (d + half) / fabs(mb) * 100;
 
 		c->change_ci_ok = true;
 		c->change_ci_lo = lo < hi ? lo : hi;
@@ -181,6 +192,8 @@ static void compute_chunk(void *arg, size_t i)
 	struct computer *cp = arg;
 	struct chunk *ch = &cp->chunks[i];
 
+	if (lb_stop_requested())   /* compare gives up at once (exit 130) */
+		return;
 	for (size_t oi = ch->from; oi < ch->to; oi++) {
 		struct cmp_cell *cells = ch->t->ops[oi].cells;
 
@@ -233,8 +246,19 @@ bool cmp_has_explaining(const struct cmp_workload *w)
 
 bool cmp_is_regression(const struct cmp_cell *c, double pct)
 {
-	return c->compared && c->mm.significant && c->pct[ROW_MEAN] < 0 &&
+	return c->compared && !c->too_few && c->mm.significant && c->pct[ROW_MEAN] < 0 &&
 	       -c->pct[ROW_MEAN] >= pct;
+}
+
+const char *cmp_untested_reason(const struct cmp_cell *b, const struct cmp_cell *c)
+{
+	if (!c->compared)
+		return NULL;
+	if (c->too_few)
+		return "insufficient data (fewer than 2 samples on a side)";
+	if (!b->row_ok[ROW_MEAN] || !c->row_ok[ROW_MEAN])
+		return "insufficient data (the mean is undefined: a sample <= 0)";
+	return NULL;
 }
 
 static const char *better_word(int better)
@@ -305,7 +329,7 @@ static int add_table(struct comparison *c, struct cmp_workload *w, size_t li,
 
 /* ---- what differs between the labels' run.json, besides the kernel ---- */
 
-static char *json_text(json_object *v)
+char *cmp_json_text(json_object *v)
 {
 	if (!v)
 		return xstrdup("(missing)");
@@ -347,7 +371,7 @@ static json_object *json_path(json_object *o, const char *a, const char *b)
 	return v;
 }
 
-static void add_fact(struct comparison *c, const char *name, char **values)
+void cmp_add_fact(struct comparison *c, const char *name, char **values, bool kernel)
 {
 	bool same = true;
 
@@ -363,6 +387,7 @@ static void add_fact(struct comparison *c, const char *name, char **values)
 	ALLOC_GROW(c->facts, c->nfacts + 1, c->factcap);
 	c->facts[c->nfacts].name = xstrdup(name);
 	c->facts[c->nfacts].values = values;
+	c->facts[c->nfacts].kernel = kernel;
 	c->nfacts++;
 }
 
@@ -452,19 +477,19 @@ static void find_differences(struct comparison *c)
 		char **vals = xcalloc(c->nlabels, sizeof(*vals));
 
 		for (size_t i = 0; i < c->nlabels; i++) {
-			vals[i] = json_text(json_path(c->labels[i].run, "system", sys[f]));
+			vals[i] = cmp_json_text(json_path(c->labels[i].run, "system", sys[f]));
 			if (!strcmp(sys[f], "cmdline"))
 				strip_boot_image(vals[i]);
 		}
 		snprintf(name, sizeof(name), "system.%s", sys[f]);
-		add_fact(c, name, vals);
+		cmp_add_fact(c, name, vals, false);
 	}
 	{
 		char **vals = xcalloc(c->nlabels, sizeof(*vals));
 
 		for (size_t i = 0; i < c->nlabels; i++)
-			vals[i] = json_text(json_path(c->labels[i].run, "lrubench_version", NULL));
-		add_fact(c, "lrubench_version", vals);
+			vals[i] = cmp_json_text(json_path(c->labels[i].run, "lrubench_version", NULL));
+		cmp_add_fact(c, "lrubench_version", vals, false);
 	}
 	for (size_t i = 0; i < c->nlabels; i++)
 		config_keys(json_path(c->labels[i].run, "config", NULL), NULL, &keys);
@@ -481,10 +506,10 @@ static void find_differences(struct comparison *c)
 		}
 		for (size_t i = 0; i < c->nlabels; i++) {
 			cfg = json_path(c->labels[i].run, "config", NULL);
-			vals[i] = json_text(config_get(cfg, keys.v[k]));
+			vals[i] = cmp_json_text(config_get(cfg, keys.v[k]));
 		}
 		snprintf(name, sizeof(name), "config.%s", keys.v[k]);
-		add_fact(c, name, vals);
+		cmp_add_fact(c, name, vals, false);
 	}
 	strlist_release(&keys);
 	if (c->nfacts > before)
@@ -543,6 +568,7 @@ int comparison_build(const struct label_result *labels, size_t nlabels, double a
 	}
 	compute_all(c);
 	find_differences(c);
+	cmp_provenance(c);
 	return 0;
 fail:
 	comparison_release(c);
@@ -564,6 +590,7 @@ void comparison_release(struct comparison *c)
 			strmap_release(&t->opmap);
 		}
 		free(w->tables);
+		strlist_release(&w->notes);
 	}
 	free(c->wls);
 	for (size_t i = 0; i < c->nfacts; i++) {
@@ -574,6 +601,13 @@ void comparison_release(struct comparison *c)
 	}
 	free(c->facts);
 	strlist_release(&c->warnings);
+	for (size_t i = 0; i < c->nhealth; i++) {
+		free(c->health[i].workload);
+		free(c->health[i].step);
+		free(c->health[i].first);
+	}
+	free(c->health);
+	strlist_release(&c->same_kernel);
 	free(c->profile_note);
 	memset(c, 0, sizeof(*c));
 }

@@ -18,6 +18,7 @@
 #include "core/strlist.h"
 #include "core/strmap.h"
 #include "core/util.h"
+#include <json-c/json.h>
 
 /* The rows of a text table, in mmtests order. */
 enum cmp_row {
@@ -51,6 +52,11 @@ struct cmp_cell {
 	bool change_ci_ok;
 	double change_ci_lo, change_ci_hi; /* 95% CI of pct[ROW_MEAN] */
 	enum cmp_verdict verdict;
+	/* fewer than 2 samples on a side: no significance test at all (mm is
+	 * NaN, never significant); starred: mmtests, which counts the missing
+	 * Stddev as 0, would have starred it */
+	bool too_few;
+	bool too_few_starred;
 };
 
 struct cmp_op {
@@ -76,12 +82,26 @@ struct cmp_workload {
 	const char *name;
 	struct cmp_table *tables;
 	size_t ntables, cap;
+	/* what happened while it ran (kernel log, taint, failed ops): printed
+	 * under its last table (compare/provenance.c) */
+	struct strlist notes;
 };
 
-/* A run.json fact that differs between labels (besides the kernel). */
+/* A run.json fact that differs between labels. */
 struct cmp_fact {
 	char *name;                       /* "system.nr_cpus", "config.readtwice.memcgs" */
 	char **values;                    /* per label, printable; "(missing)" when absent */
+	bool kernel;                      /* of the kernel's identity ("kernel.build_id") */
+};
+
+/* What one label's kernel logged during one step (run.json "kernel_health"). */
+struct cmp_health {
+	size_t label;
+	char *workload;                   /* "" outside any workload */
+	char *step;                       /* "memcgs-64", "setup", "teardown", "" */
+	int kind;                         /* enum kh_kind (core/kernel_health.h) */
+	long long count;
+	char *first;                      /* the first line of the first one; NULL */
 };
 
 struct comparison {
@@ -93,6 +113,10 @@ struct comparison {
 	struct cmp_fact *facts;
 	size_t nfacts, factcap;
 	struct strlist warnings;          /* configs differ, TCG, ... */
+	struct cmp_health *health;        /* every label's kernel log events */
+	size_t nhealth, healthcap;
+	/* "these labels ran the same kernel build (build id ...): a, b", one per build */
+	struct strlist same_kernel;
 	char *profile_note;               /* labels profiled differently; NULL when alike */
 };
 
@@ -110,6 +134,17 @@ void comparison_release(struct comparison *c);
 /* Row names for a table: "Min", "Hmean"/"Amean", ..., "BHmean-50"/"BAmean-50". */
 const char *cmp_row_name(enum cmp_row row, int better);
 const char *cmp_verdict_name(enum cmp_verdict v);   /* JSON/CSV words */
+
+/* For compare/provenance.c: a fact, kept when its values differ (takes
+ * values, one per label); a JSON value as text ("(missing)" for NULL). */
+void cmp_add_fact(struct comparison *c, const char *name, char **values, bool kernel);
+char *cmp_json_text(json_object *v);
+/* The kernel identity and host facts, the same-kernel, debug-option and
+ * busy-machine warnings, the kernel log events and failed ops of every
+ * label (compare/provenance.c); called by comparison_build. */
+void cmp_provenance(struct comparison *c);
+/* A label's run.json status ("complete", ...), NULL when it has none. */
+const char *cmp_label_status(const struct comparison *c, size_t label);
 
 /* Renderers append to out. */
 void report_differences_text(const struct comparison *c, struct strbuf *out);
@@ -134,9 +169,37 @@ bool cmp_has_explaining(const struct cmp_workload *w);
  * pct percent on the mean row? (Explaining tables are never gated: callers
  * skip them.) */
 bool cmp_is_regression(const struct cmp_cell *cell, double pct);
-/* One stderr line per regression; returns how many. */
-size_t report_regressions(const struct comparison *c, double pct, FILE *err);
-/* JUnit XML: one testcase per (table, op), a failure per regression. */
-void report_junit(const struct comparison *c, double pct, struct strbuf *out);
+
+/* What the gate checks besides regressions, and what the user allowed. */
+struct gate_opts {
+	double pct;                       /* --fail-on-regression PCT (0 for JUnit alone) */
+	bool allow_same_kernel;           /* two labels of one kernel build are fine */
+	bool allow_kernel_warnings;       /* WARN/BUG/OOM... during a run are fine */
+	bool allow_missing;               /* missing ops, partial runs, < 2 samples are fine */
+};
+/* A check that failed: its JUnit testcase (classname, name) and message. */
+struct gate_failure {
+	char *classname, *name, *type, *message;
+};
+/* The checks beyond regressions (gate.c): same kernel build, kernel health,
+ * missing data (a workload, table or op the baseline has, a run not
+ * complete, fewer than 2 samples a side). Fills *out (free with
+ * gate_failures_release); returns how many. */
+size_t gate_checks(const struct comparison *c, const struct gate_opts *o, struct gate_failure **out);
+void gate_failures_release(struct gate_failure *f, size_t n);
+/* One stderr line per regression (at o->pct); returns how many. */
+size_t report_regressions(const struct comparison *c, const struct gate_opts *o, FILE *err);
+/* One stderr line per failed check ("same kernel: ...", "missing data: ...");
+ * returns how many. */
+size_t report_checks(const struct comparison *c, const struct gate_opts *o, FILE *err);
+/* JUnit XML: one testcase per (table, op), a failure per regression; a
+ * testcase per failed check, and per passed check whose data was recorded
+ * (build ids, kernel logs). */
+void report_junit(const struct comparison *c, const struct gate_opts *o, struct strbuf *out);
+
+/* What the gate says of a compared cell: neither pass nor fail when it has
+ * fewer than 2 samples on a side or an undefined mean row (a sample <= 0
+ * under Hmean). NULL when it was tested; else why not, for messages. */
+const char *cmp_untested_reason(const struct cmp_cell *base, const struct cmp_cell *cell);
 
 #endif

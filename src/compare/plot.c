@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "core/child.h"
 #include "core/cleanup.h"
+#include "core/escape.h"
 #include "core/path.h"
 #include "compare/plot.h"
 #include "compare/plot_gp.h"
@@ -65,6 +66,8 @@ bool plot_sweep_doubles(const unsigned long long *v, size_t n)
 	return true;
 }
 
+#define PLOT_SLUG_MAX 64
+
 char *plot_slug(const char *s)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -88,6 +91,15 @@ char *plot_slug(const char *s)
 	/* a name may not start with '.' (hidden file, "..") */
 	while (sb.len && (sb.buf[0] == '.' || sb.buf[0] == '-'))
 		memmove(sb.buf, sb.buf + 1, sb.len--);
+	/* a 300-character title must still make a file name (255 bytes at
+	 * most, with the workload, the kind and ".png" around it); alike
+	 * prefixes get -2, -3 ... (base_taken) */
+	if (sb.len > PLOT_SLUG_MAX) {
+		sb.len = PLOT_SLUG_MAX;
+		while (sb.len && sb.buf[sb.len - 1] == '-')
+			sb.len--;
+		sb.buf[sb.len] = '\0';
+	}
 	if (!sb.len)
 		strbuf_addstr(&sb, "x");
 	return strbuf_detach(&sb);
@@ -103,8 +115,10 @@ static void gp_quote(struct strbuf *sb, const char *s)
 {
 	strbuf_addstr(sb, "'");
 	for (; *s; s++) {
+		/* gnuplot's '' escape fails at the start of a string ('''x' is
+		 * a syntax error): a quote is shown as U+2019, which looks alike */
 		if (*s == '\'')
-			strbuf_addstr(sb, "''");
+			strbuf_addstr(sb, "\xe2\x80\x99");
 		else if ((unsigned char)*s < 0x20)
 			strbuf_addstr(sb, " ");
 		else
@@ -181,6 +195,19 @@ static void ptable_build(struct ptable *pt, const struct comparison *c,
 			pc->sd = cc->row[ROW_STDDEV];
 			pc->min = cc->row[ROW_MIN];
 			pc->max = cc->row[ROW_MAX];
+			/* samples near DBL_MAX overflow the mean: gnuplot cannot draw
+			 * "inf", so the point is left out (said once per table) */
+			if (!isfinite(pc->mean) || !isfinite(pc->sd)) {
+				char *tn = inert_dup(t->title), *op = inert_dup(pt->ops[o]);
+				char *ln = inert_dup(c->labels[l].label);
+
+				pc->present = false;
+				warning("%s: op %s of %s: the mean or stddev overflows a double: "
+					"not drawn", tn, op, ln);
+				free(tn);
+				free(op);
+				free(ln);
+			}
 		}
 	}
 }
@@ -333,7 +360,21 @@ static void gp_op_xtics(struct strbuf *sb, const struct figspec *f)
 		if (strlen(op) > longest)
 			longest = strlen(op);
 		strbuf_addstr(sb, i ? ", " : "");
-		gp_quote(sb, op);
+		/* an explicit tic label is a format: op "100%" must say "100%%" */
+		if (strchr(op, '%')) {
+			struct strbuf pct = STRBUF_INIT;
+
+			for (const char *p = op; *p; p++) {
+				if (*p == '%')
+					strbuf_addstr(&pct, "%%");
+				else
+					strbuf_add(&pct, p, 1);
+			}
+			gp_quote(sb, pct.buf);
+			strbuf_release(&pct);
+		} else {
+			gp_quote(sb, op);
+		}
 		strbuf_addf(sb, " %g", f->x[i]);
 	}
 	/* no tic marks: on a category axis they would poke between grouped bars */
@@ -779,6 +820,22 @@ static int emit_figure(const struct figspec *f, const char *kind, const char *ta
 	strbuf_init(&dat);
 	strbuf_init(&gp);
 	dat_render(&dat, f, labels, nl, used);
+	{
+		bool any = false;
+
+		for (size_t l = 0; l < nl; l++)
+			any |= used[l];
+		/* ops whose samples are all empty: gnuplot would have nothing to
+		 * plot and fail; the other figures are drawn all the same */
+		if (!any) {
+			char *t = inert_dup(f->pt->title);
+
+			warning("%s: nothing to draw (no op has samples it can plot): no %s figure", t, kind);
+			free(t);
+			ret = 0;
+			goto out;
+		}
+	}
 	gp_render(&gp, f, base, set->format, labels, nl, used);
 	name = xasprintf("%s.dat", base);
 	ret = write_text(outdir, name, &dat);
@@ -812,6 +869,7 @@ static int emit_figure(const struct figspec *f, const char *kind, const char *ta
 				cap.buf[i] = ' ';
 		fig->caption = strbuf_detach(&cap);
 	}
+out:
 	free(base);
 	free(wslug);
 	free(used);
@@ -1055,37 +1113,68 @@ int plot_write_index(const struct comparison *c, const struct plot_set *set,
 		const char *kr = run_str(&labels[l], "system", "kernel_release");
 		const char *st = run_str(&labels[l], NULL, "status");
 
-		strbuf_addf(&sb, "- `%s`", labels[l].label);
-		if (kr)
-			strbuf_addf(&sb, ", kernel %s", kr);
-		if (st && strcmp(st, "complete"))
-			strbuf_addf(&sb, " (run %s)", st);
-		strbuf_addf(&sb, ", from `%s`\n", labels[l].dir);
+		/* run.json is someone else's file: a kernel_release holding
+		 * "\n## x" must not become a heading (escape.h) */
+		strbuf_addstr(&sb, "- `");
+		strbuf_add_inert(&sb, labels[l].label);
+		strbuf_addstr(&sb, "`");
+		if (kr) {
+			strbuf_addstr(&sb, ", kernel ");
+			strbuf_add_inert(&sb, kr);
+		}
+		if (st && strcmp(st, "complete")) {
+			strbuf_addstr(&sb, " (run ");
+			strbuf_add_inert(&sb, st);
+			strbuf_addstr(&sb, ")");
+		}
+		strbuf_addstr(&sb, ", from `");
+		strbuf_add_inert(&sb, labels[l].dir);
+		strbuf_addstr(&sb, "`\n");
 	}
 	strbuf_addstr(&sb, "\nEach figure has its gnuplot script (.gp) and data (.dat) next to it: edit "
 		      "the script and run `gnuplot NAME.gp` in this folder to restyle it. Lines and bars "
 		      "show the mean row of the comparison (Hmean when higher is better, else Amean) "
 		      "with the sample standard deviation as error bars.\n");
 	if (compare_text && *compare_text) {
-		strbuf_addstr(&sb, "\n## Comparison\n\n```\n");
+		/* a fence longer than any run of backticks in the text (an op
+		 * named ``` must not close it) */
+		size_t fence = 3, run = 0;
+
+		for (const char *p = compare_text; *p; p++) {
+			run = *p == '`' ? run + 1 : 0;
+			if (run >= fence)
+				fence = run + 1;
+		}
+		strbuf_addstr(&sb, "\n## Comparison\n\n");
+		for (size_t i = 0; i < fence; i++)
+			strbuf_addstr(&sb, "`");
+		strbuf_addstr(&sb, "\n");
 		strbuf_addstr(&sb, compare_text);
 		if (compare_text[strlen(compare_text) - 1] != '\n')
 			strbuf_addstr(&sb, "\n");
-		strbuf_addstr(&sb, "```\n");
+		for (size_t i = 0; i < fence; i++)
+			strbuf_addstr(&sb, "`");
+		strbuf_addstr(&sb, "\n");
 	}
 	for (size_t i = 0; i < set->n; i++) {
 		const struct plot_figure *f = &set->figs[i];
 
 		if (!cur_wl || strcmp(cur_wl, f->workload)) {
-			strbuf_addf(&sb, "\n## %s\n", f->workload);
+			strbuf_addstr(&sb, "\n## ");
+			strbuf_add_inert(&sb, f->workload);
+			strbuf_addstr(&sb, "\n");
 			cur_wl = f->workload;
 			cur_table = NULL;
 		}
 		if (!cur_table || strcmp(cur_table, f->table)) {
-			strbuf_addf(&sb, "\n### %s\n", f->table);
+			strbuf_addstr(&sb, "\n### ");
+			strbuf_add_inert(&sb, f->table);
+			strbuf_addstr(&sb, "\n");
 			cur_table = f->table;
 		}
-		strbuf_addf(&sb, "\n![%s](%s.%s)\n\n[%s.gp](%s.gp) · [%s.dat](%s.dat)\n", f->caption,
+		strbuf_addstr(&sb, "\n![");
+		strbuf_add_inert(&sb, f->caption);
+		strbuf_addf(&sb, "](%s.%s)\n\n[%s.gp](%s.gp) · [%s.dat](%s.dat)\n",
 			    f->base, ext, f->base, f->base, f->base, f->base);
 	}
 	ret = write_text(outdir, "index.md", &sb);
@@ -1138,32 +1227,41 @@ int plot_run_gnuplot(const struct plot_set *set, const char *outdir)
 	close(fd);
 	/* a second SIGINT exits at once: the registry still removes the log */
 	cid = cleanup_push("gnuplot output file", unlink_log, log);
-	for (size_t i = 0; i < set->n && !ret; i++) {
+	/* a figure gnuplot cannot draw is an error of its own: the others are
+	 * still drawn, and the exit status says some failed */
+	for (size_t i = 0; i < set->n && !lb_stop_requested(); i++) {
 		char *script = xasprintf("%s.gp", set->figs[i].base);
 		const char *argv[] = { "gnuplot", script, NULL };
 		struct child c = { .argv = argv, .dir = outdir, .out_path = log, .name = "gnuplot" };
-		int code;
+		int code, r = 0;
 
 		if (truncate(log, 0))
-			ret = error_errno("cannot truncate %s", log);
-		code = ret ? -1 : child_run(&c, 120.0);
-		if (!ret && code != 0) {
+			r = error_errno("cannot truncate %s", log);
+		code = r ? -1 : child_run(&c, 120.0);
+		if (!r && code != 0) {
 			char desc[64];
 
+			char *fig = xasprintf("%s/%s.%s", outdir, set->figs[i].base,
+					      plot_format_ext(set->format));
+
+			/* the figure gnuplot was writing is partial: never keep it */
+			unlink(fig);
+			free(fig);
 			if (code > 0) {
 				print_log(log, true);
 				child_describe_code(code, desc, sizeof(desc));
-				ret = error("gnuplot %s/%s %s", outdir, script, desc);
-			} else {
-				ret = -1;   /* child_run named the problem */
-			}
-		} else if (!ret) {
+				error("gnuplot %s %s", script, desc);
+			}   /* else child_run named the problem */
+			r = -1;
+		} else if (!r) {
 			print_log(log, false);   /* warnings of a run that worked */
 		}
 		free(script);
-		if (lb_stop_requested())
+		if (r)
 			ret = -1;
 	}
+	if (lb_stop_requested())
+		ret = -1;
 	if (cid > 0)
 		cleanup_pop(cid, false);
 	unlink(log);

@@ -393,6 +393,7 @@ static void email_table(const struct etable *e, const struct headers *h, struct 
 static void email_head(const struct comparison *c, const struct headers *h, struct strbuf *out)
 {
 	struct strbuf sb = STRBUF_INIT;
+	size_t nkernel = 0;
 
 	strbuf_init(&sb);
 	if (!h->letters) {
@@ -412,11 +413,21 @@ static void email_head(const struct comparison *c, const struct headers *h, stru
 			free(first);
 		}
 	}
-	if (!c->nfacts) {
-		strbuf_addstr(out, "Nothing differs between the labels besides the kernel.\n");
-	} else {
-		strbuf_addstr(out, "Differs besides the kernel:\n");
+	for (size_t i = 0; i < c->nfacts; i++)
+		nkernel += c->facts[i].kernel;
+	if (c->nfacts == nkernel)
+		strbuf_addstr(out, !nkernel && c->same_kernel.n ?
+			      "Nothing differs between the labels, not even the kernel build.\n" :
+			      "Nothing differs between the labels besides the kernel.\n");
+	/* the facts besides the kernel, then the kernel's (compare/provenance.c) */
+	for (int kernel = 0; kernel < 2; kernel++) {
+		if (c->nfacts > nkernel && !kernel)
+			strbuf_addstr(out, "Differs besides the kernel:\n");
+		if (nkernel && kernel)
+			strbuf_addstr(out, "Kernel:\n");
 		for (size_t i = 0; i < c->nfacts; i++) {
+			if (c->facts[i].kernel != (kernel == 1))
+				continue;
 			strbuf_reset(&sb);
 			strbuf_addf(&sb, "%s:", c->facts[i].name);
 			for (size_t l = 0; l < c->nlabels; l++)
@@ -458,6 +469,13 @@ void report_email(const struct comparison *c, struct strbuf *out)
 	for (size_t i = 0; i < ntabs; i++) {
 		strbuf_addstr(out, "\n");
 		email_table(&tabs[i], &h, out);
+	}
+	/* what the kernel logged while a workload ran, failed ops (provenance.c) */
+	for (size_t w = 0; w < c->nwls; w++) {
+		if (c->wls[w].notes.n)
+			strbuf_addf(out, "\n%s:\n", c->wls[w].name);
+		for (size_t i = 0; i < c->wls[w].notes.n; i++)
+			email_add_wrapped(out, "", "    ", c->wls[w].notes.v[i]);
 	}
 	if (c->nlabels > 1) {
 		strbuf_init(&sb);

@@ -9,27 +9,15 @@
 #include <math.h>
 #include <string.h>
 #include "compare/model.h"
+#include "core/cleanup.h"
+#include "core/escape.h"
 
 #define COMPARE_JSON_SCHEMA 1
 
+/* any bytes in, a valid JSON string out (invalid UTF-8 becomes U+FFFD) */
 static void jstr(struct strbuf *out, const char *s)
 {
-	strbuf_addstr(out, "\"");
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"': strbuf_addstr(out, "\\\""); break;
-		case '\\': strbuf_addstr(out, "\\\\"); break;
-		case '\n': strbuf_addstr(out, "\\n"); break;
-		case '\r': strbuf_addstr(out, "\\r"); break;
-		case '\t': strbuf_addstr(out, "\\t"); break;
-		default:
-			if (*p < 0x20)
-				strbuf_addf(out, "\\u%04x", *p);
-			else
-				strbuf_add(out, p, 1);
-		}
-	}
-	strbuf_addstr(out, "\"");
+	strbuf_add_json_string(out, s);
 }
 
 static void jnum(struct strbuf *out, double d)
@@ -206,7 +194,7 @@ void report_json(const struct comparison *c, double fail_pct, struct strbuf *out
 		strbuf_addstr(out, ",");
 	}
 	strbuf_addstr(out, "\n  \"workloads\": [");
-	for (size_t w = 0; w < c->nwls; w++) {
+	for (size_t w = 0; w < c->nwls && !lb_stop_requested(); w++) {
 		const struct cmp_workload *wl = &c->wls[w];
 
 		strbuf_addstr(out, w ? ",\n    {" : "\n    {");
@@ -245,7 +233,14 @@ void report_json(const struct comparison *c, double fail_pct, struct strbuf *out
 			}
 			strbuf_addstr(out, "]}");
 		}
-		strbuf_addstr(out, "]}");
+		strbuf_addstr(out, "]");
+		/* only when there is something: older results print as before */
+		if (wl->notes.n) {
+			strbuf_addstr(out, ", \"notes\": [");
+			jstr_list(out, (const char *const *)wl->notes.v, wl->notes.n);
+			strbuf_addstr(out, "]");
+		}
+		strbuf_addstr(out, "}");
 	}
 	strbuf_addstr(out, "\n  ]\n}\n");
 }

@@ -7,19 +7,31 @@
  */
 #include <math.h>
 #include <string.h>
+#include <stdlib.h>
 #include "compare/model.h"
+#include "core/cleanup.h"
+#include "core/escape.h"
 
-/* a table cell: '|' would end it, a newline would end the table */
+/* a table cell: '|' would end it, a newline would end the table (and
+ * could start a heading): control characters are shown escaped */
 static void md_cell(struct strbuf *out, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '|')
+	char *tmp = text_needs_escape(s) ? inert_dup(s) : NULL;
+
+	for (const char *p = tmp ? tmp : s; *p; p++) {
+		if (*p == '|') {
 			strbuf_addstr(out, "\\|");
-		else if (*s == '\n' || *s == '\r')
-			strbuf_addstr(out, " ");
-		else
-			strbuf_add(out, s, 1);
+		} else if (tmp && p[0] == '\\' && p[1] == '\\') {
+			strbuf_addstr(out, "\\\\");   /* an escaped backslash */
+			p++;
+		} else if (tmp && (!strncmp(p, "\\x0a", 4) || !strncmp(p, "\\x0d", 4))) {
+			strbuf_addstr(out, " ");   /* a line break reads as a space in a cell */
+			p += 3;
+		} else {
+			strbuf_add(out, p, 1);
+		}
 	}
+	free(tmp);
 }
 
 static const char *md_verdict(enum cmp_verdict v)
@@ -123,9 +135,15 @@ void report_markdown(const struct comparison *c, struct strbuf *out)
 	}
 	strbuf_addstr(out, "\n\n");
 	if (!c->nfacts) {
-		strbuf_addstr(out, "Nothing differs between the labels besides the kernel.\n");
+		strbuf_addstr(out, c->same_kernel.n ?
+			      "Nothing differs between the labels, not even the kernel build.\n" :
+			      "Nothing differs between the labels besides the kernel.\n");
 	} else {
-		strbuf_addstr(out, "**Differs besides the kernel:**\n\n| fact |");
+		bool kernel = false;
+
+		for (size_t i = 0; i < c->nfacts; i++)
+			kernel |= c->facts[i].kernel;
+		strbuf_addstr(out, kernel ? "**Differs:**\n\n| fact |" : "**Differs besides the kernel:**\n\n| fact |");
 		for (size_t l = 0; l < c->nlabels; l++) {
 			strbuf_addstr(out, " ");
 			md_cell(out, c->labels[l].label);
@@ -159,7 +177,7 @@ void report_markdown(const struct comparison *c, struct strbuf *out)
 	}
 	strbuf_addstr(out, "\nChanges are against the baseline; a positive change is better. "
 		       "Verdicts come from the 95% confidence interval of the change.\n");
-	for (size_t w = 0; w < c->nwls; w++)
+	for (size_t w = 0; w < c->nwls && !lb_stop_requested(); w++)
 		for (int explaining = 0; explaining < 2; explaining++) {
 			if (explaining && cmp_has_explaining(&c->wls[w])) {
 				strbuf_addstr(out, "\n## ");
@@ -172,5 +190,13 @@ void report_markdown(const struct comparison *c, struct strbuf *out)
 			for (size_t t = 0; t < c->wls[w].ntables; t++)
 				if (c->wls[w].tables[t].explains == (explaining == 1))
 					md_table(c, &c->wls[w].tables[t], out);
+			/* under the measured tables: the kernel log, failed ops */
+			if (!explaining && c->wls[w].notes.n)
+				strbuf_addstr(out, "\n");
+			for (size_t i = 0; !explaining && i < c->wls[w].notes.n; i++) {
+				strbuf_addstr(out, "> ");
+				md_cell(out, c->wls[w].notes.v[i]);
+				strbuf_addstr(out, "\n");
+			}
 		}
 }

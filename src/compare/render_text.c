@@ -7,38 +7,92 @@
  */
 #include <math.h>
 #include <string.h>
+#include <stdlib.h>
 #include "compare/model.h"
+#include "core/cleanup.h"
+#include "core/escape.h"
 
 #define FIELD_LEN 12    /* %12.2f */
 #define COMPARE_LEN 7   /* (%7.2f%%) */
-/* a label column: the value plus " (" ... "%)" */
-#define COLUMN_LEN (FIELD_LEN + COMPARE_LEN + 4)
+
+/*
+ * Names come from other people's files: whatever they hold (ESC, CR, a
+ * newline, invalid UTF-8) prints inert (escape.h). Plain names, the usual
+ * case, are used as they are, with no copy.
+ */
+static const char *inert(const char *s, char **copy)
+{
+	*copy = text_needs_escape(s) ? inert_dup(s) : NULL;
+	return *copy ? *copy : s;
+}
+
+static void add_inert(struct strbuf *out, const char *s)
+{
+	if (text_needs_escape(s))
+		strbuf_add_inert(out, s);
+	else
+		strbuf_addstr(out, s);
+}
+
+/* The facts of one group (kernel or not), names padded to one width. */
+static void fact_lines(const struct comparison *c, bool kernel, struct strbuf *out)
+{
+	size_t w = 0;
+	char *copy;
+
+	for (size_t i = 0; i < c->nfacts; i++) {
+		size_t l;
+
+		if (c->facts[i].kernel != kernel)
+			continue;
+		l = strlen(inert(c->facts[i].name, &copy));
+		if (l > w)
+			w = l;
+		free(copy);
+	}
+	for (size_t i = 0; i < c->nfacts; i++) {
+		if (c->facts[i].kernel != kernel)
+			continue;
+		strbuf_addf(out, "  %-*s ", (int)w, inert(c->facts[i].name, &copy));
+		free(copy);
+		for (size_t l = 0; l < c->nlabels; l++) {
+			strbuf_addstr(out, l ? " | " : "");
+			add_inert(out, c->facts[i].values[l]);
+		}
+		strbuf_addstr(out, "\n");
+	}
+}
 
 void report_differences_text(const struct comparison *c, struct strbuf *out)
 {
-	size_t w = 0;
+	size_t nkernel = 0;
 
+	for (size_t i = 0; i < c->nfacts; i++)
+		nkernel += c->facts[i].kernel;
 	strbuf_addstr(out, "Labels:");
-	for (size_t i = 0; i < c->nlabels; i++)
-		strbuf_addf(out, "%s %s%s", i ? "," : "", c->labels[i].label,
-			    i ? "" : " (baseline)");
+	for (size_t i = 0; i < c->nlabels; i++) {
+		strbuf_addstr(out, i ? ", " : " ");
+		add_inert(out, c->labels[i].label);
+		strbuf_addstr(out, i ? "" : " (baseline)");
+	}
 	strbuf_addstr(out, "\n");
-	if (!c->nfacts) {
-		strbuf_addstr(out, "Nothing differs between the labels besides the kernel.\n");
+	if (c->nfacts == nkernel) {
+		strbuf_addstr(out, !nkernel && c->same_kernel.n ?
+			      "Nothing differs between the labels, not even the kernel build.\n" :
+			      "Nothing differs between the labels besides the kernel.\n");
 	} else {
 		strbuf_addstr(out, "Differs besides the kernel:\n");
-		for (size_t i = 0; i < c->nfacts; i++)
-			if (strlen(c->facts[i].name) > w)
-				w = strlen(c->facts[i].name);
-		for (size_t i = 0; i < c->nfacts; i++) {
-			strbuf_addf(out, "  %-*s ", (int)w, c->facts[i].name);
-			for (size_t l = 0; l < c->nlabels; l++)
-				strbuf_addf(out, "%s%s", l ? " | " : "", c->facts[i].values[l]);
-			strbuf_addstr(out, "\n");
-		}
+		fact_lines(c, false, out);
 	}
-	for (size_t i = 0; i < c->warnings.n; i++)
-		strbuf_addf(out, "WARNING: %s\n", c->warnings.v[i]);
+	if (nkernel) {
+		strbuf_addstr(out, "Kernel:\n");
+		fact_lines(c, true, out);
+	}
+	for (size_t i = 0; i < c->warnings.n; i++) {
+		strbuf_addstr(out, "WARNING: ");
+		add_inert(out, c->warnings.v[i]);
+		strbuf_addstr(out, "\n");
+	}
 	if (c->profile_note)
 		strbuf_addf(out, "Note: %s.\n", c->profile_note);
 }
@@ -51,15 +105,19 @@ struct note {
 
 static void note_add(struct note *n, const char *op)
 {
-	if (n->count < 8)
-		strbuf_addf(&n->ops, "%s%s", n->count ? ", " : "", op);
+	if (n->count < 8) {
+		strbuf_addstr(&n->ops, n->count ? ", " : "");
+		add_inert(&n->ops, op);
+	}
 	n->count++;
 }
 
 static void note_flush(struct note *n, const char *label, const char *what, struct strbuf *out)
 {
 	if (n->count) {
-		strbuf_addf(out, "note: %s: op%s %s", label, n->count > 1 ? "s" : "", n->ops.buf);
+		strbuf_addstr(out, "note: ");
+		add_inert(out, label);
+		strbuf_addf(out, ": op%s %s", n->count > 1 ? "s" : "", n->ops.buf);
 		if (n->count > 8)
 			strbuf_addf(out, " and %zu more", n->count - 8);
 		strbuf_addf(out, ": %s\n", what);
@@ -74,11 +132,13 @@ static void table_notes(const struct comparison *c, const struct cmp_table *t,
 	for (size_t l = 0; l < c->nlabels; l++) {
 		struct note missing = { STRBUF_INIT, 0 }, single = { STRBUF_INIT, 0 };
 		struct note hmean = { STRBUF_INIT, 0 }, bmean = { STRBUF_INIT, 0 };
-		struct note nobase = { STRBUF_INIT, 0 };
+		struct note nobase = { STRBUF_INIT, 0 }, toofew = { STRBUF_INIT, 0 };
+		struct note negative = { STRBUF_INIT, 0 };
 
 		if (!t->has_table[l]) {
-			strbuf_addf(out, "note: %s: no such table in its results (printed n/a)\n",
-				    c->labels[l].label);
+			strbuf_addstr(out, "note: ");
+			add_inert(out, c->labels[l].label);
+			strbuf_addstr(out, ": no such table in its results (printed n/a)\n");
 			continue;
 		}
 		for (size_t o = 0; o < t->nops; o++) {
@@ -92,6 +152,10 @@ static void table_notes(const struct comparison *c, const struct cmp_table *t,
 				note_add(&nobase, t->ops[o].op);
 			if (!cell->row_ok[ROW_STDDEV])
 				note_add(&single, t->ops[o].op);
+			if (cell->too_few_starred)
+				note_add(&toofew, t->ops[o].op);
+			if (cell->compared && (cell->st.min < 0 || t->ops[o].cells[0].st.min < 0))
+				note_add(&negative, t->ops[o].op);
 			if (!cell->row_ok[ROW_MEAN])
 				note_add(&hmean, t->ops[o].op);
 			else if (!cell->row_ok[ROW_BMEAN50] || !cell->row_ok[ROW_BMEAN95] ||
@@ -107,6 +171,12 @@ static void table_notes(const struct comparison *c, const struct cmp_table *t,
 			   "a sample <= 0: Hmean undefined (printed as 0.00, not tested)", out);
 		note_flush(&bmean, c->labels[l].label,
 			   "a sample <= 0: a BHmean undefined (printed as 0.00)", out);
+		note_flush(&toofew, c->labels[l].label,
+			   "fewer than 2 samples on a side: insufficient data, not tested "
+			   "(mmtests would mark it significant)", out);
+		note_flush(&negative, c->labels[l].label,
+			   "negative samples: percents are relative to the baseline's magnitude "
+			   "(positive is still better)", out);
 	}
 }
 
@@ -150,26 +220,64 @@ void report_add_fixed2(struct strbuf *out, int width, double v)
 	strbuf_add(out, p, (size_t)(buf + sizeof(buf) - p));
 }
 
+/*
+ * mmtests' %12.2f runs a value of 1e9 or more into the op name before it
+ * ("memcgs-11500000000.00"): such a table widens its value fields so that
+ * one space always stays. Tables of ordinary values keep the exact layout.
+ */
+static int value_width(const struct comparison *c, const struct cmp_table *t)
+{
+	int w = FIELD_LEN;
+
+	for (size_t o = 0; o < t->nops; o++)
+		for (size_t l = 0; l < c->nlabels; l++) {
+			const struct cmp_cell *cell = &t->ops[o].cells[l];
+
+			if (!cell->present)
+				continue;
+			for (int r = 0; r < NR_ROWS; r++) {
+				double v = cell->row_ok[r] ? cell->row[r] : 0;
+
+				/* below 1e7, "%.2f" is at most 11 characters */
+				if (fabs(v) >= 1e7) {
+					int len = snprintf(NULL, 0, "%.2f", v);
+
+					if (len + 1 > w)
+						w = len + 1;
+				}
+			}
+		}
+	return w;
+}
+
 static void text_table(const struct comparison *c, const struct cmp_table *t,
 		       struct strbuf *out)
 {
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 	size_t sw = 0, ow = 0;
+	int field = value_width(c, t), column = field + COMPARE_LEN + 4;
+	/* op names as printed: the same pointer unless they need escaping */
+	char **copies = xcalloc(t->nops, sizeof(*copies)), *copy;
+	const char **names = xcalloc(t->nops, sizeof(*names));
 
 	for (int r = 0; r < NR_ROWS; r++)
 		if (strlen(cmp_row_name(r, t->better)) > sw)
 			sw = strlen(cmp_row_name(r, t->better));
-	for (size_t o = 0; o < t->nops; o++)
-		if (strlen(t->ops[o].op) > ow)
-			ow = strlen(t->ops[o].op);
+	for (size_t o = 0; o < t->nops; o++) {
+		names[o] = inert(t->ops[o].op, &copies[o]);
+		if (strlen(names[o]) > ow)
+			ow = strlen(names[o]);
+	}
 
-	strbuf_addf(out, "%s\n", t->title);
+	add_inert(out, t->title);
+	strbuf_addstr(out, "\n");
 	/* two header rows, each label split at its first '-' */
 	for (int hdr = 0; hdr < 2; hdr++) {
 		strbuf_addf(out, "%*s", (int)(sw + 1 + ow), "");
 		for (size_t l = 0; l < c->nlabels; l++) {
-			cmp_split_label(c->labels[l].label, &a, &b);
-			strbuf_addf(out, "%*s", COLUMN_LEN, hdr ? strbuf_str(&b) : strbuf_str(&a));
+			cmp_split_label(inert(c->labels[l].label, &copy), &a, &b);
+			free(copy);
+			strbuf_addf(out, "%*s", column, hdr ? strbuf_str(&b) : strbuf_str(&a));
 		}
 		strbuf_addstr(out, "\n");
 	}
@@ -178,15 +286,15 @@ static void text_table(const struct comparison *c, const struct cmp_table *t,
 			const struct cmp_op *op = &t->ops[o];
 
 			strbuf_addf(out, "%-*s %-*s", (int)sw, cmp_row_name(r, t->better), (int)ow,
-				    op->op);
+				    names[o]);
 			for (size_t l = 0; l < c->nlabels; l++) {
 				const struct cmp_cell *cell = &op->cells[l];
 
 				if (!cell->present) {
-					strbuf_addf(out, "%*s%*s", FIELD_LEN, "n/a", COMPARE_LEN + 4, "");
+					strbuf_addf(out, "%*s%*s", field, "n/a", COMPARE_LEN + 4, "");
 					continue;
 				}
-				report_add_fixed2(out, FIELD_LEN, cell->row_ok[r] ? cell->row[r] : 0);
+				report_add_fixed2(out, field, cell->row_ok[r] ? cell->row[r] : 0);
 				if (r == ROW_MEAN && cell->compared && cell->mm.significant) {
 					strbuf_addstr(out, " *");
 					report_add_fixed2(out, COMPARE_LEN, cell->pct[r]);
@@ -203,6 +311,10 @@ static void text_table(const struct comparison *c, const struct cmp_table *t,
 		}
 	}
 	table_notes(c, t, out);
+	for (size_t o = 0; o < t->nops; o++)
+		free(copies[o]);
+	free(copies);
+	free(names);
 	strbuf_release(&a);
 	strbuf_release(&b);
 }
@@ -213,14 +325,23 @@ void report_text(const struct comparison *c, struct strbuf *out)
 	for (size_t w = 0; w < c->nwls; w++) {
 		/* the measured tables, then those that explain them (profile.h) */
 		for (int explaining = 0; explaining < 2; explaining++) {
-			if (explaining && cmp_has_explaining(&c->wls[w]))
-				strbuf_addf(out, "\n== %s: %s ==\n", c->wls[w].name, CMP_EXPLAINING_HEADING);
+			if (explaining && cmp_has_explaining(&c->wls[w])) {
+				strbuf_addstr(out, "\n== ");
+				add_inert(out, c->wls[w].name);
+				strbuf_addf(out, ": %s ==\n", CMP_EXPLAINING_HEADING);
+			}
 			for (size_t t = 0; t < c->wls[w].ntables; t++) {
 				if (c->wls[w].tables[t].explains != (explaining == 1))
 					continue;
+				if (lb_stop_requested())   /* the caller prints nothing then */
+					return;
 				strbuf_addstr(out, "\n");
 				text_table(c, &c->wls[w].tables[t], out);
 			}
+			/* under the measured tables: what the kernel logged while the
+			 * workload ran, failed ops (compare/provenance.c) */
+			for (size_t i = 0; !explaining && i < c->wls[w].notes.n; i++)
+				strbuf_addf(out, "%s\n", c->wls[w].notes.v[i]);
 		}
 	}
 }

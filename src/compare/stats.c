@@ -49,8 +49,10 @@ void stats_compute(const double *x, size_t n, struct stats *st)
 		st->stddev = sqrt(sq / (double)(n - 1));
 		st->stddev_ok = true;
 	}
+	/* relative to |Amean|: a spread is never negative, whatever the sign
+	 * of the samples (mmtests divides by Amean; the same for Amean > 0) */
 	if (st->stddev_ok && st->amean != 0)
-		st->coeffvar = 100.0 * st->stddev / st->amean;
+		st->coeffvar = 100.0 * st->stddev / fabs(st->amean);
 }
 
 double stats_mean(const struct stats *st, int better)
@@ -140,14 +142,21 @@ double stats_bmean(const double *x, size_t n, int pct, int better, bool *ok)
 
 /*
  * The percent columns. Rule order matters: equal values are 0 even when both
- * are 0, then a zero baseline, then (pndiff) a zero new value.
+ * are 0, then a zero baseline, then (pndiff) a zero new value. Positive is
+ * better, whatever the signs: mmtests divides by the baseline, which for a
+ * negative baseline turns an improvement into a "regression" (-2 -> -5, lower
+ * is better, would be -150%). A negative baseline divides by its magnitude,
+ * and a zero baseline gives mmtests' 100 / -99 only in the direction that
+ * is better / worse. Positive samples print exactly as mmtests.
  */
 double stats_pdiff(double new_v, double base)
 {
 	if (new_v == base)
 		return 0;
 	if (base == 0)
-		return 100;
+		return new_v > 0 ? 100 : -100;
+	if (base < 0)
+		return 100 - new_v * 100 / base;
 	return new_v * 100 / base - 100;
 }
 
@@ -156,7 +165,9 @@ double stats_pndiff(double new_v, double base)
 	if (new_v == base)
 		return 0;
 	if (base == 0)
-		return -99;
+		return new_v > 0 ? -99 : 100;
+	if (base < 0)
+		return new_v * 100 / base - 100;
 	if (new_v == 0)
 		return 100;
 	return 100 - new_v * 100 / base;

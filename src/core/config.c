@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "core/strlist.h"
+#include "core/strmap.h"
 #include "core/workload.h"
 #include "profile/caps.h"
 
@@ -42,6 +44,9 @@ const struct option_def global_options[] = {
 	  "after each step's timed iterations, one untimed iteration under a profiler: lock (lock "
 	  "contention: perf's lock tracepoints, else /proc/lock_stat), cpu (perf sampling), all, or none; "
 	  "the CPU split and reclaim counters are recorded either way" },
+	{ "stuck_timeout", OPT_TIME, GOFF(stuck_timeout), "60s", NULL, NULL, 1, 86400, NULL, 0,
+	  "a workload's child that has not ended this long after its work should have (or that used "
+	  "no CPU for this long) is stuck: its op fails, naming it, and the run goes on" },
 	OPT_END,
 };
 
@@ -219,6 +224,13 @@ int option_parse(const struct option_def *d, const char *val, void *dst, struct 
 		}
 		return 0;
 	case OPT_STR:
+		/* "workdir =" is a mistake, not a wish for the current folder; a key
+		 * whose default is empty (kernbench.sha256) may be empty */
+		if (!*val && d->def && *d->def) {
+			strbuf_addf(err, "empty value (the default is '%s': remove the line to keep it)",
+				    d->def);
+			return -1;
+		}
 		if (d->choices && !in_list(d->choices, val)) {
 			option_describe_type(&(struct option_def){ .type = OPT_ENUM, .choices = d->choices },
 					     tbuf, sizeof(tbuf));
@@ -252,6 +264,15 @@ int option_parse(const struct option_def *d, const char *val, void *dst, struct 
 				l->n = 0;
 				return -1;
 			}
+			/* each entry is an op: "1,1,1" would run one op three times
+			 * under one name */
+			for (size_t j = 0; j < i; j++)
+				if (l->v[j] == l->v[i]) {
+					strbuf_addf(err, "'%s' lists %llu twice (each entry once)", val,
+						    l->v[i]);
+					l->n = 0;
+					return -1;
+				}
 		}
 		return 0;
 	}
@@ -573,20 +594,78 @@ const char *config_origin(struct config *cfg, const char *secname, const char *k
 struct ini_state {
 	struct config *cfg;
 	const char *path;
-	FILE *f;
+	const char *text, *pos, *end;   /* the whole file, read by read_regular_file */
 	int line;
 	struct strbuf *err;
 	int failed;
+	bool indented;                  /* the current line starts with white space */
+	struct strlist keys;            /* "section.key" of every key set ... */
+	struct strmap seen;             /* ... -> the line that set it */
 };
 
+/*
+ * fgets() over the file's text in memory, except that a line never gets
+ * split: libinih's buffer holds num - 1 characters, and fgets() would hand
+ * the rest of a longer line over as a line of its own (a long comment could
+ * then set a key). Such a line, or a NUL byte, is an error naming the line.
+ */
 static char *cfg_ini_reader(char *str, int num, void *stream)
 {
 	struct ini_state *st = stream;
-	char *r = fgets(str, num, st->f);
+	const char *nl;
+	size_t n, content;
 
-	if (r)
-		st->line++;
-	return r;
+	if (st->failed || st->pos >= st->end || num < 2)
+		return NULL;
+	nl = memchr(st->pos, '\n', (size_t)(st->end - st->pos));
+	n = (size_t)((nl ? nl + 1 : st->end) - st->pos);
+	content = nl ? n - 1 : n;
+	st->line++;
+	if (memchr(st->pos, '\0', n)) {
+		strbuf_addf(st->err, "%s:%d: a NUL byte in the line (not a text file?)", st->path,
+			    st->line);
+		st->failed = 1;
+		return NULL;
+	}
+	if (content > (size_t)num - 1) {
+		strbuf_addf(st->err, "%s:%d: the line is %zu characters long; config lines hold at "
+			    "most %d", st->path, st->line, content, num - 1);
+		st->failed = 1;
+		return NULL;
+	}
+	if (n > (size_t)num - 1)
+		n = content;   /* the newline does not fit: inih needs none */
+	memcpy(str, st->pos, n);
+	str[n] = '\0';
+	st->pos = nl ? nl + 1 : st->end;
+	st->indented = n && (str[0] == ' ' || str[0] == '\t');
+	return str;
+}
+
+/* A key set twice in a section is a mistake (which one counts?): an error
+ * naming both lines. inih reads an indented line after a key as more of
+ * that key's value: said as such. */
+static int check_duplicate(struct ini_state *st, const char *section, const char *name)
+{
+	char *k = xasprintf("%s.%s", section, name);
+	size_t first;
+	int ret = 0;
+
+	if (strmap_get(&st->seen, k, &first)) {
+		if (st->indented)
+			strbuf_addf(st->err, "%s:%d: this indented line continues '%s' of line %zu "
+				    "(remove the indentation: one line per key)", st->path, st->line,
+				    name, first);
+		else
+			strbuf_addf(st->err, "%s:%d: '%s' is set twice in [%s] (first at line %zu)",
+				    st->path, st->line, name, section, first);
+		ret = -1;
+	} else {
+		strlist_push(&st->keys, k);
+		strmap_put(&st->seen, st->keys.v[st->keys.n - 1], (size_t)st->line);
+	}
+	free(k);
+	return ret;
 }
 
 static int cfg_ini_handler(void *user, const char *section, const char *name, const char *value)
@@ -611,6 +690,8 @@ static int cfg_ini_handler(void *user, const char *section, const char *name, co
 	if (!*section) {
 		strbuf_addf(st->err, "%s: key '%s' outside of any [section]", origin, name);
 		ret = -1;
+	} else if (check_duplicate(st, section, name)) {
+		ret = -1;
 	} else {
 		ret = config_set_value(st->cfg, section, name, val, origin, st->err);
 	}
@@ -625,16 +706,34 @@ static int cfg_ini_handler(void *user, const char *section, const char *name, co
 
 int config_load_file(struct config *cfg, const char *path, struct strbuf *err)
 {
-	struct ini_state st = { cfg, path, NULL, 0, err, 0 };
+	struct strbuf why = STRBUF_INIT;
+	size_t len;
+	char *text;
 	int r;
 
-	st.f = fopen(path, "r");
-	if (!st.f) {
-		strbuf_addf(err, "cannot read config file %s: %s", path, strerror(errno));
+	/* a regular file of at most 1 MiB: -c /dev/zero or a FIFO is an error at once */
+	text = read_regular_file(path, CONFIG_FILE_MAX, 0, &len, &why);
+	if (!text) {
+		/* "cannot read PATH: why" -> "cannot read config file PATH: why" */
+		strbuf_addf(err, "cannot read config file %s", strbuf_str(&why) + strlen("cannot read "));
+		strbuf_release(&why);
 		return -1;
 	}
+	r = config_load_text(cfg, path, text, len, err);
+	free(text);
+	return r;
+}
+
+int config_load_text(struct config *cfg, const char *path, const char *text, size_t len,
+		     struct strbuf *err)
+{
+	struct ini_state st = { cfg, path, text, text, text + len, 0, err, 0, false,
+				STRLIST_INIT, STRMAP_INIT };
+	int r;
+
 	r = ini_parse_stream(cfg_ini_reader, &st, cfg_ini_handler, &st);
-	fclose(st.f);
+	strmap_release(&st.seen);
+	strlist_release(&st.keys);
 	if (st.failed)
 		return -1;
 	if (r > 0) {

@@ -73,6 +73,7 @@ struct global_opts {
 	uint64_t sparse_size;  /* size of the loop image (sparse) */
 	char *workloads;       /* default for -w: comma list or "all" */
 	int profile;           /* enum profile_kind (profile/caps.h) */
+	double stuck_timeout;  /* seconds: when a workload's child counts as stuck (core/child_watch.h) */
 };
 extern const struct option_def global_options[];
 
@@ -147,6 +148,9 @@ int config_expand_cpus(const char *val, int cpus, struct strbuf *out, struct str
 int config_init(struct config *cfg, const struct sizing *sz, bool quick);
 /* Load an INI file. Errors name file:line and the key. */
 int config_load_file(struct config *cfg, const char *path, struct strbuf *err);
+/* The same for an INI text in memory (path names it in messages). */
+int config_load_text(struct config *cfg, const char *path, const char *text, size_t len,
+		     struct strbuf *err);
 /* Parse "SEC.KEY=VAL"; the dot is required ("global.iterations=3"). */
 int config_set(struct config *cfg, const char *assignment, struct strbuf *err);
 /* The same, with the origin messages and run.json name ("--vm-memory 2G");

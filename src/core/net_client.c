@@ -14,6 +14,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <poll.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -34,7 +35,8 @@
 /* How long an interrupted helper may take to remove what it made (a partly
  * extracted kernel tree is ~1 GiB of small files) before it is killed. */
 #define NET_STOP_GRACE 120.0
-#define NET_RESULT_MAX (1024 * 1024)   /* push and fetch --results list a line per file */
+#define NET_RESULT_MAX 8192
+#define NET_LIST_MAX (1024 * 1024)   /* push and fetch --results: a line per file */
 
 bool fetch_has_scheme(const char *s)
 {
@@ -45,6 +47,36 @@ bool fetch_has_scheme(const char *s)
 	while (isalnum((unsigned char)*p) || *p == '+' || *p == '-' || *p == '.')
 		p++;
 	return !strncmp(p, "://", 3);
+}
+
+/* "scheme://user:pass@host/...": the userinfo ends before the first '/', '?'
+ * or '#' after "://" */
+static const char *userinfo_end(const char *url)
+{
+	const char *p = strstr(url, "://"), *at;
+	size_t auth;
+
+	if (!p)
+		return NULL;
+	p += 3;
+	auth = strcspn(p, "/?#");
+	at = memrchr(p, '@', auth);
+	return at;
+}
+
+bool fetch_url_has_credentials(const char *url)
+{
+	return userinfo_end(url) != NULL;
+}
+
+char *fetch_url_redacted(const char *url)
+{
+	const char *at = userinfo_end(url), *p;
+
+	if (!at)
+		return xstrdup(url);
+	p = strstr(url, "://") + 3;
+	return xasprintf("%.*s***%s", (int)(p - url), url, at);
 }
 
 bool fetch_is_url(const char *s)
@@ -154,6 +186,34 @@ static void stop_helper_now(void *arg)
 	}
 }
 
+/* Read the result pipe to its EOF (the helper's exit), at most max bytes
+ * kept; stops early on a stop request (the caller's wait sees it). -1 when
+ * the result was larger than max or unreadable. */
+static int read_result(int fd, struct strbuf *out, size_t max)
+{
+	char buf[4096];
+	int ret = 0;
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t r;
+
+		if (lb_stop_requested())
+			return ret;
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		r = read(fd, buf, sizeof(buf));
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (r <= 0)
+			return r < 0 ? -1 : ret;
+		if (out->len + (size_t)r > max)
+			ret = -1;   /* keep reading, so the helper is not blocked */
+		else
+			strbuf_add(out, buf, (size_t)r);
+	}
+}
+
 /*
  * Run `lrubench-net CMD [-q] [--result-fd=N] WORDS...`. -q when lrubench is
  * quiet (or quiet is asked): the helper's info() lines are lrubench's too.
@@ -162,12 +222,13 @@ static void stop_helper_now(void *arg)
  * input was not what the command takes (NET_EXIT_BAD_INPUT; printed).
  */
 static int run_helper(const char *cmd, bool quiet, const struct strlist *words,
-		      struct strbuf *result)
+		      struct strbuf *result, size_t result_max)
 {
 	struct child c = { .name = NET_HELPER_NAME };
 	struct strlist argv = STRLIST_INIT;
 	char *prog = net_helper_path();
 	int fds[2] = { -1, -1 }, code = -1, w, stop_id, ret = -1;
+	bool too_big = false;
 
 	if (!prog)
 		return -1;
@@ -195,6 +256,10 @@ static int run_helper(const char *cmd, bool quiet, const struct strlist *words,
 		fds[1] = -1;
 	}
 	stop_id = cleanup_push(NET_HELPER_NAME, stop_helper_now, &c);
+	/* a result larger than the pipe's buffer would block the helper: read
+	 * it while the helper runs; EOF comes when it exits */
+	if (result && read_result(fds[0], result, result_max))
+		too_big = true;
 	w = child_wait(&c, -1, &code, NULL);
 	if (w == -2) {
 		/* it leads its own process group, so a terminal's ^C reached only
@@ -217,21 +282,9 @@ static int run_helper(const char *cmd, bool quiet, const struct strlist *words,
 		error("%s %s %s", NET_HELPER_NAME, cmd, how);
 	}
 	cleanup_pop(stop_id, false);
-	if (result && !ret) {
-		char buf[512];
-		ssize_t r;
-
-		/* the helper has exited: its result sits in the pipe, EOF after it */
-		while ((r = read(fds[0], buf, sizeof(buf))) != 0) {
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r < 0 || result->len + (size_t)r > NET_RESULT_MAX) {
-				ret = error("cannot read the result of %s %s", NET_HELPER_NAME, cmd);
-				break;
-			}
-			strbuf_add(result, buf, (size_t)r);
-		}
-	}
+	if (result && !ret && too_big)
+		ret = error("cannot read the result of %s %s (more than %zu bytes)", NET_HELPER_NAME, cmd,
+			    result_max);
 out:
 	if (fds[0] >= 0)
 		close(fds[0]);
@@ -261,9 +314,13 @@ enum fetch_status net_fetch_url(const char *url, const struct fetch_opts *o, str
 		strlist_pushf(&a, "--low-speed-time=%.17g", o->low_speed_time);
 	if (o->progress >= 0)
 		strlist_push(&a, o->progress ? "--progress" : "--no-progress");
+	if (o->max_bytes)
+		strlist_pushf(&a, "--max-size=%llu", o->max_bytes);
+	if (o->timeout > 0)
+		strlist_pushf(&a, "--timeout=%.17g", o->timeout);
 	strlist_push(&a, "--");
 	strlist_push(&a, url);
-	r = run_helper("fetch", o->quiet, &a, &out);
+	r = run_helper("fetch", o->quiet, &a, &out, NET_RESULT_MAX);
 	if (r == -2) {
 		st = FETCH_INTERRUPTED;
 	} else if (!r) {
@@ -295,7 +352,7 @@ int net_sha256_file(const char *path, char out[65])
 
 	strlist_push(&a, "--");
 	strlist_push(&a, path);
-	r = run_helper("sha256", false, &a, &res);
+	r = run_helper("sha256", false, &a, &res, NET_RESULT_MAX);
 	if (!r && (res.len != 64 || sha256_parse_hex(res.buf, NULL)))
 		r = error("%s sha256 %s: unexpected result '%s'", NET_HELPER_NAME, path, strbuf_str(&res));
 	if (!r)
@@ -305,15 +362,21 @@ int net_sha256_file(const char *path, char out[65])
 	return r ? -1 : 0;
 }
 
-int net_extract_tree(const char *path, const char *dest)
+int net_extract_tree(const char *path, const char *dest, const struct extract_limits *lim)
 {
 	struct strlist a = STRLIST_INIT;
 	int r;
 
+	if (lim && lim->max_bytes)
+		strlist_pushf(&a, "--max-size=%llu", lim->max_bytes);
+	if (lim && lim->max_files)
+		strlist_pushf(&a, "--max-files=%llu", lim->max_files);
+	if (lim && lim->max_ratio)
+		strlist_pushf(&a, "--max-ratio=%llu", lim->max_ratio);
 	strlist_push(&a, "--");
 	strlist_push(&a, path);
 	strlist_push(&a, dest);
-	r = run_helper("extract", false, &a, NULL);
+	r = run_helper("extract", false, &a, NULL, 0);
 	strlist_release(&a);
 	return r;
 }
@@ -327,7 +390,7 @@ int net_cpio_write(const char *path, const struct strlist *entries, struct strbu
 	strlist_push(&a, path);
 	for (size_t i = 0; i < entries->n; i++)
 		strlist_push(&a, entries->v[i]);
-	r = run_helper("cpio", false, &a, NULL);
+	r = run_helper("cpio", false, &a, NULL, 0);
 	if (r)
 		strbuf_addf(err, "cannot write the initramfs %s%s", path,
 			    r == -2 ? ": interrupted" : "");
@@ -352,7 +415,7 @@ int net_pack(const char *out, const char *compress, bool force, const struct str
 		strlist_push(&a, labels->v[i]);
 		strlist_push(&a, dirs->v[i]);
 	}
-	r = run_helper("pack", false, &a, &sb);
+	r = run_helper("pack", false, &a, &sb, NET_LIST_MAX);
 	if (!r && sscanf(strbuf_str(&sb), "%zu %llu %llu", &res->files, &res->bytes_in,
 			 &res->bytes_out) != 3)
 		r = error("%s pack %s: unexpected result '%s'", NET_HELPER_NAME, out, strbuf_str(&sb));
@@ -372,7 +435,7 @@ int net_unpack(const char *dest, const struct strlist *archives, bool results_on
 	strlist_push(&a, dest);
 	for (size_t i = 0; i < archives->n; i++)
 		strlist_push(&a, archives->v[i]);
-	r = run_helper("unpack", false, &a, NULL);
+	r = run_helper("unpack", false, &a, NULL, 0);
 	strlist_release(&a);
 	return r;
 }
@@ -385,7 +448,7 @@ int net_verify(const struct strlist *archives)
 	strlist_push(&a, "--");
 	for (size_t i = 0; i < archives->n; i++)
 		strlist_push(&a, archives->v[i]);
-	r = run_helper("verify", false, &a, NULL);
+	r = run_helper("verify", false, &a, NULL, 0);
 	strlist_release(&a);
 	return r;
 }
@@ -423,7 +486,7 @@ int net_push(const struct strlist *files, const struct strlist *urls,
 		strlist_push(&a, files->v[i]);
 		strlist_push(&a, urls->v[i]);
 	}
-	r = run_helper("push", false, &a, pushed);
+	r = run_helper("push", false, &a, pushed, NET_LIST_MAX);
 	strlist_release(&a);
 	return r;
 }
@@ -439,7 +502,42 @@ int net_fetch_results(const char *dir, char *const *urls, size_t n,
 	strlist_push(&a, dir);
 	for (size_t i = 0; i < n; i++)
 		strlist_push(&a, urls[i]);
-	r = run_helper("fetch-results", false, &a, saved);
+	r = run_helper("fetch-results", false, &a, saved, NET_LIST_MAX);
 	strlist_release(&a);
 	return r;
+}
+
+int net_kconfig_read(const char *path, size_t max, char sha[65], char **text, struct strbuf *why)
+{
+	struct strlist a = STRLIST_INIT;
+	struct strbuf res = STRBUF_INIT;
+	char *helper = net_helper_find(why);
+	const char *nl;
+	int r;
+
+	*text = NULL;
+	if (!helper)
+		return -1;
+	free(helper);
+	strlist_pushf(&a, "--max=%zu", max);
+	strlist_push(&a, "--");
+	strlist_push(&a, path);
+	r = run_helper("kconfig", true, &a, &res, max + 65);
+	/* "HEX\nTEXT" */
+	nl = !r && res.len > 64 && res.buf[64] == '\n' ? res.buf + 64 : NULL;
+	if (nl)
+		res.buf[64] = '\0';
+	if (r) {
+		strbuf_addf(why, "%s kconfig %s", NET_HELPER_NAME, r == -2 ? "was interrupted" : "failed");
+	} else if (!nl || sha256_parse_hex(res.buf, NULL)) {
+		strbuf_addf(why, "%s kconfig: unexpected result", NET_HELPER_NAME);
+		r = -1;
+	} else {
+		memcpy(sha, res.buf, 64);
+		sha[64] = '\0';
+		*text = xstrdup(nl + 1);
+	}
+	strbuf_release(&res);
+	strlist_release(&a);
+	return r ? -1 : 0;
 }

@@ -35,9 +35,30 @@ enum fetch_status {
 	FETCH_INTERRUPTED = -2,  /* a stop was requested (SIGINT); nothing left behind */
 };
 
+/*
+ * Limits on what a download or an extraction may cost (issue 12): a server
+ * trickling bytes forever, a gigabyte of zeros in a megabyte of gzip, 100k
+ * files or a 1 TB sparse file in a tarball. 0 means the default; a
+ * refusal is an error naming the limit and its flag/config key.
+ */
+#define FETCH_DEFAULT_MAX_BYTES (2ULL << 30)     /* a kernel tarball is ~140 MB */
+#define FETCH_DEFAULT_TIMEOUT 3600.0             /* seconds, all attempts together */
+#define EXTRACT_DEFAULT_MAX_BYTES (16ULL << 30)  /* a kernel tree is ~1.5 GB */
+#define EXTRACT_DEFAULT_MAX_FILES 500000ULL      /* a kernel tree has ~85,000 */
+#define EXTRACT_DEFAULT_MAX_RATIO 100ULL         /* xz of a kernel tree: ~10 */
+#define EXTRACT_RATIO_FLOOR (256ULL << 20)       /* small archives may compress more */
+
+struct extract_limits {
+	unsigned long long max_bytes;   /* the entries' sizes added up (a sparse file whole) */
+	unsigned long long max_files;   /* entries */
+	unsigned long long max_ratio;   /* those bytes / the archive's size, past the floor */
+};
+
 struct store_auth;
 
 struct fetch_opts {
+	unsigned long long max_bytes; /* the download's size; 0: FETCH_DEFAULT_MAX_BYTES */
+	double timeout;            /* seconds for the whole fetch, retries included; 0: default */
 	const char *cache_dir;     /* NULL: FETCH_DEFAULT_CACHE */
 	const char *sha256;        /* expected, 64 hex digits; NULL: not checked */
 	int retries;               /* extra attempts after the first; < 0: default (3) */
@@ -60,6 +81,12 @@ struct fetch_result {
 /* Pure checks of what may be handed to the helper (no library needed). */
 /* Does s look like a URL we can fetch (http://, https://, file://)? */
 bool fetch_is_url(const char *s);
+/* user:password@ in a URL: refused everywhere, since the URL is stored (the
+ * cache's .url file, run.json's config) and printed; ~/.netrc holds such
+ * credentials instead. fetch_url_redacted: the URL with them as "***"
+ * (malloc'ed), for the message that refuses it. */
+bool fetch_url_has_credentials(const char *url);
+char *fetch_url_redacted(const char *url);
 /* Any "scheme://" prefix at all (so "ftp://x" is an unsupported URL, not a path). */
 bool fetch_has_scheme(const char *s);
 /* Parse 64 hex digits (either case, surrounding blanks allowed) into 32
@@ -79,7 +106,7 @@ void fetch_result_release(struct fetch_result *res);
 int net_sha256_file(const char *path, char out[65]);
 /* archive_extract_tree (net/archive_extract.h) in the helper:
  * 0 ok; -1 error (printed); -2 interrupted (nothing left behind). */
-int net_extract_tree(const char *path, const char *dest);
+int net_extract_tree(const char *path, const char *dest, const struct extract_limits *lim);
 /* Write a cpio (newc) archive to path (net/cpio.h gives the entry syntax:
  * "dir NAME MODE", "chr NAME MODE MAJOR MINOR", "file NAME MODE SOURCE").
  * 0, -1 with the reason in err, -2 interrupted. */
@@ -120,5 +147,10 @@ int net_push(const struct strlist *files, const struct strlist *urls,
 /* Each URL's archive, checked, into dir; saved gets the paths, one a line. */
 int net_fetch_results(const char *dir, char *const *urls, size_t n,
 		      const struct push_request *o, struct strbuf *saved);
+
+/* A kernel config file, plain or gzip (/proc/config.gz), read by the helper:
+ * at most max bytes of text (malloc'ed into *text) and its sha256. 0, or -1
+ * with the reason in why (the helper missing, the file unreadable). */
+int net_kconfig_read(const char *path, size_t max, char sha[65], char **text, struct strbuf *why);
 
 #endif

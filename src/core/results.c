@@ -6,6 +6,7 @@
  */
 #include "core/results.h"
 #include "core/strmap.h"
+#include "core/cleanup.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -168,6 +169,13 @@ static json_object *get_typed(json_object *o, const char *key, json_type type, c
 			    *where ? "." : "", key, json_type_to_name(type));
 		return NULL;
 	}
+	/* "a\u0000b" would silently become "a" (and collide with it) */
+	if (type == json_type_string &&
+	    strlen(json_object_get_string(v)) != (size_t)json_object_get_string_len(v)) {
+		strbuf_addf(err, "%s: %s%s\"%s\" holds a NUL character (\\u0000)", path, where,
+			    *where ? "." : "", key);
+		return NULL;
+	}
 	return v;
 }
 
@@ -175,7 +183,7 @@ int wl_result_from_json(json_object *o, const char *path, struct wl_result *out,
 {
 	json_object *v, *tables;
 	struct strmap seen = STRMAP_INIT;   /* op names of the current table */
-	int schema;
+	int64_t schema;
 
 	memset(out, 0, sizeof(*out));
 	if (!json_object_is_type(o, json_type_object)) {
@@ -184,10 +192,10 @@ int wl_result_from_json(json_object *o, const char *path, struct wl_result *out,
 	}
 	if (!(v = get_typed(o, "schema", json_type_int, path, "", err)))
 		return -1;
-	schema = json_object_get_int(v);
+	schema = json_object_get_int64(v);
 	if (schema != RESULTS_SCHEMA) {
-		strbuf_addf(err, "%s: schema version %d is not known (this lrubench reads %d)", path,
-			    schema, RESULTS_SCHEMA);
+		strbuf_addf(err, "%s: schema version %lld is not known (this lrubench reads %d)", path,
+			    (long long)schema, RESULTS_SCHEMA);
 		return -1;
 	}
 	if (!(v = get_typed(o, "workload", json_type_string, path, "", err)))
@@ -307,45 +315,158 @@ fail:
 	return -1;
 }
 
+/*
+ * json-c clamps an integer beyond 64 bits to INT64_MIN or UINT64_MAX without
+ * a word: find such a literal ourselves (outside strings, a number without
+ * '.' or an exponent) and return its offset, or -1 when every one fits.
+ */
+static long long find_huge_integer(const char *t, size_t len)
+{
+	bool in_str = false;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = t[i];
+		size_t start = i, digits = 0;
+		bool frac = false, neg = false;
+
+		if (in_str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_str = false;
+			continue;
+		}
+		if (c == '"') {
+			in_str = true;
+			continue;
+		}
+		if (c != '-' && !(c >= '0' && c <= '9'))
+			continue;
+		if (c == '-') {
+			neg = true;
+			i++;
+		}
+		while (i < len && t[i] >= '0' && t[i] <= '9') {
+			i++;
+			digits++;
+		}
+		while (i < len && ((t[i] && strchr(".eE+-", t[i])) || (t[i] >= '0' && t[i] <= '9'))) {
+			frac = true;
+			i++;
+		}
+		if (!frac && digits) {
+			char buf[32];
+			size_t n = i - start;
+
+			if (n >= sizeof(buf))
+				return (long long)start;
+			memcpy(buf, t + start, n);
+			buf[n] = '\0';
+			errno = 0;
+			if (neg)
+				(void)strtoll(buf, NULL, 10);
+			else
+				(void)strtoull(buf, NULL, 10);
+			if (errno == ERANGE)
+				return (long long)start;
+		}
+		i--;   /* the loop's i++ looks at the character after the number */
+	}
+	return -1;
+}
+
+static size_t line_of(const char *text, size_t off)
+{
+	size_t line = 1;
+
+	for (size_t i = 0; i < off; i++)
+		if (text[i] == '\n')
+			line++;
+	return line;
+}
+
 json_object *json_load_file(const char *path, struct strbuf *err)
 {
 	size_t len;
-	char *text = read_file_str(path, &len);
-	json_tokener *tok;
+	char *text = read_regular_file(path, RESULTS_FILE_MAX, READ_NOFOLLOW, &len, err);
 	json_object *o;
-	enum json_tokener_error jerr;
 
-	if (!text) {
-		strbuf_addf(err, "cannot read %s: %s", path, strerror(errno));
+	if (!text)
 		return NULL;
-	}
+	o = json_parse_text(text, len, path, err);
+	free(text);
+	return o;
+}
+
+json_object *json_parse_text(const char *text, size_t len, const char *path, struct strbuf *err)
+{
+	/* parsed in slices so that a stop request is seen within a second
+	 * however large the file is */
+	const size_t slice = 4 << 20;
+	size_t done = 0, off;
+	json_tokener *tok;
+	json_object *o = NULL;
+	enum json_tokener_error jerr = json_tokener_continue;
+	long long huge;
+
 	tok = json_tokener_new();
-	o = json_tokener_parse_ex(tok, text, (int)len);
-	jerr = json_tokener_get_error(tok);
-	if (!o || jerr != json_tokener_success || (size_t)json_tokener_get_parse_end(tok) < len) {
-		size_t off = json_tokener_get_parse_end(tok), line = 1;
+	while (done < len) {
+		size_t n = len - done < slice ? len - done : slice;
+
+		if (lb_stop_requested()) {
+			strbuf_addf(err, "%s: interrupted while reading it", path);
+			goto out;
+		}
+		o = json_tokener_parse_ex(tok, text + done, (int)n);
+		jerr = json_tokener_get_error(tok);
+		if (jerr != json_tokener_continue || o) {
+			done += (size_t)json_tokener_get_parse_end(tok);
+			break;
+		}
+		done += n;
+	}
+	if (!o && jerr == json_tokener_continue && done == len) {
+		/* a bare number at the very end needs the end of input to finish */
+		o = json_tokener_parse_ex(tok, "", 1);
+		jerr = json_tokener_get_error(tok);
+	}
+	if (!o || jerr != json_tokener_success || done < len) {
 		const char *why = jerr == json_tokener_success ? "unexpected data after the JSON value"
 			: jerr == json_tokener_continue ? "unexpected end of file"
 			: json_tokener_error_desc(jerr);
 
+		off = done;
 		/* trailing white space after a complete value is fine */
 		if (o && jerr == json_tokener_success) {
 			size_t i = off;
-			while (i < len && strchr(" \t\r\n", text[i]))
+			while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' ||
+					   text[i] == '\n'))
 				i++;
 			if (i == len)
 				goto ok;
 		}
-		for (size_t i = 0; i < off && i < len; i++)
-			if (text[i] == '\n')
-				line++;
-		strbuf_addf(err, "%s: invalid JSON at line %zu, byte %zu: %s", path, line, off, why);
+		strbuf_addf(err, "%s: invalid JSON at line %zu, byte %zu: %s", path,
+			    line_of(text, off < len ? off : len), off, why);
+		json_object_put(o);
+		o = NULL;
+		goto out;
+	}
+ok:
+	huge = find_huge_integer(text, len);
+	if (huge >= 0) {
+		size_t n = 0;
+
+		/* the text need not be NUL-terminated: count within len */
+		while ((size_t)huge + n < len && n < 40 && strchr("-0123456789", text[huge + n]) &&
+		       text[huge + n])
+			n++;
+		strbuf_addf(err, "%s: line %zu, byte %lld: integer %.*s is out of range (beyond 64 bits)",
+			    path, line_of(text, (size_t)huge), huge, (int)n, text + huge);
 		json_object_put(o);
 		o = NULL;
 	}
-ok:
+out:
 	json_tokener_free(tok);
-	free(text);
 	return o;
 }
 
@@ -443,13 +564,22 @@ int label_result_load(const char *dir, struct label_result *out, struct strbuf *
 		strbuf_addf(err, "%s/run.json: not a JSON object", dir);
 		goto fail;
 	}
-	if (!json_object_object_get_ex(out->run, "schema", &v) || json_object_get_int(v) != RESULTS_SCHEMA) {
-		strbuf_addf(err, "%s/run.json: schema version %s is not known (this lrubench reads %d)", dir,
-			    v ? json_object_get_string(v) : "(missing)", RESULTS_SCHEMA);
+	if (!json_object_object_get_ex(out->run, "schema", &v))
+		v = NULL;
+	/* an integer: json-c would read "1abc" as 1 */
+	if (!v || !json_object_is_type(v, json_type_int) ||
+	    json_object_get_int64(v) != RESULTS_SCHEMA) {
+		strbuf_addf(err, "%s/run.json: schema version %s is not known (this lrubench reads %d)",
+			    dir, v ? json_object_to_json_string(v) : "(missing)", RESULTS_SCHEMA);
 		goto fail;
 	}
-	if (json_object_object_get_ex(out->run, "label", &v) && json_object_is_type(v, json_type_string))
+	if (json_object_object_get_ex(out->run, "label", &v) && json_object_is_type(v, json_type_string)) {
+		if (strlen(json_object_get_string(v)) != (size_t)json_object_get_string_len(v)) {
+			strbuf_addf(err, "%s/run.json: \"label\" holds a NUL character (\\u0000)", dir);
+			goto fail;
+		}
 		out->label = xstrdup(json_object_get_string(v));
+	}
 	else {
 		const char *slash = strrchr(dir, '/');
 		out->label = xstrdup(slash && slash[1] ? slash + 1 : dir);

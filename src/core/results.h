@@ -94,6 +94,8 @@ void wl_result_release(struct wl_result *r);
 /* Parse a JSON file; on a syntax error err says "FILE: invalid JSON at
  * line L, byte B: <reason>". Returns NULL on error. */
 json_object *json_load_file(const char *path, struct strbuf *err);
+/* The same for text already in memory (path names it in messages). */
+json_object *json_parse_text(const char *text, size_t len, const char *path, struct strbuf *err);
 /* Atomic write (temp + fsync + rename), pretty-printed. */
 int json_save_file(const char *path, json_object *o, struct strbuf *err);
 

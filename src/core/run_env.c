@@ -20,7 +20,7 @@ int wl_status_exit(enum wl_status st)
 	case WL_BAD_CONFIG: return LB_EXIT_USAGE;
 	case WL_UNSUPPORTED: return LB_EXIT_UNSUPPORTED;
 	case WL_INTERRUPTED: return LB_EXIT_INTERRUPTED;
-	case WL_FAILED: break;
+	case WL_FAILED: case WL_OP_FAILED: break;
 	}
 	return LB_EXIT_FAIL;
 }
@@ -32,6 +32,7 @@ const char *wl_status_name(enum wl_status st)
 	case WL_BAD_CONFIG: return "bad config";
 	case WL_UNSUPPORTED: return "unsupported";
 	case WL_INTERRUPTED: return "interrupted";
+	case WL_OP_FAILED: return "op failed";
 	case WL_FAILED: break;
 	}
 	return "failed";
@@ -60,6 +61,18 @@ void wl_detail(struct wl_samples *s, json_object *obj)
 	json_object_object_add(obj, "step", json_object_new_string(s->step));
 	json_object_object_add(obj, "iteration", json_object_new_int(s->iteration));
 	json_object_array_add(s->pending_details, obj);
+}
+
+enum wl_status wl_op_failed(struct wl_samples *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	strbuf_reset(&s->why);
+	va_start(ap, fmt);
+	strbuf_vaddf(&s->why, fmt, ap);
+	va_end(ap);
+	error("%s", s->why.buf);
+	return WL_OP_FAILED;
 }
 
 void wl_add_step(struct wl_ctx *ctx, const char *fmt, ...)

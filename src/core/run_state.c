@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The life of one run; see run_state.h. */
 #include "core/run_state.h"
+#include "core/mount_ns.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -18,7 +19,11 @@
 #include "core/progress.h"
 #include "core/run_summary.h"
 #include "core/sparse_root.h"
+#include "core/version.h"
 #include "profile/profile.h"
+
+/* how long the other processes are watched at the start (host_state.h) */
+#define BUSY_SAMPLE_SECS 0.25
 
 /* ---- run.json ---- */
 
@@ -48,6 +53,8 @@ static json_object *run_json_new(struct run_state *rs)
 	json_object_object_add(o, "started", json_object_new_string(ts));
 	json_object_object_add(o, "finished", NULL);
 	json_object_object_add(o, "lrubench_version", json_object_new_string(LRUBENCH_VERSION));
+	if (*lrubench_git_describe())
+		json_object_object_add(o, "lrubench_git", json_object_new_string(lrubench_git_describe()));
 	json_object_object_add(o, "pid", json_object_new_int((int)getpid()));
 	json_object_object_add(o, "system", sysinfo_to_json(rs->sys));
 	json_object_object_add(o, "numa_binding", numa_json(&rs->env.bind));
@@ -56,6 +63,21 @@ static json_object *run_json_new(struct run_state *rs)
 		json_object_array_add(wl, json_object_new_string(rs->wls[i]->name));
 	json_object_object_add(o, "workloads", wl);
 	return o;
+}
+
+/* system.kernel.taint_end: what the taint flags were when the run ended */
+static void record_taint_end(json_object *run)
+{
+	json_object *sys, *k;
+	unsigned long long t;
+	char letters[96];
+
+	if (!json_object_object_get_ex(run, "system", &sys) || !json_object_object_get_ex(sys, "kernel", &k) ||
+	    kernel_taint_read(&t))
+		return;
+	kernel_taint_letters(t, letters, sizeof(letters));
+	json_object_object_add(k, "taint_end", json_object_new_int64((int64_t)t));
+	json_object_object_add(k, "taint_end_flags", json_object_new_string(letters));
 }
 
 static int run_json_write(struct run_state *rs, const char *status)
@@ -72,6 +94,15 @@ static int run_json_write(struct run_state *rs, const char *status)
 	}
 	if (rs->env.facts)
 		json_object_object_add(rs->run_json, "workload_facts", json_object_get(rs->env.facts));
+	if (kernel_health_json(&rs->health)) {
+		json_object_object_add(rs->run_json, "kernel_health",
+				       json_object_get(kernel_health_json(&rs->health)));
+		rs->health.changed = false;
+	}
+	if (rs->failed_ops)
+		json_object_object_add(rs->run_json, "failed_ops", json_object_get(rs->failed_ops));
+	if (strcmp(status, "running"))
+		record_taint_end(rs->run_json);
 	json_object_object_add(rs->run_json, "profile", profile_run_json(&rs->prof));
 	ret = json_save_file(path, rs->run_json, &err);
 	if (ret)
@@ -85,7 +116,7 @@ static int run_json_write(struct run_state *rs, const char *status)
 
 /* Would mkdir_p(dir) work? Checked on the nearest existing ancestor, so a bad
  * -o fails before anything is created. */
-static int check_writable(const char *dir)
+int run_state_check_outdir(const char *dir)
 {
 	char *p = xstrdup(dir);
 
@@ -117,7 +148,7 @@ static int check_label_dir(struct run_state *rs, json_object **old_run)
 	int ret = 0;
 
 	*old_run = NULL;
-	if (check_writable(rs->outdir)) {
+	if (run_state_check_outdir(rs->outdir)) {
 		ret = -1;
 	} else if (!path_exists(rs->env.label_dir)) {
 		if (rs->resume)
@@ -154,12 +185,35 @@ static int check_label_dir(struct run_state *rs, json_object **old_run)
 	return ret;
 }
 
+/* A resumed run continues on the kernel build the run began on: one label,
+ * one kernel (unknown on either side: not held against it). */
+static int check_resume_kernel(struct run_state *rs, json_object *old_run)
+{
+	json_object *sys, *k, *id;
+	char now[129], *why;
+	int ret = 0;
+
+	if (!json_object_object_get_ex(old_run, "system", &sys) || !json_object_object_get_ex(sys, "kernel", &k) ||
+	    !json_object_object_get_ex(k, "build_id", &id) || !json_object_is_type(id, json_type_string))
+		return 0;
+	if (!kernel_build_id_read(now, sizeof(now), &why) && strcmp(now, json_object_get_string(id)))
+		ret = error("--resume: %s began on kernel build %s, this kernel is build %s: its results "
+			    "would mix two kernels (--force starts over)", rs->env.label_dir,
+			    json_object_get_string(id), now);
+	free(why);
+	return ret;
+}
+
 /* A resumed run must measure the same work as the one it continues. */
 static int check_resume_config(struct run_state *rs, json_object *old_run)
 {
 	json_object *old_cfg, *new_cfg = config_to_json(rs->cfg);
 	int ret = 0;
 
+	if (check_resume_kernel(rs, old_run)) {
+		json_object_put(new_cfg);
+		return -1;
+	}
 	if (!json_object_object_get_ex(old_run, "config", &old_cfg)) {
 		ret = error("--resume: %s/run.json has no config", rs->env.label_dir);
 	} else if (!json_object_equal(old_cfg, new_cfg)) {
@@ -275,16 +329,64 @@ static enum wl_status settle(enum wl_status st)
 	return st;
 }
 
-/* setup, then every step's warm-up and measured iterations. */
+/* An op that failed while the run went on: run.json "failed_ops". */
+static void record_failed_op(struct run_state *rs, const char *wl, const char *step, int it, int warm,
+			     const char *why)
+{
+	json_object *o = json_object_new_object();
+
+	if (!rs->failed_ops)
+		rs->failed_ops = json_object_new_array();
+	json_object_object_add(o, "workload", json_object_new_string(wl));
+	json_object_object_add(o, "step", json_object_new_string(step));
+	/* "iteration 2", "warm-up 1": as the run's messages say */
+	{
+		char itxt[48];
+
+		snprintf(itxt, sizeof(itxt), "%s %d", it < 0 ? "warm-up" : "iteration",
+			 it < 0 ? warm + it + 1 : it + 1);
+		json_object_object_add(o, "iteration", json_object_new_string(itxt));
+	}
+	json_object_object_add(o, "reason", json_object_new_string(why && *why ? why : "failed"));
+	json_object_array_add(rs->failed_ops, o);
+}
+
+/*
+ * After an iteration: what the kernel logged during it counts for its
+ * step, and a process of this run the kernel OOM-killed fails the op, with
+ * that reason, whatever the workload made of its death.
+ */
+static enum wl_status after_iteration(struct run_state *rs, struct wl_ctx *ctx, const char *step,
+				      enum wl_status st, struct strbuf *why)
+{
+	struct strbuf oom = STRBUF_INIT;
+
+	kernel_health_poll(&rs->health, ctx->ops->name, step);
+	if (st != WL_INTERRUPTED && kernel_health_take_run_ooms(&rs->health, &oom)) {
+		strbuf_reset(why);
+		strbuf_addf(why, "the kernel OOM-killed %s", oom.buf);
+		error("%s: %s: %s", ctx->ops->name, step, why->buf);
+		st = WL_OP_FAILED;
+	}
+	strbuf_release(&oom);
+	return st;
+}
+
+/* setup, then every step's warm-up and measured iterations. *op_failed:
+ * how many ops failed while the workload went on (WL_OP_FAILED). */
 static enum wl_status run_workload(struct run_state *rs, struct wl_ctx *ctx, struct wl_result *res,
-				   const char *path)
+				   const char *path, size_t *op_failed)
 {
 	struct progress pg;
 	struct strbuf err = STRBUF_INIT;
 	int iters = (int)ctx->iterations, warm = (int)ctx->warmup;
 	size_t units = 0;
-	enum wl_status out = settle(ctx->ops->setup(ctx));
+	enum wl_status out;
 
+	out = settle(ctx->ops->setup(ctx));
+	kernel_health_poll(&rs->health, ctx->ops->name, "setup");
+	if (out == WL_OP_FAILED)
+		out = WL_FAILED;
 	if (out != WL_OK) {
 		if (out != WL_INTERRUPTED)
 			error("%s: setup failed", ctx->ops->name);
@@ -300,6 +402,7 @@ static enum wl_status run_workload(struct run_state *rs, struct wl_ctx *ctx, str
 	for (size_t s = 0; s < ctx->nsteps && out == WL_OK; s++) {
 		size_t done = progress_get(res->progress, ctx->steps[s]);
 		bool profile = profile_wanted(&rs->prof) && !progress_profiled(res->progress, ctx->steps[s]);
+		bool step_failed = false;   /* an op failed: no profile pass for it */
 
 		for (int it = -warm; it < iters && done < (size_t)iters; it++) {
 			struct wl_result staging = { 0 };
@@ -320,7 +423,7 @@ static enum wl_status run_workload(struct run_state *rs, struct wl_ctx *ctx, str
 			}
 			staging.workload = xstrdup(ctx->ops->name);
 			smp = (struct wl_samples){ &staging, ctx->ops->tables, ctx->steps[s], it, it < 0, 0,
-						   json_object_new_array() };
+						   json_object_new_array(), STRBUF_INIT };
 			progress_unit(&pg, ctx->steps[s], it, iters, warm);
 			/* where the kernel spent the time: CPU split and reclaim counters */
 			profile_iter_begin(&rs->prof, &ic);
@@ -330,7 +433,15 @@ static enum wl_status run_workload(struct run_state *rs, struct wl_ctx *ctx, str
 			/* an iteration that ended after a stop request is not saved */
 			if (lb_stop_requested())
 				st = WL_INTERRUPTED;
-			if (st != WL_OK) {
+			st = after_iteration(rs, ctx, ctx->steps[s], st, &smp.why);
+			if (st == WL_OP_FAILED) {
+				error("%s: %s %s %d failed; going on with the next step", ctx->ops->name,
+				      ctx->steps[s], it < 0 ? "warm-up" : "iteration", it < 0 ? warm + it + 1 : it + 1);
+				record_failed_op(rs, ctx->ops->name, ctx->steps[s], it, warm, smp.why.buf);
+				(*op_failed)++;
+				step_failed = true;
+				run_json_write(rs, "running");
+			} else if (st != WL_OK) {
 				if (st != WL_INTERRUPTED)
 					error("%s: %s %s %d failed", ctx->ops->name, ctx->steps[s],
 					      it < 0 ? "warm-up" : "iteration", it < 0 ? warm + it + 1 : it + 1);
@@ -348,16 +459,31 @@ static enum wl_status run_workload(struct run_state *rs, struct wl_ctx *ctx, str
 					out = WL_FAILED;
 				}
 			}
+			/* what the kernel said is on disk as soon as it is known */
+			if (out == WL_OK && rs->health.changed)
+				run_json_write(rs, "running");
 			profile_iter_release(&ic);
 			json_object_put(smp.pending_details);
+			strbuf_release(&smp.why);
 			wl_result_release(&staging);
-			if (out != WL_OK)
+			if (out != WL_OK || st == WL_OP_FAILED)
 				break;
 		}
 		/* one more, untimed iteration under the profiler */
-		if (out == WL_OK && profile) {
+		if (out == WL_OK && profile && !step_failed) {
+			struct strbuf oom = STRBUF_INIT;
+			enum wl_status ps;
+
 			progress_unit(&pg, ctx->steps[s], iters, iters, warm);
-			if (profile_pass(&rs->prof, ctx, s, res) == WL_INTERRUPTED) {
+			ps = profile_pass(&rs->prof, ctx, s, res);
+			/* the kernel log of the pass is the step's; an OOM kill in it
+			 * does not undo the timed samples, but it is said */
+			kernel_health_poll(&rs->health, ctx->ops->name, ctx->steps[s]);
+			if (kernel_health_take_run_ooms(&rs->health, &oom))
+				warning("%s: %s: the kernel OOM-killed %s during the profile pass", ctx->ops->name,
+					ctx->steps[s], oom.buf);
+			strbuf_release(&oom);
+			if (ps == WL_INTERRUPTED) {
 				out = WL_INTERRUPTED;
 			} else {
 				if (!progress_get(res->progress, ctx->steps[s]))
@@ -376,22 +502,6 @@ static enum wl_status run_workload(struct run_state *rs, struct wl_ctx *ctx, str
 }
 
 /* ---- setup of the run and the whole sequence ---- */
-
-/*
- * The run's mounts (tmpfs, the loop filesystem) live in a mount namespace of
- * its own: invisible to the rest of the machine, and torn down by the kernel
- * when the run's last process exits, even after SIGKILL, which no cleanup
- * registry can catch. The loop device is autoclear, so it goes with its
- * mount. Our mounts must not propagate back, hence the recursive slave.
- */
-static int private_mounts(void)
-{
-	if (unshare(CLONE_NEWNS))
-		return error_errno("cannot create a private mount namespace");
-	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL))
-		return error_errno("cannot make the mount namespace private");
-	return 0;
-}
 
 /* Scratch folders run-<pid> of runs that were killed: nothing else removes them. */
 static void remove_stale_workdirs(const char *workdir)
@@ -422,7 +532,8 @@ static int prepare_env(struct run_state *rs)
 {
 	struct global_opts *g = &rs->cfg->g;
 
-	if (private_mounts())
+	/* mounts of our own, never seen by the machine (core/mount_ns.h) */
+	if (mount_ns_private(g->workdir))
 		return -1;
 
 	if (rs->cg.mode != CG_NONE) {
@@ -461,6 +572,7 @@ int run_state_execute(struct run_state *rs)
 	char **summaries = xcalloc(rs->nwls, sizeof(*summaries));
 	json_object *old_run = NULL;
 	enum wl_status out = WL_OK;
+	size_t op_failed = 0;
 	int ret = LB_EXIT_OK, r0;
 
 	rs->env.sys = rs->sys;
@@ -504,10 +616,33 @@ int run_state_execute(struct run_state *rs)
 			goto out;
 		}
 	}
+	if (rs->dry_run)
+		goto out;   /* everything a run checks before it creates anything */
+
+	/* the kernel log from here on, and what the run measures on */
+	{
+		json_object *old_health = NULL;
+
+		if (old_run)
+			json_object_object_get_ex(old_run, "kernel_health", &old_health);
+		kernel_health_start(&rs->health, "/dev/kmsg", NULL, old_health);
+		if (!rs->health.have_log)
+			warning("the kernel log cannot be read (%s): kernel warnings during the run "
+				"will not be counted",
+				json_object_get_string(json_object_object_get(kernel_health_json(&rs->health),
+									      "log_unavailable")));
+	}
+	sysinfo_collect_identity(rs->sys, BUSY_SAMPLE_SECS);
 
 	/* a requested profile this machine cannot make is exit 3, before anything exists */
 	if ((r0 = profile_run_init(&rs->prof, (enum profile_kind)rs->cfg->g.profile))) {
 		ret = r0;
+		goto out;
+	}
+	/* a chroot whose / is not a mount point: refused before anything exists */
+	if (mount_ns_check(rs->cfg->g.workdir, &err)) {
+		error("%s", strbuf_str(&err));
+		ret = LB_EXIT_UNSUPPORTED;
 		goto out;
 	}
 
@@ -539,6 +674,8 @@ int run_state_execute(struct run_state *rs)
 		out = settle(WL_FAILED);
 		goto finish;
 	}
+	if (rs->env.run_cg && !strncmp(rs->run_cg.path, rs->cg.root, strlen(rs->cg.root)))
+		rs->health.run_memcg = xstrdup(rs->run_cg.path + strlen(rs->cg.root));
 	info("lrubench %s: %s on %s, results in %s", LRUBENCH_VERSION, rs->label, rs->sys->kernel_release,
 	     rs->env.label_dir);
 	for (size_t i = 0; i < rs->nwls && out == WL_OK; i++) {
@@ -557,27 +694,38 @@ int run_state_execute(struct run_state *rs)
 			res[i].workload = xstrdup(c->ops->name);
 		}
 		if (out == WL_OK) {
-			out = run_workload(rs, c, &res[i], path);
-			if (out == WL_OK)
+			size_t failed_here = 0;
+
+			out = run_workload(rs, c, &res[i], path, &failed_here);
+			if (out == WL_OK && !failed_here)
 				summaries[i] = run_summary_capture(c);
 			if (c->ops->teardown)
 				c->ops->teardown(c);
+			kernel_health_poll(&rs->health, c->ops->name, "teardown");
+			op_failed += failed_here;
 		}
 		free(path);
 	}
 finish:
 	profile_run_release(&rs->prof);
 	release_env(rs);
+	kernel_health_poll(&rs->health, NULL, NULL);
 	if (out == WL_OK && lb_stop_requested())
 		out = WL_INTERRUPTED;
+	if (out == WL_OK && op_failed)
+		out = WL_OP_FAILED;
 	run_json_write(rs, out == WL_OK ? "complete" : out == WL_INTERRUPTED ? "interrupted" : "failed");
-	if (out == WL_OK) {
+	if (out == WL_OK || out == WL_OP_FAILED) {
 		for (size_t i = 0; i < rs->nwls; i++)
 			run_summary_print(&res[i], summaries[i], stdout);
 		if (rs->prof.failed)
 			warning("the profile of %u step%s failed (see \"profile\" in the details): the "
 				"timed samples are complete", rs->prof.failed, rs->prof.failed > 1 ? "s" : "");
 		info("results: %s/", rs->env.label_dir);
+	}
+	if (out == WL_OP_FAILED) {
+		error("%zu op%s failed (run.json \"failed_ops\"); the run is marked failed", op_failed,
+		      op_failed == 1 ? "" : "s");
 	} else if (out == WL_INTERRUPTED) {
 		error("interrupted; what was measured is in %s/ ('lrubench run --resume' with the same "
 		      "options continues it)", rs->env.label_dir);
@@ -603,6 +751,9 @@ out:
 	json_object_put(old_run);
 	json_object_put(rs->run_json);
 	json_object_put(rs->env.facts);
+	json_object_put(rs->failed_ops);
+	rs->failed_ops = NULL;
+	kernel_health_end(&rs->health);
 	free(rs->env.label_dir);
 	free(rs->env.log_dir);
 	free(rs->env.run_workdir);

@@ -9,6 +9,7 @@
 #define LRUBENCH_RUN_STATE_H
 
 #include <stdbool.h>
+#include "core/kernel_health.h"
 #include "core/workload.h"
 #include "profile/profile.h"
 
@@ -18,6 +19,8 @@ struct run_state {
 	const char *outdir;
 	const char *label;
 	bool force, resume;
+	bool dry_run;               /* check what a run checks (the label folder,
+				     * probes, validation), create nothing */
 	const struct workload_ops **wls;
 	size_t nwls;
 	struct run_env env;
@@ -26,9 +29,14 @@ struct run_state {
 	double started;
 	json_object *run_json;
 	struct profile_run prof;    /* where the kernel spent the time (profile.h) */
+	struct kernel_health health;  /* the kernel log from the run's start */
+	json_object *failed_ops;      /* run.json "failed_ops": ops that failed, the run went on */
 };
 
-/* Returns an LB_EXIT_* code. */
+/* Returns an LB_EXIT_* code: the run's, also with dry_run. */
+/* Could the results folder -o be created and written? (--dry-run asks it
+ * too.) 0, or -1 with a message. */
+int run_state_check_outdir(const char *dir);
 int run_state_execute(struct run_state *rs);
 
 #endif

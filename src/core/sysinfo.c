@@ -13,6 +13,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "core/cgroup_setup.h"
+#include "core/host_state.h"
 #include "core/numa.h"
 #include "core/util.h"
 
@@ -168,10 +169,25 @@ int sysinfo_collect(struct sys_facts *si)
 	return 0;
 }
 
+void sysinfo_collect_identity(struct sys_facts *si, double busy_secs)
+{
+	if (si->identity)
+		return;
+	kernel_id_collect(&si->kernel);
+	si->host = host_state_collect("", busy_secs);
+	si->identity = true;
+}
+
 void sysinfo_release(struct sys_facts *si)
 {
 	free(si->cmdline);
 	si->cmdline = NULL;
+	if (si->identity) {
+		kernel_id_release(&si->kernel);
+		json_object_put(si->host);
+		si->host = NULL;
+		si->identity = false;
+	}
 }
 
 json_object *sysinfo_to_json(const struct sys_facts *si)
@@ -191,5 +207,9 @@ json_object *sysinfo_to_json(const struct sys_facts *si)
 	json_object_object_add(o, "cgroup_mode", json_object_new_string(si->cgroup_mode));
 	json_object_object_add(o, "cpu_model", json_object_new_string(si->cpu_model));
 	json_object_object_add(o, "virt", json_object_new_string(si->virt));
+	if (si->identity) {
+		json_object_object_add(o, "kernel", kernel_id_to_json(&si->kernel));
+		json_object_object_add(o, "host", json_object_get(si->host));
+	}
 	return o;
 }

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include <json-c/json.h>
+#include "core/kernel_id.h"
 
 /* Not "struct sysinfo": glibc's <sys/sysinfo.h> declares one (and sysinfo(2)). */
 struct sys_facts {
@@ -21,9 +22,16 @@ struct sys_facts {
 	char thp_defrag[32];
 	char cgroup_mode[8];       /* "v1", "v2", "none" */
 	char virt[16];             /* "none", "kvm", "tcg" (set by VM mode) */
+	/* filled by sysinfo_collect_identity() only (a run, not list or check) */
+	bool identity;
+	struct kernel_id kernel;   /* "kernel": build id, config, taint (kernel_id.h) */
+	json_object *host;         /* "host": host_state.h */
 };
 
 int sysinfo_collect(struct sys_facts *si);
+/* What a run records beyond that: the kernel's identity and the host's
+ * state, watching the other processes for busy_secs (host_state.h). */
+void sysinfo_collect_identity(struct sys_facts *si, double busy_secs);
 void sysinfo_release(struct sys_facts *si);
 json_object *sysinfo_to_json(const struct sys_facts *si);
 /* The bracketed choice of a sysfs "a [b] c" file, "" if none. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Error reporting, strbuf, allocation, parsers and file helpers. */
 #include "core/util.h"
+#include "core/cleanup.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -379,32 +380,104 @@ void format_size(uint64_t bytes, char *buf, size_t len)
 
 /* ---- files ---- */
 
-char *read_file_str(const char *path, size_t *len)
+int open_regular_file(const char *path, unsigned flags, struct strbuf *err)
+{
+	int oflags = O_RDONLY | O_NONBLOCK | O_CLOEXEC, fd, e;
+	const char *why = NULL;
+	struct stat st;
+
+	if (flags & READ_NOFOLLOW)
+		oflags |= O_NOFOLLOW;
+	fd = open(path, oflags);
+	if (fd < 0) {
+		e = errno;
+		if (e == ELOOP && (flags & READ_NOFOLLOW))
+			why = "it is a symbolic link (only regular files are read)";
+		goto fail;
+	}
+	if (fstat(fd, &st)) {
+		e = errno;
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		why = S_ISDIR(st.st_mode) ? "it is a folder, not a file"
+		    : S_ISFIFO(st.st_mode) ? "it is a FIFO (only regular files are read)"
+		    : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "it is a device (only regular files are read)"
+		    : "it is not a regular file";
+		goto fail;
+	}
+	/* a regular file never blocks, but reads of it should not see EAGAIN either */
+	if (fcntl(fd, F_SETFL, O_RDONLY)) {
+		e = errno;
+		goto fail;
+	}
+	return fd;
+fail:
+	if (fd >= 0)
+		close(fd);
+	if (err)
+		strbuf_addf(err, "cannot read %s: %s", path, why ? why : strerror(e));
+	errno = e;
+	return -1;
+}
+
+char *read_regular_file(const char *path, size_t max, unsigned flags, size_t *len,
+			struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char buf[8192];
 	ssize_t r;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular_file(path, flags, err), e;
 
 	if (fd < 0)
 		return NULL;
 	strbuf_init(&sb);
-	while ((r = read(fd, buf, sizeof(buf))) != 0) {
+	/* /proc and sysfs files say st_size 0: read to EOF, never past max */
+	for (;;) {
+		size_t room;
+
+		strbuf_grow(&sb, 8192);
+		room = sb.alloc - sb.len - 1;
+		if (room > max + 1 - sb.len)
+			room = max + 1 - sb.len;   /* one byte past max tells "too large" */
+		r = read(fd, sb.buf + sb.len, room);
+		if (r == 0)
+			break;
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
-			int e = errno;
-			close(fd);
-			strbuf_release(&sb);
-			errno = e;
-			return NULL;
+			e = errno;
+			if (err)
+				strbuf_addf(err, "cannot read %s: %s", path, strerror(e));
+			goto fail;
 		}
-		strbuf_add(&sb, buf, (size_t)r);
+		sb.len += (size_t)r;
+		sb.buf[sb.len] = '\0';
+		if (sb.len > max) {
+			char lim[32];
+
+			e = EFBIG;
+			format_size(max, lim, sizeof(lim));
+			if (err)
+				strbuf_addf(err, "cannot read %s: larger than %sB (the limit for "
+					    "this kind of file)", path, lim);
+			goto fail;
+		}
 	}
 	close(fd);
 	if (len)
 		*len = sb.len;
 	return strbuf_detach(&sb);
+fail:
+	close(fd);
+	strbuf_release(&sb);
+	errno = e;
+	return NULL;
+}
+
+char *read_file_str(const char *path, size_t *len)
+{
+	return read_regular_file(path, READ_FILE_MAX, 0, len, NULL);
 }
 
 int write_str_file(const char *path, const char *s)
@@ -427,17 +500,36 @@ int write_str_file(const char *path, const char *s)
 	return 0;
 }
 
+/* cleanup registry undo (async-signal-safe): a temp file of an interrupted write */
+static void unlink_tmp(void *path)
+{
+	unlink(path);
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
 	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
 	const char *p = data;
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd, cid;
 
+	/*
+	 * O_EXCL | O_NOFOLLOW: a symlink planted at the temp name is removed,
+	 * never written through; the final rename() replaces a symlink at path
+	 * instead of following it.
+	 */
+	if (unlink(tmp) && errno != ENOENT) {
+		error_errno("cannot remove the stale %s", tmp);
+		free(tmp);
+		return -1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		error_errno("cannot create %s", tmp);
 		free(tmp);
 		return -1;
 	}
+	/* a second signal exits from its handler: the temp file goes too */
+	cid = cleanup_push("a temporary file", unlink_tmp, tmp);
 	while (len) {
 		ssize_t w = write(fd, p, len);
 		if (w < 0) {
@@ -463,12 +555,13 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 		error_errno("cannot rename %s to %s", tmp, path);
 		goto fail;
 	}
+	cleanup_pop(cid, false);
 	free(tmp);
 	return 0;
 fail:
 	if (fd >= 0)
 		close(fd);
-	unlink(tmp);
+	cleanup_pop(cid, true);
 	free(tmp);
 	return -1;
 }

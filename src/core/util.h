@@ -82,10 +82,30 @@ int parse_ull_list(const char *s, unsigned long long *v, size_t max, size_t *n);
 /* "256M" style formatting for messages and defaults. */
 void format_size(uint64_t bytes, char *buf, size_t len);
 
-/* Files. read_file_str returns a malloc'ed NUL-terminated buffer or NULL
- * (errno set). write_str_file writes s to an existing file (sysfs, cgroupfs)
- * and reports a named error on failure. */
+/*
+ * Reading files. Every read goes through read_regular_file: only a regular
+ * file is read (opened O_NONBLOCK, so a FIFO cannot block us, then fstat
+ * S_ISREG: no FIFO, device or socket), and at most `max` bytes (a bigger
+ * file is an error, never a partial read or an out-of-memory abort).
+ * READ_NOFOLLOW refuses a symlink as the last component: for files other
+ * people made (results folders); configs and kernel images named on the
+ * command line may be symlinks (/vmlinuz). On failure: NULL, errno set
+ * (ELOOP symlink, EINVAL not a regular file, EFBIG too large) and, when err
+ * is not NULL, "cannot read PATH: why" appended to it.
+ * read_file_str is the same for /proc, sysfs and our own files (follows
+ * symlinks, READ_FILE_MAX). open_regular_file is the first half, for
+ * callers that read only a header (kernel images): a blocking fd or -1.
+ */
+#define READ_NOFOLLOW 0x1
+#define READ_FILE_MAX ((size_t)256 << 20)
+#define CONFIG_FILE_MAX ((size_t)1 << 20)     /* an INI file */
+#define RESULTS_FILE_MAX ((size_t)1 << 30)    /* a results JSON: 20,000 ops x 30 samples is 30 MB */
+int open_regular_file(const char *path, unsigned flags, struct strbuf *err);
+char *read_regular_file(const char *path, size_t max, unsigned flags, size_t *len,
+			struct strbuf *err);
 char *read_file_str(const char *path, size_t *len);
+/* write_str_file writes s to an existing file (sysfs, cgroupfs) and reports
+ * a named error on failure. */
 int write_str_file(const char *path, const char *s);
 /* Write data to path atomically: temp file in the same folder, fsync, rename. */
 int write_file_atomic(const char *path, const void *data, size_t len);

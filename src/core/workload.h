@@ -77,6 +77,11 @@ struct wl_ctx;
  *   WL_UNSUPPORTED  3    this machine cannot run what was asked (a tool,
  *                        a kernel feature, a device is missing)
  *   WL_INTERRUPTED  130  a stop was requested (SIGINT, SIGTERM, SIGHUP)
+ *   WL_OP_FAILED    1    run_step only: this iteration failed (a stuck or
+ *                        OOM-killed child) but the workload is sound; the
+ *                        core records the op as failed (run.json
+ *                        "failed_ops"), skips the rest of its step and goes
+ *                        on with the next step; the run ends "failed"
  */
 enum wl_status {
 	WL_OK = 0,
@@ -84,6 +89,7 @@ enum wl_status {
 	WL_BAD_CONFIG,
 	WL_UNSUPPORTED,
 	WL_INTERRUPTED,
+	WL_OP_FAILED,
 };
 /* The LB_EXIT_* code of a status. */
 int wl_status_exit(enum wl_status st);
@@ -119,12 +125,16 @@ struct wl_samples {
 	bool discard;                   /* warm-up: samples are dropped */
 	size_t added;
 	json_object *pending_details;   /* core-owned array */
+	struct strbuf why;              /* wl_op_failed()'s reason (core-owned) */
 };
 /* Record one sample of table index `table` (into ops->tables[]) for op. */
 void wl_sample(struct wl_samples *s, int table, const char *op, double v);
 /* Attach a free-form JSON object to this (step, iteration); the core adds
  * "step" and "iteration" and stores it under "details". Takes ownership. */
 void wl_detail(struct wl_samples *s, json_object *obj);
+/* Print the error and keep it as the reason of the op's failure: returns
+ * WL_OP_FAILED for run_step to return. */
+enum wl_status wl_op_failed(struct wl_samples *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 struct workload_ops {
 	const char *name;

@@ -14,6 +14,7 @@
 #include <ini.h>
 #include "core/config.h"
 #include "core/label_name.h"
+#include "core/net_client.h"
 #include "core/path.h"
 #include "core/sysinfo.h"
 #include "core/workload.h"
@@ -530,15 +531,13 @@ static int check_plan(struct fleet_plan *p, struct strbuf *err)
 	}
 	if (p->store) {
 		size_t l = strlen(p->store);
-		const char *auth;
 
 		if (strncasecmp(p->store, "http://", 7) && strncasecmp(p->store, "https://", 8)) {
 			strbuf_addf(err, "%s: fleet.store = %s: an http:// or https:// URL", p->path,
 				    p->store);
 			return -1;
 		}
-		auth = strstr(p->store, "://") + 3;
-		if (memchr(auth, '@', strcspn(auth, "/"))) {
+		if (fetch_url_has_credentials(p->store)) {
 			strbuf_addf(err, "%s: fleet.store: no user:password@ in the URL (credentials "
 				    "come from $LRUBENCH_TOKEN, a token file or netrc on the nodes)",
 				    p->path);

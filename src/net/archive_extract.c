@@ -351,8 +351,39 @@ mode_t archive_safe_perm(mode_t perm)
 	return perm & 0775 & ~(mode_t)(S_ISUID | S_ISGID | S_ISVTX);
 }
 
-static int extract_all(struct archive *in, const char *path)
+/* Refuse an archive that costs more than the limits allow (net_client.h):
+ * the entries' declared sizes count (a sparse 1 TB file counts 1 TB) before
+ * a byte of them is written. */
+static const char *over_limit(const struct extract_limits *lim, unsigned long long files,
+			      unsigned long long bytes, unsigned long long archive_size,
+			      struct strbuf *why)
 {
+	unsigned long long mb = lim->max_bytes ? lim->max_bytes : EXTRACT_DEFAULT_MAX_BYTES;
+	unsigned long long mf = lim->max_files ? lim->max_files : EXTRACT_DEFAULT_MAX_FILES;
+	unsigned long long mr = lim->max_ratio ? lim->max_ratio : EXTRACT_DEFAULT_MAX_RATIO;
+	char a[32], b[32];
+
+	if (files > mf) {
+		strbuf_addf(why, "more than %llu entries (--extract-max-files, "
+			    "kernbench.extract_max_files)", mf);
+	} else if (bytes > mb) {
+		format_size(mb, a, sizeof(a));
+		strbuf_addf(why, "its entries hold more than %sB (--extract-max-size, "
+			    "kernbench.extract_max_size)", a);
+	} else if (archive_size && bytes > EXTRACT_RATIO_FLOOR && bytes / archive_size > mr) {
+		format_size(archive_size, a, sizeof(a));
+		format_size(bytes, b, sizeof(b));
+		strbuf_addf(why, "%sB out of a %sB archive is more than %llu times its size "
+			    "(--extract-max-ratio, kernbench.extract_max_ratio)", b, a, mr);
+	}
+	return why->len ? why->buf : NULL;
+}
+
+static int extract_all(struct archive *in, const char *path, const struct extract_limits *lim,
+		       unsigned long long archive_size)
+{
+	struct strbuf limit_why = STRBUF_INIT;
+	unsigned long long files = 0, bytes = 0;
 	const int flags = ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_PERM |
 			  ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
 			  ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS;
@@ -392,6 +423,13 @@ static int extract_all(struct archive *in, const char *path)
 			ret = refuse(path, name ? name : "", why);
 			break;
 		}
+		files++;
+		if (type == AE_IFREG && !hl && archive_entry_size(e) > 0)
+			bytes += (unsigned long long)archive_entry_size(e);
+		if (over_limit(lim, files, bytes, archive_size, &limit_why)) {
+			ret = error("refusing %s at entry '%s': %s", path, name, limit_why.buf);
+			break;
+		}
 		archive_entry_set_perm(e, archive_safe_perm(archive_entry_perm(e)));
 		r = archive_write_header(out, e);
 		if (r < ARCHIVE_WARN) {
@@ -413,6 +451,7 @@ static int extract_all(struct archive *in, const char *path)
 	if (!ret && archive_write_close(out) < ARCHIVE_WARN)
 		ret = error("cannot finish extracting %s: %s", path, archive_error_string(out));
 	archive_write_free(out);
+	strbuf_release(&limit_why);
 	if (!ret && !nentries)
 		ret = error("%s has no entries", path);
 	return ret;
@@ -450,8 +489,11 @@ static char *single_top(const char *staging)
 	return NULL;
 }
 
-int archive_extract_tree(const char *path, const char *dest)
+int archive_extract_tree(const char *path, const char *dest, const struct extract_limits *lim)
 {
+	static const struct extract_limits defaults;
+	unsigned long long archive_size = 0;
+	struct stat ast;
 	struct staging *s = xcalloc(1, sizeof(*s));
 	struct feeder f = { .wfd = -1, .rfd = -1 };
 	struct archive *in = NULL;
@@ -485,6 +527,10 @@ int archive_extract_tree(const char *path, const char *dest)
 		return -1;
 	}
 	s->cleanup_id = cleanup_push("partial extraction", remove_staging, s);
+	/* the ratio needs the compressed size: known for a file, not a pipe
+	 * (and asked before the chdir below, for a relative path) */
+	if (!stat(path, &ast) && S_ISREG(ast.st_mode))
+		archive_size = (unsigned long long)ast.st_size;
 	in = open_input(path, &f, &threaded);
 	if (!in)
 		goto out;
@@ -495,7 +541,7 @@ int archive_extract_tree(const char *path, const char *dest)
 	}
 	/* libarchive writes relative to the current folder: that is what lets
 	 * SECURE_NOABSOLUTEPATHS stay on */
-	ret = extract_all(in, path);
+	ret = extract_all(in, path, lim ? lim : &defaults, archive_size);
 	if (fchdir(old))
 		ret = error_errno("cannot return to the previous folder");
 	/* the tar reader holds a read end of the pipe: close it before

@@ -144,6 +144,9 @@ struct download {
 	int cleanup_id;
 	EVP_MD_CTX *md;
 	unsigned long long bytes;
+	unsigned long long max_bytes;   /* more is refused: --max-size */
+	double deadline;                /* monotonic time the whole fetch must end by */
+	bool too_large;
 	int write_errno;
 	/* progress */
 	bool bar;
@@ -164,6 +167,11 @@ static size_t on_data(char *ptr, size_t size, size_t nmemb, void *arg)
 	struct download *d = arg;
 	size_t len = size * nmemb, done = 0;
 
+	/* a server that sends more than it said, or never says: the cap holds */
+	if (d->bytes + len > d->max_bytes) {
+		d->too_large = true;
+		return 0;   /* CURLE_WRITE_ERROR */
+	}
 	while (done < len) {
 		ssize_t w = write(d->fd, ptr + done, len - done);
 
@@ -242,9 +250,16 @@ static int attempt(CURL *h, const char *url, const struct fetch_opts *o, struct 
 	char errbuf[CURL_ERROR_SIZE] = "";
 	long http = 0, ct = o->connect_timeout > 0 ? (long)o->connect_timeout : 30;
 	long lst = o->low_speed_time > 0 ? (long)o->low_speed_time : 60;
-	char ip[256];
+	double left = d->deadline - now_monotonic();
+	char ip[256], lim[32];
 	CURLcode rc;
 
+	if (left <= 0) {
+		*transient = false;
+		strbuf_reset(msg);
+		strbuf_addf(msg, "no time left (--timeout, kernbench.fetch_timeout)");
+		return -1;
+	}
 	curl_easy_reset(h);
 	curl_easy_setopt(h, CURLOPT_URL, url);
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https,file");
@@ -264,6 +279,13 @@ static int attempt(CURL *h, const char *url, const struct fetch_opts *o, struct 
 	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
 	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
 	curl_easy_setopt(h, CURLOPT_XFERINFODATA, d);
+	/* the limits: a declared size over the cap is refused before a byte;
+	 * the whole fetch, every attempt together, ends by the deadline (a
+	 * server trickling 1.1 KB/s passes the low-speed check forever) */
+	curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)d->max_bytes);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)(left * 1000) + 1);
+	/* credentials live in ~/.netrc, never in the URL (stored and printed) */
+	curl_easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
 	if (o->auth)
 		store_auth_apply(h, o->auth);
 
@@ -284,6 +306,18 @@ static int attempt(CURL *h, const char *url, const struct fetch_opts *o, struct 
 	failed_host(h, url, ip, sizeof(ip));
 	*transient = fetch_is_transient(rc, http, ip);
 	strbuf_reset(msg);
+	format_size(d->max_bytes, lim, sizeof(lim));
+	if (d->too_large || rc == CURLE_FILESIZE_EXCEEDED) {
+		*transient = false;
+		strbuf_addf(msg, "larger than %sB (--max-size, kernbench.fetch_max_size)", lim);
+		return -1;
+	}
+	if (rc == CURLE_OPERATION_TIMEDOUT && now_monotonic() >= d->deadline) {
+		*transient = false;
+		strbuf_addf(msg, "not done within the time limit (--timeout, kernbench.fetch_timeout)"
+			    " after %llu bytes", d->bytes);
+		return -1;
+	}
 	if (rc == CURLE_HTTP_RETURNED_ERROR && http && o->auth)
 		strbuf_addf(msg, "HTTP status %ld: %s", http,
 			    store_http_meaning(http, store_auth_given(o->auth)));
@@ -313,7 +347,7 @@ static int verify_entry(const char *path, const char *want, const char *url)
 }
 
 static enum fetch_status download(CURL *h, const char *url, const struct fetch_opts *o,
-				  const char *entry, struct fetch_result *res)
+				  const char *entry, mode_t mode, struct fetch_result *res)
 {
 	const char *dir = o->cache_dir ? o->cache_dir : FETCH_DEFAULT_CACHE;
 	int retries = o->retries < 0 ? 3 : o->retries;
@@ -334,7 +368,11 @@ static enum fetch_status download(CURL *h, const char *url, const struct fetch_o
 		return FETCH_FAILED;
 	}
 	d->cleanup_id = cleanup_push("download temp file", unlink_tmp, d);
-	fchmod(d->fd, 0644);   /* mkstemp makes 0600; cache entries are world-readable */
+	d->max_bytes = o->max_bytes ? o->max_bytes : FETCH_DEFAULT_MAX_BYTES;
+	d->deadline = now_monotonic() + (o->timeout > 0 ? o->timeout : FETCH_DEFAULT_TIMEOUT);
+	/* mkstemp makes 0600: an entry is world-readable only when what it
+	 * holds was (a file:// source readable by its owner alone stays so) */
+	fchmod(d->fd, mode);
 	if (o->sha256) {
 		d->md = EVP_MD_CTX_new();
 		if (!d->md || !EVP_DigestInit_ex(d->md, EVP_sha256(), NULL)) {
@@ -356,6 +394,11 @@ static enum fetch_status download(CURL *h, const char *url, const struct fetch_o
 			break;
 		if (!transient || i == retries)
 			break;
+		if (now_monotonic() + delay >= d->deadline) {
+			strbuf_addstr(&msg, "; no time left for a retry (--timeout, "
+				      "kernbench.fetch_timeout)");
+			break;
+		}
 		warning("cannot fetch %s: %s; retrying in %.0f s (%d of %d)", url, msg.buf,
 			delay, i + 1, retries);
 		if (lb_sleep(delay)) {
@@ -422,9 +465,47 @@ out:
 	return st;
 }
 
+/*
+ * file:// reads a local file (a mirror on a shared folder, tests): only a
+ * regular file, never a FIFO or /dev/zero, and the cache entry is no more
+ * readable than the file (fetch file:///etc/shadow must not publish it).
+ * http(s) data is public: 0644.
+ */
+static int file_source_mode(const char *url, mode_t *mode)
+{
+	CURLU *u;
+	char *path = NULL;
+	struct strbuf err = STRBUF_INIT;
+	struct stat st;
+	int fd, ret = 0;
+
+	*mode = 0644;
+	if (strncasecmp(url, "file://", 7))
+		return 0;
+	u = curl_url();
+	if (!u || curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_PATH, &path, CURLU_URLDECODE) != CURLUE_OK) {
+		curl_url_cleanup(u);
+		return error("cannot read the path of %s", url);
+	}
+	fd = open_regular_file(path, 0, &err);
+	if (fd < 0 || fstat(fd, &st)) {
+		ret = error("%s: %s", url, fd < 0 ? err.buf : strerror(errno));
+	} else if (!(st.st_mode & S_IROTH)) {
+		*mode = 0600;
+	}
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&err);
+	curl_free(path);
+	curl_url_cleanup(u);
+	return ret;
+}
+
 enum fetch_status fetch_url(const char *url, const struct fetch_opts *o, struct fetch_result *res)
 {
 	static bool curl_ready;
+	mode_t mode;
 	const char *dir = o->cache_dir ? o->cache_dir : FETCH_DEFAULT_CACHE;
 	enum fetch_status st;
 	char key[65];
@@ -436,6 +517,15 @@ enum fetch_status fetch_url(const char *url, const struct fetch_opts *o, struct 
 		error("unsupported URL '%s': use http://, https:// or file://", url);
 		return FETCH_FAILED;
 	}
+	if (fetch_url_has_credentials(url)) {
+		char *r = fetch_url_redacted(url);
+
+		error("%s: a password in a URL would be stored and printed; put it in ~/.netrc", r);
+		free(r);
+		return FETCH_FAILED;
+	}
+	if (file_source_mode(url, &mode))
+		return FETCH_FAILED;
 	if (o->sha256 && sha256_parse_hex(o->sha256, NULL)) {
 		error("malformed sha256 '%s' for %s: expected 64 hex digits", o->sha256, url);
 		return FETCH_FAILED;
@@ -472,7 +562,7 @@ enum fetch_status fetch_url(const char *url, const struct fetch_opts *o, struct 
 		error("cannot initialise libcurl");
 		return FETCH_FAILED;
 	}
-	st = download(h, url, o, entry, res);
+	st = download(h, url, o, entry, mode, res);
 	curl_easy_cleanup(h);
 	if (st != FETCH_OK) {
 		free(entry);

@@ -36,10 +36,12 @@
  * prints them (same "lrubench: " prefix; -q silences info); the result, if
  * the command has one, is written to file descriptor N (stdout without it).
  *   fetch [--cache=DIR] [--sha256=HEX] [--retries=N] [--connect-timeout=S]
- *         [--low-speed-time=S] [--progress | --no-progress] -- URL
+ *         [--low-speed-time=S] [--progress | --no-progress] [--max-size=N]
+ *         [--timeout=S] -- URL
  *         -> "hit PATH" (was in the cache) or "new PATH" (downloaded)
  *   sha256 -- FILE               -> 64 lowercase hex digits
- *   extract -- ARCHIVE DEST      (archive_extract.h)
+ *   extract [--max-size=N] [--max-files=N] [--max-ratio=N] -- ARCHIVE DEST
+ *                                (archive_extract.h)
  *   cpio -- OUT ENTRY-WORDS...   (cpio.h)
  *   pack [--compress=zstd|gzip|xz] [--force] -- OUT LABEL DIR [LABEL DIR]...
  *         -> "FILES BYTES-IN BYTES-OUT"          (results_write.h)
@@ -55,6 +57,8 @@
  *        -- DIR URL...           -> DIR/NAME per URL, one a line (store_fetch.h)
  * Credentials for push and fetch-results come from the environment or
  * files (store_auth.h), never from this command line.
+ *   kconfig [--max=BYTES] -- FILE  -> sha256 of the (uncompressed) text,
+ *                                a newline, the text (a kernel config)
  * Exit status: 0 ok; 1 failed (message printed); 2 misuse of this protocol;
  * 65 (NET_EXIT_BAD_INPUT) push was given a file that is not a results
  * archive, nothing sent (lrubench's exit 2); 130 interrupted (SIGINT/SIGTERM;
@@ -78,6 +82,7 @@
 #include "core/strlist.h"
 #include "net/archive_extract.h"
 #include "net/cpio.h"
+#include "net/decompress.h"
 #include "net/fetch.h"
 #include "net/push.h"
 #include "net/store_fetch.h"
@@ -141,6 +146,10 @@ static int do_fetch(struct args *a, struct strbuf *result)
 			o.connect_timeout = strtod(v, NULL);
 		else if ((v = opt_value(s, "--low-speed-time")))
 			o.low_speed_time = strtod(v, NULL);
+		else if ((v = opt_value(s, "--max-size")) && !parse_ull(v, &n))
+			o.max_bytes = n;
+		else if ((v = opt_value(s, "--timeout")))
+			o.timeout = strtod(v, NULL);
 		else if (!strcmp(s, "--progress"))
 			o.progress = 1;
 		else if (!strcmp(s, "--no-progress"))
@@ -172,12 +181,26 @@ static int do_sha256(struct args *a, struct strbuf *result)
 
 static int do_extract(struct args *a, struct strbuf *result)
 {
+	struct extract_limits lim = { 0, 0, 0 };
 	int r;
 
 	(void)result;
-	if (a->pos.n != 2 || a->opt.n)
+	if (a->pos.n != 2)
 		return misuse("extract", "expected an archive and a destination");
-	r = archive_extract_tree(a->pos.v[0], a->pos.v[1]);
+	for (size_t i = 0; i < a->opt.n; i++) {
+		const char *s = a->opt.v[i], *v;
+		unsigned long long n;
+
+		if ((v = opt_value(s, "--max-size")) && !parse_ull(v, &n))
+			lim.max_bytes = n;
+		else if ((v = opt_value(s, "--max-files")) && !parse_ull(v, &n))
+			lim.max_files = n;
+		else if ((v = opt_value(s, "--max-ratio")) && !parse_ull(v, &n))
+			lim.max_ratio = n;
+		else
+			return misuse("extract", s);
+	}
+	r = archive_extract_tree(a->pos.v[0], a->pos.v[1], &lim);
 	if (r == -2 || (r && lb_stop_requested()))
 		return LB_EXIT_INTERRUPTED;
 	return r ? LB_EXIT_FAIL : LB_EXIT_OK;
@@ -363,6 +386,37 @@ static int do_fetch_results(struct args *a, struct strbuf *result)
 	return status_exit(store_fetch(a->pos.v[0], a->pos.v + 1, a->pos.n - 1, &o, result));
 }
 
+/* A kernel config (plain or compressed): its sha256, a newline, its text. */
+static int do_kconfig(struct args *a, struct strbuf *result)
+{
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	unsigned long long max = 8u << 20;
+	char hex[65];
+	int r;
+
+	for (size_t i = 0; i < a->opt.n; i++) {
+		const char *v = opt_value(a->opt.v[i], "--max");
+
+		if (!v || parse_ull(v, &max))
+			return misuse("kconfig", a->opt.v[i]);
+	}
+	if (a->pos.n != 1)
+		return misuse("kconfig", "expected one file");
+	r = decompress_file(a->pos.v[0], (size_t)max, &text, &err);
+	if (r) {
+		error("%s", err.buf);
+	} else if (text.len && memchr(text.buf, 0, text.len)) {
+		r = error("%s is not a text file", a->pos.v[0]);
+	} else {
+		sha256_hex_buf(strbuf_str(&text), text.len, hex);
+		strbuf_addf(result, "%s\n", hex);
+		strbuf_addstr(result, strbuf_str(&text));
+	}
+	strbuf_release(&text);
+	strbuf_release(&err);
+	return r ? LB_EXIT_FAIL : LB_EXIT_OK;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(struct args *a, struct strbuf *result);
@@ -376,6 +430,7 @@ static const struct {
 	{ "verify", do_verify },
 	{ "push", do_push },
 	{ "fetch-results", do_fetch_results },
+	{ "kconfig", do_kconfig },
 };
 
 /* Write all of buf to fd; 0 or -1 with a message. */
@@ -386,7 +441,9 @@ static int write_result(int fd, const struct strbuf *buf)
 	while (done < buf->len) {
 		ssize_t w = write(fd, buf->buf + done, buf->len - done);
 
-		if (w < 0 && errno == EINTR)
+		/* a reader that stopped reading (lrubench interrupted) must not
+		 * keep us blocked here past its SIGTERM */
+		if (w < 0 && errno == EINTR && !lb_stop_requested())
 			continue;
 		if (w < 0)
 			return error_errno("cannot write the result");
@@ -405,7 +462,7 @@ int main(int argc, char **argv)
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	signals_install();
 	if (argc < 2)
-		return misuse("", "expected a command (fetch, sha256, extract, cpio, pack, unpack, verify, push, fetch-results)");
+		return misuse("", "expected a command (fetch, sha256, extract, cpio, pack, unpack, verify, push, fetch-results, kconfig)");
 	split_args(argc, argv, &a);
 	/* -q and --result-fd belong to every command */
 	for (size_t i = 0; i < a.opt.n; i++) {

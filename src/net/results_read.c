@@ -12,6 +12,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include "core/cleanup.h"
+#include "core/net_client.h"
 #include "core/results_archive.h"
 
 #define READ_BUF (256 * 1024)
@@ -23,6 +24,7 @@ struct reader {
 	char *buf;
 	size_t entries;
 	uint64_t total;
+	uint64_t archive_size;
 };
 
 static int refuse(struct reader *r, const char *name, const char *why)
@@ -182,6 +184,11 @@ static int read_entry(struct reader *r, struct archive_entry *e)
 	r->total += (uint64_t)size;
 	if (r->total > RA_MAX_TOTAL)
 		return refuse(r, name, "more than 4 GiB of files in all");
+	/* fetch's extraction rule for compression bombs, past the same floor */
+	if (r->total > EXTRACT_RATIO_FLOOR &&
+	    r->total / (r->archive_size ? r->archive_size : 1) > EXTRACT_DEFAULT_MAX_RATIO)
+		return refuse(r, name, "the files hold more than 100 times the archive's size "
+			      "(a compression bomb?)");
 	return read_file(r, name, (uint64_t)size);
 }
 
@@ -202,6 +209,7 @@ static int read_archive(struct reader *rp)
 			     "lrubench pack)", path);
 	}
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	r.archive_size = (uint64_t)st.st_size;
 	r.a = archive_read_new();
 	archive_read_support_filter_all(r.a);
 	archive_read_support_format_tar(r.a);

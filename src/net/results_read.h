@@ -17,7 +17,9 @@
  *   - anything but regular files and folders: symlinks, hard links,
  *     devices, FIFOs; a file beside the label folders; a duplicate entry;
  *   - more than RA_MAX_ENTRIES entries, a file above RA_MAX_FILE, more than
- *     RA_MAX_TOTAL bytes in all (a compression bomb stops there).
+ *     RA_MAX_TOTAL bytes in all, or -- past EXTRACT_RATIO_FLOOR, as fetch's
+ *     extraction -- more than EXTRACT_DEFAULT_MAX_RATIO times the archive's
+ *     size (a compression bomb stops there).
  * What is written gets mode 0644 (folders 0755) whatever the archive says:
  * no setuid, no world-writable file. Files are created with O_EXCL and
  * O_NOFOLLOW below dest, which holds nothing but what this code made, so

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <curl/curl.h>
+#include "core/net_client.h"
 
 #define TOKEN_MAX 4096
 
@@ -140,18 +141,17 @@ void store_auth_release(struct store_auth *a)
 int store_url_check(const char *url)
 {
 	CURLU *u = curl_url();
-	char *user = NULL, *shown = store_url_shown(url);
+	char *shown = store_url_shown(url);
 	int ret = 0;
 
 	if (strncasecmp(url, "http://", 7) && strncasecmp(url, "https://", 8))
 		ret = error("unsupported URL '%s': a results store is http:// or https://", shown);
-	else if (!u || curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK)
-		ret = error("malformed URL '%s'", shown);
-	else if (curl_url_get(u, CURLUPART_USER, &user, 0) == CURLUE_OK && user)
+	else if (fetch_url_has_credentials(url))
 		ret = error("refusing a URL with a user name or password in it (they would show "
 			    "in process lists and logs): put the credentials in $LRUBENCH_TOKEN, "
 			    "$LRUBENCH_TOKEN_FILE or a netrc file");
-	curl_free(user);
+	else if (!u || curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK)
+		ret = error("malformed URL '%s'", shown);
 	curl_url_cleanup(u);
 	free(shown);
 	return ret;

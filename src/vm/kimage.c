@@ -74,9 +74,12 @@ int kimage_read(const char *path, struct kimage *out, struct strbuf *err)
 	size_t len = 0;
 	int fd, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* a regular file (a FIFO would block, a device never ends); /vmlinuz
+	 * is a symlink, so symlinks are followed */
+	fd = open_regular_file(path, 0, NULL);
 	if (fd < 0) {
-		strbuf_addf(err, "cannot read kernel image %s: %s", path, strerror(errno));
+		strbuf_addf(err, "cannot read kernel image %s: %s", path,
+			    errno == EINVAL ? "not a regular file" : strerror(errno));
 		return -1;
 	}
 	buf = xmalloc(READ_MAX);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Pooling the samples of several VM rounds into one label (see vm_merge.h). */
 #include "vm/merge.h"
+#include "core/results.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -108,11 +109,8 @@ static int save(const char *path, json_object *o, struct strbuf *err)
 
 static json_object *load(const char *path, struct strbuf *err)
 {
-	json_object *o = json_object_from_file(path);
-
-	if (!o)
-		strbuf_addf(err, "%s: %s", path, json_util_get_last_err());
-	return o;
+	/* the guest wrote these files: the same checks as any results file */
+	return json_load_file(path, err);
 }
 
 int vm_merge_label(const char *dst_dir, const char *src_dir, int round, struct strbuf *err)

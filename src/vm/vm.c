@@ -26,6 +26,7 @@
 #include "core/net_client.h"
 #include "core/util.h"
 #include "vm/args.h"
+#include "vm/identity.h"
 #include "vm/initramfs.h"
 #include "vm/kimage.h"
 #include "vm/kvm_probe.h"
@@ -44,6 +45,7 @@ struct kernel {
 	bool host;
 	struct kimage ki;
 	struct vm_modset mods;
+	struct vm_identity id;   /* the image's config, git describe of its tree */
 	char *label;
 	char *dir;               /* results/<label> */
 	char *initrd;            /* per round, in the temp folder */
@@ -179,6 +181,8 @@ static int find_modules(struct vm_run *r)
 		strbuf_release(&err);
 		for (size_t w = 0; w < k->mods.warnings.n; w++)
 			warning("%s (%s): %s", k->label, k->ki.release, k->mods.warnings.v[w]);
+		vm_identity_collect(k->image_abs ? k->image_abs : k->image, k->mods.config_path, r->tmp.path,
+				    &k->id);
 	}
 	return 0;
 }
@@ -224,6 +228,8 @@ static void annotate(json_object *run, void *arg)
 		json_object_object_add(vm, "round_seconds", secs);
 	}
 	json_object_array_add(secs, json_object_new_double(n->seconds));
+	if (!n->k->host)
+		vm_identity_annotate(&n->k->id, run);
 	if (n->status)
 		json_object_object_add(run, "status", json_object_new_string(n->status));
 	if (n->error)
@@ -508,6 +514,9 @@ static void print_plan(struct vm_run *r)
 		if (!k->host) {
 			printf("  config: %s\n  modules: %zu from %s\n", k->mods.config_path ? k->mods.config_path :
 			       "none found", k->mods.ko.n, k->mods.moddir ? k->mods.moddir : "-");
+			if (k->id.git_tree)
+				printf("  git: %s in %s\n", k->id.git_describe ? k->id.git_describe :
+				       k->id.git_why, k->id.git_tree);
 			for (size_t m = 0; m < k->mods.ko.n; m++)
 				printf("    %s\n", k->mods.ko.v[m]);
 			vm_kernel_cmdline(&append, r->kvm, r->a.cmdline_extra);
@@ -543,6 +552,7 @@ static void release(struct vm_run *r)
 {
 	for (int i = 0; i < 2; i++) {
 		vm_modset_release(&r->k[i].mods);
+		vm_identity_release(&r->k[i].id);
 		free(r->k[i].image_abs);
 		free(r->k[i].label);
 		free(r->k[i].dir);

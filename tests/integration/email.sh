@@ -165,7 +165,8 @@ test_report_two_real_runs() {
   assert_file "$T/res/cand-$(uname -r)/run.json"
   expect_exit 0 "$LRUBENCH" report -o "$T/report.txt" "$T/res"
   assert_mail_safe "$T/report.txt"
-  [ "$(wc -l < "$T/report.txt")" -lt 200 ] || fail "report too long"
+  # (the header's warnings -- one kernel build twice, a busy shared machine -- add a few lines)
+  [ "$(wc -l < "$T/report.txt")" -lt 220 ] || fail "report too long"
   assert_grep "^  base-[0-9T]* (baseline): .*$(uname -v | cut -c1-20)" "$T/report.txt"
   assert_grep '^readtwice: memcgs 1,2, ' "$T/report.txt"
   tr '\n' ' ' < "$T/report.txt" | grep -q 'readtwice: memcgs 1,2, [^:]*runtime 2s' || fail "no runtime"

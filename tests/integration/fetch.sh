@@ -163,7 +163,7 @@ test_extract_sigint_removes_partial_folder() {
   mkfifo "$T/fifo"
   "$LRUBENCH" fetch "$T/fifo" --extract "$T/tree" >"$T/out" 2>"$T/err" &
   local pid=$!
-  exec 3>"$T/fifo"
+  exec 3<>"$T/fifo"   # read-write: never blocks, even when lrubench is gone
   head -c 3072 "$T/k.tar" >&3   # of about 10 KiB
   wait_for '[ -d "$T/tree.extracting/fakelinux-1.0" ]' 20
   kill -INT $pid

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# run-tests: timeout=1200   (kernel builds; the default limit is 600 s)
 # kernbench end to end: a generated source tarball whose Makefile mimics
 # kbuild (tests/fixtures/kernbench/common.sh) is served by the test fixture
 # HTTP server on 127.0.0.1 and drives the real pipeline: download, verify,
@@ -185,7 +186,7 @@ test_kernbench_sigint_during_extraction() {
   kb_args a --set kernbench.source="$T/fifo"
   "$LRUBENCH" "${KB[@]}" >"$T/out" 2>"$T/err" &
   local pid=$!
-  exec 3>"$T/fifo"
+  exec 3<>"$T/fifo"   # read-write: never blocks, even when lrubench is gone
   head -c 3072 "$T/k.tar" >&3
   wait_for '[ -n "$(ls -d "$T"/work/run-*/kernbench/tree-1.extracting/fakelinux-1.0 2>/dev/null)" ]' 20
   kill -INT $pid

@@ -6,6 +6,8 @@
 lib_setup() {
   T=$(mktemp -d /tmp/lrubench-test.XXXXXX)
   trap 'lib_teardown' EXIT
+  # run-tests' time limit sends SIGTERM: leave through the EXIT trap
+  trap 'exit 143' TERM
 }
 
 lib_teardown() {

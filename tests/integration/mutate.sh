@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# run-tests: timeout=1800   (builds 20 mutants; the default limit is 600 s)
 # Mutation smoke test: the mutants listed in bench/mutants-smoke (the fastest
 # killed ones of a full `bench/mutate` run, the fastest of each file first)
 # must each be caught by the unit tests, so that a change which weakens the

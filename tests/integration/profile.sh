@@ -329,7 +329,10 @@ for t in b["tables"]:
             o["samples"] = [x * 10 + 50 for x in o["samples"]] + [x * 10 + 51 for x in o["samples"]]
 json.dump(b, open(sys.argv[2], "w"))
 EOF
-  expect_exit 0 "$LRUBENCH" compare --fail-on-regression 1 --junit "$T/j.xml" "$T/r"
+  # (A and B ran this one kernel build: the gate allows it here, and what
+  # the shared machine's kernel logged meanwhile is not this test's subject)
+  expect_exit 0 "$LRUBENCH" compare --fail-on-regression 1 --allow-same-kernel --allow-kernel-warnings \
+    --junit "$T/j.xml" "$T/r"
   grep -q "sys CPU" "$T/j.xml" && fail "an explaining table in the JUnit cases"
   expect_exit 0 "$LRUBENCH" plot -o "$T/plots" "$T/r"
   assert_file "$T/plots/readtwice-cpu-split.gp"

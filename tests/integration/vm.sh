@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# run-tests: timeout=1800   (a VM boot under TCG is slow; the default is 600 s)
 # VM mode: `lrubench run --kernel-a IMG --kernel-b IMG`. The bad-input tests
 # need no VM and always run. The boot tests need LRUBENCH_TEST_VM=1 (.ci/run
 # sets it): they unpack two Debian kernel packages (apt-get download +
@@ -242,8 +243,24 @@ test_vm_two_kernels() {
     assert_eq "$(json_get "$T/results/$r/run.json" "['system']['cgroup_mode']")" v2 "cgroup_mode of $r"
     vm_positive_samples "$T/results/$r/readtwice.json"
     assert_grep "LRUBENCH-EXIT 0" "$T/results/$r/logs/vm-console.log"
+    # the guest's identity, from inside the guest, and the image's config from the host
+    python3 - "$T/results/$r/run.json" "$(dirname "$(dirname "$([ "$r" = "$RA" ] && echo "$KA" || echo "$KB")")")/boot/config-$r" <<'PY' ||
+import hashlib, json, re, sys
+k = json.load(open(sys.argv[1]))["system"]["kernel"]
+assert re.fullmatch(r"[0-9a-f]{40}", k["build_id"] or ""), k.get("build_id")
+want = hashlib.sha256(open(sys.argv[2], "rb").read()).hexdigest()
+assert k["image_config"]["sha256"] == want, (k["image_config"], want)
+assert k["config"].get("sha256"), k["config"]
+assert "taint_start" in k and "taint_end" in k, k
+PY
+      fail "system.kernel of $r"
   done
   [ "$RA" != "$RB" ] || fail "both images have release $RA"
+  [ "$(json_get "$T/results/$RA/run.json" "['system']['kernel']['build_id']")" != \
+    "$(json_get "$T/results/$RB/run.json" "['system']['kernel']['build_id']")" ] || fail "one build id for two kernels"
+  # two kernels: no same-kernel warning; their configs differ (PREEMPT_RT)
+  grep -q 'same kernel build' "$T/out" && fail "two kernels reported as one build"
+  assert_grep "^  kernel.build_id " "$T/out"
   # the comparison, mmtests layout, baseline first
   grep -Eq '^Hmean +memcgs-1 ' "$T/out" || { tail -40 "$T/out"; fail "no comparison printed"; }
   assert_grep "console log of $RA: $T/results/$RA/logs/vm-console.log" "$T/out"

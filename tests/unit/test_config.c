@@ -348,15 +348,18 @@ static void ini_hash(void **state)
 {
 	struct config c;
 	struct strbuf e = STRBUF_INIT;
-	char *p = unit_put("hash.conf", "[global]\nworkdir = /tmp/a#b # the scratch\n"
-			   "numa_node = #0\n");
+	char *p = unit_put("hash.conf", "[global]\nworkdir = /tmp/a#b # the scratch\n");
+	char *q = unit_put("hash2.conf", "[global]\nnuma_node = #0\n");
 	(void)state;
 	assert_int_equal(config_init(&c, &sz4, false), 0);
 	assert_int_equal(config_load_file(&c, p, &e), 0);
 	assert_string_equal(c.g.workdir, "/tmp/a#b");
-	assert_string_equal(c.g.numa_node, "");
+	/* all comment: an empty value, refused for a key with a default (issue 12) */
+	assert_int_equal(config_load_file(&c, q, &e), -1);
+	assert_non_null(strstr(e.buf, "hash2.conf:2: global.numa_node: empty value"));
 	config_release(&c);
 	free(p);
+	free(q);
 	strbuf_release(&e);
 }
 

@@ -177,7 +177,12 @@ static void test_golden_text(void **state)
 	assert_true(cmp_is_regression(&c.wls[0].tables[0].ops[0].cells[1], 13.0));
 	assert_false(cmp_is_regression(&c.wls[0].tables[0].ops[0].cells[1], 14.0));
 	assert_false(cmp_is_regression(&c.wls[0].tables[0].ops[0].cells[0], 0));
-	assert_int_equal(report_regressions(&c, 5, NULL), 1);
+	{
+		struct gate_opts g = { .pct = 5 };
+
+		assert_int_equal(report_regressions(&c, &g, NULL), 1);
+		assert_int_equal(report_checks(&c, &g, NULL), 0);
+	}
 	comparison_release(&c);
 	strbuf_release(&out);
 	strbuf_release(&err);
@@ -203,11 +208,15 @@ static void test_junit_and_csv(void **state)
 	(void)state;
 	golden_labels(l);
 	assert_int_equal(comparison_build(l, 2, 0.10, &c, &err), 0);
-	report_junit(&c, 5, &out);
+	{
+		struct gate_opts g = { .pct = 5 };
+
+		report_junit(&c, &g, &out);
+	}
 	assert_int_equal(count(out.buf, "<testcase "), 2);
 	assert_int_equal(count(out.buf, "<failure "), 1);
 	assert_non_null(strstr(out.buf, "<testsuites name=\"lrubench compare\" tests=\"2\" failures=\"1\" "
-				"errors=\"0\">\n"));
+				"errors=\"0\" skipped=\"0\">\n"));
 	assert_non_null(strstr(out.buf, "name=\"readtwice/" TITLE "/1\""));
 	assert_non_null(strstr(out.buf, "<testsuite name=\"readtwice\" tests=\"2\" failures=\"1\" "));
 	/* the failing case says by how much and how sure; the passing one is closed */
@@ -386,7 +395,7 @@ static void test_lower_is_better(void **state)
 	assert_true(cmp_is_regression(x, -x->pct[ROW_MEAN]));
 	assert_false(cmp_is_regression(x, -x->pct[ROW_MEAN] + 1e-9));
 	assert_false(cmp_is_regression(cell_of(&c, 0, "faster", 1), 0));
-	assert_int_equal(report_regressions(&c, 5, NULL), 1);
+	assert_int_equal(report_regressions(&c, &(struct gate_opts){ .pct = 5 }, NULL), 1);
 
 	report_markdown(&c, &out);
 	assert_in(out.buf, "\n### lat (us, lower is better)\n");
@@ -495,7 +504,7 @@ static void test_missing_data(void **state)
 	/* the gate is mmtests' test on the mean row: 0 errors becoming 2 is a
 	 * significant -99% even though the change has no CI; nothing else fails */
 	assert_true(cmp_is_regression(cell_of(&c, 1, "zeros", 1), 50));
-	assert_int_equal(report_regressions(&c, 0, NULL), 1);
+	assert_int_equal(report_regressions(&c, &(struct gate_opts){ .pct = 0 }, NULL), 1);
 
 	report_csv(&c, &out);
 	assert_in(out.buf, "readtwice,tp,zero,cand,hmean,\n");
@@ -554,7 +563,7 @@ static void test_gate_needs_significance(void **state)
 	assert_false(x->mm.significant);
 	assert_int_equal(x->verdict, VERDICT_NO_CHANGE);
 	assert_false(cmp_is_regression(x, 0));
-	assert_int_equal(report_regressions(&c, 0, NULL), 0);
+	assert_int_equal(report_regressions(&c, &(struct gate_opts){ .pct = 0 }, NULL), 0);
 	comparison_release(&c);
 	strbuf_release(&err);
 	release_labels(l, 2);
@@ -608,7 +617,7 @@ static void test_escaping(void **state)
 	assert_null(strstr(out.buf, "\nl2"));
 
 	strbuf_reset(&out);
-	report_junit(&c, 0, &out);
+	report_junit(&c, &(struct gate_opts){ .pct = 0 }, &out);
 	assert_in(out.buf, "name=\"readtwice/t/x&lt;y&gt;&amp;z\"");
 	assert_in(out.buf, "name=\"readtwice/t/say &quot;hi&quot;\"");
 	assert_in(out.buf, "name=\"readtwice/t/it&apos;s\"");

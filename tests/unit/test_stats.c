@@ -219,6 +219,33 @@ static void test_percent_rules(void **state)
 	AT(stats_pndiff(110, 100), -10, 9);
 }
 
+/* issue 12: positive is better whatever the signs; a zero baseline follows
+ * the direction of the change */
+static void test_percent_negative_and_zero_baselines(void **state)
+{
+	(void)state;
+	assert_true(stats_pndiff(-5, -2) == 150);    /* lower is better: -5 beats -2 */
+	assert_true(stats_pdiff(-5, -2) == -150);    /* higher is better: -5 is worse */
+	assert_true(stats_pdiff(-1, -2) == 50);
+	assert_true(stats_pndiff(0, -2) == -100);    /* 0 is higher: worse */
+	assert_true(stats_pdiff(-3, 0) == -100);
+	assert_true(stats_pndiff(-3, 0) == 100);
+	/* positive samples keep mmtests' numbers */
+	assert_true(stats_pdiff(3, 0) == 100);
+	assert_true(stats_pndiff(3, 0) == -99);
+}
+
+static void test_coeffvar_of_negative_samples(void **state)
+{
+	static const double x[] = { -1, -2, -3 };
+	struct stats s;
+	(void)state;
+	stats_compute(x, 3, &s);
+	AT(s.coeffvar, 50, 9);
+	assert_false(s.hmean_ok);
+	assert_false(s.gmean_ok);
+}
+
 static void test_undefined_hmean(void **state)
 {
 	static const double x[] = { 3, 0, 5 }, y[] = { -1, 2 };
@@ -407,6 +434,8 @@ int main(void)
 		cmocka_unit_test(test_single_sample),
 		cmocka_unit_test(test_no_spread),
 		cmocka_unit_test(test_percent_rules),
+		cmocka_unit_test(test_percent_negative_and_zero_baselines),
+		cmocka_unit_test(test_coeffvar_of_negative_samples),
 		cmocka_unit_test(test_undefined_hmean),
 		cmocka_unit_test(test_bmean_trimming),
 		cmocka_unit_test(test_incbeta),

@@ -221,6 +221,27 @@ static void test_garbage_and_empty(void **state)
 	assert_int_equal(r.found, 0);
 }
 
+/* issue 12: a count beyond 64 bits is no count (strtoull clamped it) */
+static void test_count_beyond_64_bits(void **state)
+{
+	static const char out[] =
+		"SQL statistics:\n"
+		"    transactions:                        99999999999999999999999 (3312.19 per sec.)\n"
+		"    queries:                             265264 (52995.04 per sec.)\n"
+		"General statistics:\n"
+		"    total number of events:              18446744073709551616\n"
+		"Latency (ms):\n"
+		"         avg:                                    1e999\n";
+	struct sb_result r;
+	(void)state;
+	sb_parse(out, sizeof(out) - 1, &r);
+	assert_false(r.found & SB_TRANSACTIONS);
+	assert_false(r.found & SB_EVENTS);
+	assert_false(r.found & SB_LAT_AVG);
+	assert_true(r.found & SB_QUERIES);   /* the lines around are still read */
+	assert_false(sb_complete(&r));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -233,6 +254,7 @@ int main(void)
 		cmocka_unit_test(test_backend_terminated),
 		cmocka_unit_test(test_other_percentile_and_crlf),
 		cmocka_unit_test(test_garbage_and_empty),
+		cmocka_unit_test(test_count_beyond_64_bits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,9 @@
 /* Sizes, times and lists as config files and --set spell them. */
 #include "unit.h"
 #include "core/util.h"
+#include <unistd.h>
+#include <sys/stat.h>
+#include <errno.h>
 
 static void sizes(void **state)
 {
@@ -268,12 +271,88 @@ static void error_with_log_without_a_tail(void **state)
 	free(empty);
 }
 
+/* issue 12: only regular files, never a symlink with READ_NOFOLLOW, a cap */
+static void regular_files(void **state)
+{
+	char dir[] = "/tmp/lrubench-unit.XXXXXX", *p, *text;
+	struct strbuf err = STRBUF_INIT;
+	size_t len;
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	p = xasprintf("%s/f.json", dir);
+	assert_int_equal(write_file_atomic(p, "0123456789", 10), 0);
+	text = read_regular_file(p, 10, READ_NOFOLLOW, &len, &err);
+	assert_non_null(text);
+	assert_int_equal(len, 10);
+	free(text);
+	/* one byte over the cap */
+	assert_null(read_regular_file(p, 9, 0, &len, &err));
+	assert_int_equal(errno, EFBIG);
+	assert_non_null(strstr(err.buf, "larger than 9B"));
+	strbuf_reset(&err);
+	free(p);
+	/* a FIFO: an error at once, not a blocked open */
+	p = xasprintf("%s/fifo.json", dir);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	assert_null(read_regular_file(p, 100, 0, &len, &err));
+	assert_non_null(strstr(err.buf, "it is a FIFO"));
+	strbuf_reset(&err);
+	free(p);
+	/* a symlink to a device: refused as a symlink, or as a device when followed */
+	p = xasprintf("%s/zero.json", dir);
+	assert_int_equal(symlink("/dev/zero", p), 0);
+	assert_null(read_regular_file(p, 100, READ_NOFOLLOW, &len, &err));
+	assert_int_equal(errno, ELOOP);
+	assert_non_null(strstr(err.buf, "symbolic link"));
+	strbuf_reset(&err);
+	assert_null(read_regular_file(p, 100, 0, &len, &err));
+	assert_non_null(strstr(err.buf, "it is a device"));
+	strbuf_reset(&err);
+	assert_null(read_file_str(p, &len));
+	free(p);
+	assert_null(read_regular_file(dir, 100, 0, &len, &err));
+	assert_non_null(strstr(err.buf, "it is a folder"));
+	/* /proc files say size 0 and are read to their end */
+	text = read_file_str("/proc/self/status", &len);
+	assert_non_null(text);
+	assert_true(len > 0);
+	free(text);
+	strbuf_release(&err);
+	assert_int_equal(remove_tree(dir), 0);
+}
+
+/* a symlink planted at the temp name is replaced, never written through */
+static void atomic_write_planted_symlink(void **state)
+{
+	char dir[] = "/tmp/lrubench-unit.XXXXXX", *path, *tmp, *victim, *back;
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path = xasprintf("%s/out.xml", dir);
+	tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	victim = xasprintf("%s/victim", dir);
+	assert_int_equal(write_file_atomic(victim, "keep", 4), 0);
+	assert_int_equal(symlink(victim, tmp), 0);
+	assert_int_equal(write_file_atomic(path, "new", 3), 0);
+	back = read_file_str(victim, NULL);
+	assert_string_equal(back, "keep");
+	free(back);
+	back = read_file_str(path, NULL);
+	assert_string_equal(back, "new");
+	free(back);
+	assert_false(path_exists(tmp));
+	assert_int_equal(remove_tree(dir), 0);
+	free(path);
+	free(tmp);
+	free(victim);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sizes), cmocka_unit_test(whole_numbers), cmocka_unit_test(times),
 		cmocka_unit_test(lists), cmocka_unit_test(list_bounds),
 		cmocka_unit_test(strbufs), cmocka_unit_test(atomic_write),
+		cmocka_unit_test(regular_files), cmocka_unit_test(atomic_write_planted_symlink),
 		cmocka_unit_test(file_tails), cmocka_unit_test(file_tail_is_printable),
 		cmocka_unit_test(file_tail_of_a_large_log), cmocka_unit_test(error_with_log_shows_the_tail),
 		cmocka_unit_test(error_with_log_without_a_tail),

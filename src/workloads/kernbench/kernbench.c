@@ -39,6 +39,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core/child.h"
+#include "core/child_watch.h"
 #include "core/cleanup.h"
 #include "core/net_client.h"
 #include "core/path.h"
@@ -55,6 +56,11 @@ struct kb_opts {
 	struct ull_list jobs;
 	unsigned long long memcgs;
 	uint64_t memcg_limit;
+	/* what the download and the extraction may cost (core/net_client.h) */
+	uint64_t fetch_max_size;
+	double fetch_timeout;
+	uint64_t extract_max_size;
+	unsigned long long extract_max_files, extract_max_ratio;
 };
 
 struct kb_build {
@@ -63,6 +69,7 @@ struct kb_build {
 	double end;
 	int code;
 	struct rusage ru;
+	struct child_watch watch;
 	bool done;
 };
 
@@ -135,6 +142,17 @@ static const struct option_def kernbench_options[] = {
 	  "on its own copy of the tree" },
 	{ "memcg_limit", OPT_SIZE, KOFF(memcg_limit), "none", NULL, NULL, 0, 0, NULL, OPTF_NONE,
 	  "memory limit of each build's memcg (needs memcgs >= 1)" },
+	{ "fetch_max_size", OPT_SIZE, KOFF(fetch_max_size), "2G", NULL, NULL, 1, 0, NULL, 0,
+	  "a source URL larger than this is refused" },
+	{ "fetch_timeout", OPT_TIME, KOFF(fetch_timeout), "1h", NULL, NULL, 0, 0, NULL, 0,
+	  "a source download (retries included) taking longer is given up" },
+	{ "extract_max_size", OPT_SIZE, KOFF(extract_max_size), "16G", NULL, NULL, 1, 0, NULL, 0,
+	  "a source tarball whose files add up to more is refused (a sparse file counts whole)" },
+	{ "extract_max_files", OPT_UINT, KOFF(extract_max_files), "500000", NULL, NULL, 1, 0,
+	  NULL, 0, "a source tarball of more entries is refused" },
+	{ "extract_max_ratio", OPT_UINT, KOFF(extract_max_ratio), "100", NULL, NULL, 1, 0, NULL, 0,
+	  "a source tarball whose files hold more than this many times its size (past 256M) "
+	  "is refused" },
 	OPT_END
 };
 
@@ -214,6 +232,15 @@ static enum wl_status kernbench_validate(struct wl_ctx *ctx, struct strbuf *err)
 		strbuf_addstr(err, "kernbench.source is empty: give a path or a URL");
 		return WL_BAD_CONFIG;
 	}
+	if (fetch_is_url(o->source) && fetch_url_has_credentials(o->source)) {
+		char *r = fetch_url_redacted(o->source);
+
+		/* run.json records the config: a password would be stored there too */
+		strbuf_addf(err, "kernbench.source %s: a password in a URL would be stored and "
+			    "printed; put it in ~/.netrc", r);
+		free(r);
+		return WL_BAD_CONFIG;
+	}
 	if (!fetch_is_url(o->source)) {
 		struct stat st;
 
@@ -272,14 +299,21 @@ static int run_tool(struct wl_ctx *ctx, const char *const *argv, const char *dir
 		.argv = argv, .dir = dir, .out_path = log, .bind = &ctx->env->bind,
 		.cgroup_procs = procs, .env_add = make_env, .name = what,
 	};
-	int code;
+	struct child_watch w;
+	struct strbuf why = STRBUF_INIT;
+	int code = -1, r;
 
-	if (lb_stop_requested())
+	if (lb_stop_requested() || child_start(&c))
 		return -1;
-	code = child_run(&c, -1);
-	if (lb_stop_requested())
-		return -1;
-	if (code < 0)
+	/* no set length: stuck when make and its compilers use no CPU (child_watch.h) */
+	child_watch_start(&w, -1, ctx->env->g->stuck_timeout);
+	r = child_wait_watched(&c, &w, 1.0, &code, NULL, &why);
+	if (r != WATCH_REAPED)
+		child_stop(&c, 2.0);
+	if (r == WATCH_STUCK)
+		error("%s", why.buf);
+	strbuf_release(&why);
+	if (lb_stop_requested() || r != WATCH_REAPED)
 		return -1;
 	if (code)
 		return child_failed(code, log, "%s in %s", what, dir);
@@ -307,8 +341,11 @@ static void stop_builds(struct kb_state *st)
 			child_stop(&st->builds[i].c, 5.0);
 }
 
-/* make clean in every tree, then the timed builds at once. Fills builds[]. */
-static int build_all(struct wl_ctx *ctx, unsigned long long jobs, int iter, double *elapsed)
+/* make clean in every tree, then the timed builds at once. Fills builds[].
+ * 0; -1 failed; -3 a build got stuck (child_watch.h: why says which, every
+ * build is stopped). */
+static int build_all(struct wl_ctx *ctx, unsigned long long jobs, int iter, double *elapsed,
+		     struct strbuf *why)
 {
 	struct kb_opts *o = ctx->opts;
 	struct kb_state *st = ctx->priv;
@@ -347,6 +384,7 @@ static int build_all(struct wl_ctx *ctx, unsigned long long jobs, int iter, doub
 			stop_builds(st);
 			return -1;
 		}
+		child_watch_start(&b->watch, -1, ctx->env->g->stuck_timeout);
 	}
 	/* reap in whatever order the builds finish, so each end time is its own */
 	for (left = st->ntrees; left;) {
@@ -356,7 +394,16 @@ static int build_all(struct wl_ctx *ctx, unsigned long long jobs, int iter, doub
 
 			if (b->done)
 				continue;
-			r = child_wait(&b->c, st->ntrees > 1 ? 0.02 : -1, &b->code, &b->ru);
+			r = child_wait(&b->c, st->ntrees > 1 ? 0.02 : 1.0, &b->code, &b->ru);
+			if (r == 1 && child_watch_stuck(&b->watch, &b->c)) {
+				char what[96];
+
+				snprintf(what, sizeof(what), "make %s in tree %zu", jarg, i + 1);
+				child_stuck_report(&b->c, &b->watch, what, why);
+				error("%s", why->buf);
+				stop_builds(st);
+				return -3;
+			}
 			if (r == 1)
 				continue;
 			if (r < 0) {
@@ -401,6 +448,7 @@ static int get_source(struct wl_ctx *ctx)
 		struct fetch_opts fo = {
 			.cache_dir = o->cache, .sha256 = str_set(o->sha256) ? o->sha256 : NULL,
 			.retries = -1, .progress = -1, .quiet = lb_quiet != 0,
+			.max_bytes = o->fetch_max_size, .timeout = o->fetch_timeout,
 		};
 		struct fetch_result res;
 
@@ -477,7 +525,8 @@ static enum wl_status kernbench_setup(struct wl_ctx *ctx)
 
 	info("kernbench: extracting %s", st->archive);
 	t0 = now_monotonic();
-	if (net_extract_tree(st->archive, st->trees[0]))
+	if (net_extract_tree(st->archive, st->trees[0], &(struct extract_limits){
+			o->extract_max_size, o->extract_max_files, o->extract_max_ratio }))
 		return WL_FAILED;
 	env_fact(env, "kernbench", "extract_seconds", json_object_new_double(now_monotonic() - t0));
 	if (configure(ctx, st->trees[0]))
@@ -518,7 +567,12 @@ static enum wl_status kernbench_setup(struct wl_ctx *ctx)
 			if (o->jobs.v[i] > jmax)
 				jmax = o->jobs.v[i];
 		info("kernbench: untimed warm-up build (make -j%llu %s)", jmax, o->build_target);
-		if (build_all(ctx, jmax, -1000, &el))
+		struct strbuf why = STRBUF_INIT;
+		int r;
+
+		r = build_all(ctx, jmax, -1000, &el, &why);
+		strbuf_release(&why);
+		if (r)
 			return WL_FAILED;
 	}
 	return WL_OK;
@@ -533,8 +587,11 @@ static enum wl_status kernbench_run_step(struct wl_ctx *ctx, size_t step, struct
 	double elapsed, user = 0, sys = 0;
 	char op[48];
 
-	if (build_all(ctx, jobs, s->iteration, &elapsed))
-		return WL_FAILED;
+	switch (build_all(ctx, jobs, s->iteration, &elapsed, &s->why)) {
+	case 0: break;
+	case -3: return WL_OP_FAILED;   /* a stuck build ends the op */
+	default: return WL_FAILED;
+	}
 	det = json_object_new_object();
 	arr = json_object_new_array();
 	for (size_t i = 0; i < st->ntrees; i++) {

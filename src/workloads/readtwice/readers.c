@@ -20,6 +20,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "core/child.h"
+#include "core/child_watch.h"
 #include "core/cleanup.h"
 #include "core/util.h"
 
@@ -54,6 +55,7 @@ struct reader_arg {
 	double runtime;
 	int ready_fd, go_fd, go_wfd;
 	struct rt_reader *slot;
+	uint32_t index;      /* written to ready_fd when it is ready */
 };
 
 /* Runs in the forked reader: open, say ready, wait for go, read until time is up. */
@@ -61,7 +63,8 @@ static int reader_main(void *p)
 {
 	struct reader_arg *a = p;
 	static char buf[READTWICE_BLOCK] __attribute__((aligned(4096)));
-	char c = 'r';
+	uint32_t me = a->index;
+	char c;
 	double start, end, now;
 	uint64_t bytes = 0;
 	unsigned n = 0;
@@ -75,7 +78,7 @@ static int reader_main(void *p)
 		a->slot->err = errno;
 		return 1;
 	}
-	if (write(a->ready_fd, &c, 1) != 1)
+	if (write(a->ready_fd, &me, sizeof(me)) != (ssize_t)sizeof(me))
 		return 1;
 	while (read(a->go_fd, &c, 1) < 0 && errno == EINTR)
 		;   /* EOF on the go pipe is the start signal */
@@ -114,34 +117,74 @@ static int reader_main(void *p)
 	return 0;
 }
 
-/* Read `want` ready bytes, giving up when a reader died or we are told to stop. */
-static int wait_ready(int fd, size_t want, struct child *kids, size_t nkids)
+/*
+ * Wait until every reader said it is ready (its index, through the pipe),
+ * giving up when one died, when we are told to stop (-2), or when one is
+ * not ready by the deadline of w: -3, why says which and how it is stuck.
+ */
+static int wait_ready(int fd, size_t want, struct child *kids, size_t nkids, size_t per_memcg,
+		      struct child_watch *w, struct strbuf *why)
 {
-	size_t got = 0;
-	char buf[256];
+	bool *ready = xcalloc(nkids, sizeof(*ready));
+	size_t got = 0, have = 0;
+	uint32_t buf[64];
+	int ret = 0;
 
 	while (got < want) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		int r = poll(&pfd, 1, 200);
 
-		if (lb_stop_requested())
-			return -2;
-		if (r < 0 && errno != EINTR)
-			return error_errno("readtwice: waiting for readers to start");
+		if (lb_stop_requested()) {
+			ret = -2;
+			break;
+		}
+		if (r < 0 && errno != EINTR) {
+			ret = error_errno("readtwice: waiting for readers to start");
+			break;
+		}
 		if (r > 0) {
-			ssize_t n = read(fd, buf, sizeof(buf) < want - got ? sizeof(buf) : want - got);
-			if (n > 0)
-				got += (size_t)n;
+			ssize_t n = read(fd, (char *)buf + have, sizeof(buf) - have);
+
+			if (n > 0) {
+				/* whole indexes only: a pipe write of 4 bytes is atomic */
+				size_t bytes = have + (size_t)n, k;
+
+				for (k = 0; k + sizeof(uint32_t) <= bytes; k += sizeof(uint32_t)) {
+					uint32_t i = buf[k / sizeof(uint32_t)];
+
+					if (i < nkids && !ready[i]) {
+						ready[i] = true;
+						got++;
+					}
+				}
+				have = bytes - k;
+				memmove(buf, (char *)buf + k, have);
+			}
 			continue;
 		}
 		for (size_t i = 0; i < nkids; i++) {
 			int code;
-			if (child_wait(&kids[i], 0, &code, NULL) == 0)
-				return error("readtwice reader %zu (pid %d) exited before it started reading",
-					     i, (int)kids[i].pid);
+			if (child_wait(&kids[i], 0, &code, NULL) == 0) {
+				ret = error("readtwice reader %zu (pid %d) exited before it started reading",
+					    i, (int)kids[i].pid);
+				goto out;
+			}
 		}
+		for (size_t i = 0; i < nkids; i++)
+			if (!ready[i] && child_watch_stuck(w, &kids[i])) {
+				char what[96];
+
+				snprintf(what, sizeof(what), "readtwice reader %zu of memcg %zu (not ready to read)",
+					 i, i / per_memcg);
+				child_stuck_report(&kids[i], w, what, why);
+				error("%s", why->buf);
+				ret = -3;
+				goto out;
+			}
 	}
-	return 0;
+out:
+	free(ready);
+	return ret;
 }
 
 int readtwice_round(const struct rt_spec *spec, struct rt_reader *out)
@@ -153,6 +196,7 @@ int readtwice_round(const struct rt_spec *spec, struct rt_reader *out)
 	char (*procs)[4096] = xcalloc(spec->nmemcg, sizeof(*procs));
 	int ready[2] = { -1, -1 }, go[2] = { -1, -1 }, ret = -1;
 	size_t shared_len = n * sizeof(*shared);
+	struct child_watch watch;
 
 	shared = mmap(NULL, shared_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shared == MAP_FAILED) {
@@ -170,7 +214,8 @@ int readtwice_round(const struct rt_spec *spec, struct rt_reader *out)
 	for (size_t i = 0; i < n; i++) {
 		size_t m = i / spec->readers_per_memcg;
 
-		args[i] = (struct reader_arg){ spec->files[m], spec->runtime, ready[1], go[0], go[1], &shared[i] };
+		args[i] = (struct reader_arg){ spec->files[m], spec->runtime, ready[1], go[0], go[1], &shared[i],
+					       (uint32_t)i };
 		kids[i].fn = reader_main;
 		kids[i].fn_arg = &args[i];
 		kids[i].cgroup_procs = spec->cgs ? procs[m] : NULL;
@@ -184,36 +229,49 @@ int readtwice_round(const struct rt_spec *spec, struct rt_reader *out)
 			goto stop;
 		}
 	}
-	ret = wait_ready(ready[0], n, kids, n);
+	/* starting to read takes no time of its own: stuck_timeout from now */
+	child_watch_start(&watch, 0, spec->stuck_timeout);
+	ret = wait_ready(ready[0], n, kids, n, spec->readers_per_memcg, &watch, spec->why);
 	if (ret)
 		goto stop;
 	close(go[1]);   /* release every reader at once */
 	go[1] = -1;
+	/* one deadline for all: runtime after the release, plus stuck_timeout */
+	child_watch_start(&watch, spec->runtime, spec->stuck_timeout);
 	for (size_t i = 0; i < n; i++) {
 		int code, r;
-		char why[128];
+		char why[128], what[96];
 		size_t m = i / spec->readers_per_memcg;
 
-		do {
-			r = child_wait(&kids[i], spec->runtime + 60, &code, NULL);
-		} while (r == 1 && !lb_stop_requested());
-		if (r == -2 || lb_stop_requested()) {
+		snprintf(what, sizeof(what), "readtwice reader %zu of memcg %zu", i, m);
+		kids[i].name = what;
+		r = child_wait_watched(&kids[i], &watch, 1.0, &code, NULL, spec->why);
+		kids[i].name = "readtwice reader";
+		if (r == WATCH_STOP || lb_stop_requested()) {
 			ret = -2;
 			goto stop;
 		}
+		if (r == WATCH_STUCK) {
+			/* a reader the kernel under test holds (D state...) ends the op */
+			error("%s", spec->why->buf);
+			ret = -3;
+			goto stop;
+		}
 		if (r) {
-			ret = error("readtwice reader %zu of memcg %zu (pid %d) did not finish", i, m,
-				    (int)kids[i].pid);
+			ret = error("%s (pid %d) could not be waited for", what, (int)kids[i].pid);
 			goto stop;
 		}
 		if (code) {
 			child_describe_code(code, why, sizeof(why));
-			if (shared[i].err)
-				ret = error("readtwice reader %zu of memcg %zu (pid %d) failed on %s: %s", i, m,
-					    (int)kids[i].pid, spec->files[m], strerror(shared[i].err));
-			else
-				ret = error("readtwice reader %zu of memcg %zu (pid %d) %s", i, m,
-					    (int)kids[i].pid, why);
+			if (shared[i].err) {
+				ret = error("%s (pid %d) failed on %s: %s", what, (int)kids[i].pid,
+					    spec->files[m], strerror(shared[i].err));
+				goto stop;
+			}
+			/* killed (by the OOM killer, say): the op failed, not the workload */
+			strbuf_addf(spec->why, "%s (pid %d) %s", what, (int)kids[i].pid, why);
+			error("%s", spec->why->buf);
+			ret = -3;
 			goto stop;
 		}
 	}

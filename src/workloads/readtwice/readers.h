@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include "core/cgroup_setup.h"
 #include "core/numa.h"
+#include "core/util.h"
 
 #define READTWICE_BLOCK 4096
 
@@ -32,10 +33,14 @@ struct rt_spec {
 	const struct cgroup *cgs;     /* one per memcg, or NULL: stay in our cgroup */
 	const struct numa_bind *bind;
 	double runtime;               /* seconds */
+	double stuck_timeout;         /* a reader not ended this long after runtime is stuck */
+	struct strbuf *why;           /* the reason of a -3 */
 };
 
 /* Run one round. out has nmemcg * readers_per_memcg entries, reader r of
- * memcg m at [m * readers_per_memcg + r]. Returns 0; -1 on failure (message
+ * memcg m at [m * readers_per_memcg + r]. Returns 0; -3 when a reader got
+ * stuck or was killed (the op failed: the message printed is in spec->why,
+ * every reader is stopped); -1 on other failures (message
  * printed, names the reader); -2 when interrupted. */
 int readtwice_round(const struct rt_spec *spec, struct rt_reader *out);
 

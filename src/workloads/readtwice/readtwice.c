@@ -181,11 +181,13 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 	}
 	stats_snapshot(cgs, n, before, have_b);
 	memcg_snapshot_take(&snap_b, cgs, n);
-	spec = (struct rt_spec){ n, r, st->files, cgs, &ctx->env->bind, o->runtime };
+	spec = (struct rt_spec){ n, r, st->files, cgs, &ctx->env->bind, o->runtime,
+				 ctx->env->g->stuck_timeout, &s->why };
 	t0 = now_monotonic();
 	switch (readtwice_round(&spec, res)) {
 	case 0: break;
 	case -2: ret = WL_INTERRUPTED; goto out;
+	case -3: ret = WL_OP_FAILED; goto out;   /* printed; s->why says why */
 	default: ret = WL_FAILED; goto out;
 	}
 	secs = now_monotonic() - t0;

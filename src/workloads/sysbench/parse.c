@@ -5,6 +5,8 @@
  * mean latency under "Latency (ms):", so the parser tracks the section.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +34,13 @@ static int parse_count_rate(const char *v, unsigned long long *count, double *ra
 
 	if (!isdigit((unsigned char)*v))
 		return 0;
+	/* beyond 64 bits is no count (strtoull would clamp it without a word) */
+	errno = 0;
 	*count = strtoull(v, &end, 10);
+	if (errno == ERANGE) {
+		*count = 0;
+		return 0;
+	}
 	got |= 1;
 	while (*end == ' ' || *end == '\t')
 		end++;
@@ -40,7 +48,7 @@ static int parse_count_rate(const char *v, unsigned long long *count, double *ra
 		const char *r = end + 1;
 		char *rend;
 		double d = strtod(r, &rend);
-		if (rend != r && !strncmp(rend, " per sec.", 9)) {
+		if (rend != r && isfinite(d) && !strncmp(rend, " per sec.", 9)) {
 			*rate = d;
 			got |= 2;
 		}
@@ -55,7 +63,7 @@ static bool parse_double(const char *v, double *out)
 	if (!isdigit((unsigned char)*v) && *v != '.')
 		return false;
 	*out = strtod(v, &end);
-	return end != v;
+	return end != v && isfinite(*out);
 }
 
 static bool parse_ull_prefix(const char *v, unsigned long long *out)
@@ -64,8 +72,9 @@ static bool parse_ull_prefix(const char *v, unsigned long long *out)
 
 	if (!isdigit((unsigned char)*v))
 		return false;
+	errno = 0;
 	*out = strtoull(v, &end, 10);
-	return end != v;
+	return end != v && errno != ERANGE;
 }
 
 static void set_pair(struct sb_result *r, const char *v, unsigned long long *count,

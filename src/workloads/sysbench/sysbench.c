@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core/child.h"
+#include "core/child_watch.h"
 #include "core/cleanup.h"
 #include "workloads/sysbench/driver.h"
 #include "workloads/sysbench/parse.h"
@@ -284,10 +285,14 @@ static enum wl_status sysbench_validate(struct wl_ctx *ctx, struct strbuf *err)
 	return WL_OK;
 }
 
-/* Run one sysbench command as a child in the client memcg; events > 0
- * (command run) does that many transactions instead of secs. */
+/* Run one sysbench command as a child in the client memcg. A timed run
+ * (secs > 0, events 0) not ended global.stuck_timeout after secs is stuck:
+ * the op fails with WL_OP_FAILED and why says what held it (child_watch.h);
+ * a run of a fixed number of events (command run, events > 0) and an
+ * untimed one (prepare, cleanup) have `timeout` seconds. */
 static enum wl_status run_sysbench(struct wl_ctx *ctx, const char *command, unsigned long long threads,
-			double secs, unsigned long long events, const char *log, double timeout)
+			double secs, unsigned long long events, const char *log, double timeout,
+			struct strbuf *why)
 {
 	struct sysbench_opts *o = opts_of(ctx);
 	struct sb_state *st = ctx->priv;
@@ -304,6 +309,8 @@ static enum wl_status run_sysbench(struct wl_ctx *ctx, const char *command, unsi
 		.out_path = log,
 		.name = "sysbench",
 	};
+	struct child_watch w;
+	struct strbuf stuck = STRBUF_INIT;
 	int code = -1, r;
 
 	sb_argv(&cmd, &argv);
@@ -313,16 +320,30 @@ static enum wl_status run_sysbench(struct wl_ctx *ctx, const char *command, unsi
 		strlist_release(&argv);
 		return WL_FAILED;
 	}
-	r = child_wait(&c, timeout, &code, NULL);
+	if (secs > 0 && !events) {
+		child_watch_start(&w, secs, ctx->env->g->stuck_timeout);
+		r = child_wait_watched(&c, &w, 1.0, &code, NULL, why ? why : &stuck);
+	} else {
+		r = child_wait(&c, timeout, &code, NULL);
+	}
 	if (r) {
 		child_stop(&c, 2.0);
 		strlist_release(&argv);
-		if (r == -2 || lb_stop_requested())
+		if (r == WATCH_STOP || lb_stop_requested()) {
+			strbuf_release(&stuck);
 			return WL_INTERRUPTED;
+		}
+		if (r == WATCH_STUCK) {
+			error_with_log(log, "%s", why ? why->buf : stuck.buf);
+			strbuf_release(&stuck);
+			return WL_OP_FAILED;
+		}
 		if (r == 1)
 			error("sysbench %s did not finish within %.0f s (log %s)", command, timeout, log);
+		strbuf_release(&stuck);
 		return WL_FAILED;
 	}
+	strbuf_release(&stuck);
 	strlist_release(&argv);
 	if (code) {
 		child_failed(code, log, "sysbench %s", command);
@@ -467,7 +488,7 @@ static enum wl_status sysbench_setup(struct wl_ctx *ctx)
 		unsigned long long pt = o->tables;
 		if (pt > (unsigned long long)env->bind.nr_cpus && env->bind.nr_cpus > 0)
 			pt = (unsigned long long)env->bind.nr_cpus;
-		if ((r = run_sysbench(ctx, "prepare", pt, 0, 0, log, 24 * 3600)) != WL_OK)
+		if ((r = run_sysbench(ctx, "prepare", pt, 0, 0, log, 24 * 3600, NULL)) != WL_OK)
 			goto out;
 		r = WL_FAILED;
 	}
@@ -477,9 +498,11 @@ static enum wl_status sysbench_setup(struct wl_ctx *ctx)
 		goto out;
 	free(log);
 	log = env_log_path(env, "sysbench-warmup.log");
-	if ((r = run_sysbench(ctx, "run", st->max_threads, o->warmup_time, 0, log,
-			      o->warmup_time * 2 + 120)) != WL_OK)
+	if ((r = run_sysbench(ctx, "run", st->max_threads, o->warmup_time, 0, log, 0, NULL)) != WL_OK) {
+		if (r == WL_OP_FAILED)
+			r = WL_FAILED;
 		goto out;
+	}
 
 	for (size_t i = 0; i < o->threads.n; i++)
 		wl_add_step(ctx, "threads-%llu", o->threads.v[i]);
@@ -506,7 +529,7 @@ static enum wl_status sysbench_run_step(struct wl_ctx *ctx, size_t step, struct 
 	else
 		log = env_log_path(ctx->env, "sysbench-t%llu-warmup%u.log", t, st->warmup_runs++);
 	r = run_sysbench(ctx, "run", t, o->runtime, o->events, log,
-			 o->events ? o->events_timeout : o->runtime * 2 + 120);
+			 o->events ? o->events_timeout : 0, &s->why);
 	if (r != WL_OK) {
 		free(log);
 		return r;
@@ -573,7 +596,7 @@ static void sysbench_teardown(struct wl_ctx *ctx)
 		char *log = env_log_path(ctx->env, "sysbench-cleanup.log");
 		/* drop the tables before the server goes: mirrors mmtests, and
 		 * makes a cluster that failed to be removed small */
-		run_sysbench(ctx, "cleanup", 1, 0, 0, log, 300);
+		run_sysbench(ctx, "cleanup", 1, 0, 0, log, 300, NULL);
 		free(log);
 	}
 	st->prepared = false;

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/child.h"
+#include "core/child_watch.h"
 #include "core/cleanup.h"
 #include "workloads/thpscale/thp_sysfs.h"
 #include "workloads/thpscale/engine.h"
@@ -301,8 +302,11 @@ static int read_vmstat(uint64_t v[THP_NVMSTAT])
 	return 0;
 }
 
-/* Start the instances and wait for all of them. */
-static enum wl_status run_instances(struct wl_ctx *ctx, struct thp_shared *sh, const struct thp_layout *l)
+/* Start the instances and wait for all of them. An instance whose
+ * process used no CPU for global.stuck_timeout is stuck: WL_OP_FAILED,
+ * why says which (child_watch.h). */
+static enum wl_status run_instances(struct wl_ctx *ctx, struct thp_shared *sh, const struct thp_layout *l,
+				    struct strbuf *why)
 {
 	struct thp_priv *p = ctx->priv;
 	struct thpscale_opts *o = ctx->opts;
@@ -311,6 +315,7 @@ static enum wl_status run_instances(struct wl_ctx *ctx, struct thp_shared *sh, c
 	struct thp_instance *in = xcalloc(n, sizeof(*in));
 	char (*procs)[PATH_MAX] = xcalloc(n, sizeof(*procs));
 	bool *done = xcalloc(n, sizeof(*done));
+	struct child_watch *watch = xcalloc(n, sizeof(*watch));
 	enum wl_status ret = WL_OK;
 
 	for (unsigned i = 0; i < n; i++) {
@@ -327,6 +332,7 @@ static enum wl_status run_instances(struct wl_ctx *ctx, struct thp_shared *sh, c
 			ret = WL_FAILED;
 			break;
 		}
+		child_watch_start(&watch[i], -1, ctx->env->g->stuck_timeout);
 		left++;
 	}
 	while (left) {
@@ -336,6 +342,20 @@ static enum wl_status run_instances(struct wl_ctx *ctx, struct thp_shared *sh, c
 			if (done[i] || !c[i].running)
 				continue;
 			r = child_wait(&c[i], left > 1 ? 0.2 : 1.0, &code, NULL);
+			if (r == 1 && child_watch_stuck(&watch[i], &c[i])) {
+				char what[48];
+
+				snprintf(what, sizeof(what), "thpscale instance %u", i + 1);
+				child_stuck_report(&c[i], &watch[i], what, why);
+				error("%s", why->buf);
+				thp_shared_abort(sh);
+				for (unsigned j = 0; j < n; j++)
+					if (!done[j] && c[j].running)
+						child_stop(&c[j], 2.0);
+				ret = WL_OP_FAILED;
+				left = 0;
+				break;
+			}
 			if (r == 1)
 				continue;
 			if (r == -2) {
@@ -364,6 +384,7 @@ static enum wl_status run_instances(struct wl_ctx *ctx, struct thp_shared *sh, c
 		}
 	}
 	free(done);
+	free(watch);
 	free(procs);
 	free(in);
 	free(c);
@@ -395,7 +416,7 @@ static enum wl_status thpscale_run_step(struct wl_ctx *ctx, size_t step, struct 
 		thp_shared_destroy(sh);
 		return WL_FAILED;
 	}
-	r = run_instances(ctx, sh, &l);
+	r = run_instances(ctx, sh, &l, &s->why);
 	if (r == WL_OK && read_vmstat(after))
 		r = WL_FAILED;
 	/* every thread must have made every fault */

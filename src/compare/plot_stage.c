@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* plot's staging folder (plot_stage.h). */
+#include "compare/plot_stage.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "core/cleanup.h"
+#include "core/fs_sigsafe.h"
+#include "core/util.h"
+
+/* cleanup registry undo: async-signal-safe */
+static void remove_stage(void *dir)
+{
+	remove_tree_sigsafe(dir);
+}
+
+int plot_stage_open(struct plot_stage *st, const char *outdir)
+{
+	st->outdir = outdir;
+	st->dir = xasprintf("%s/.lrubench-plot.XXXXXX", outdir);
+	if (!mkdtemp(st->dir)) {
+		error_errno("cannot create a staging folder in %s", outdir);
+		free(st->dir);
+		st->dir = NULL;
+		return -1;
+	}
+	st->cleanup_id = cleanup_push("plot staging folder", remove_stage, st->dir);
+	return 0;
+}
+
+int plot_stage_publish(struct plot_stage *st)
+{
+	DIR *d = opendir(st->dir);
+	struct dirent *de;
+	int ret = 0;
+
+	if (!d)
+		return error_errno("cannot read %s", st->dir);
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		/* replaces whatever has the name in OUTDIR, a symlink included */
+		char *to = xasprintf("%s/%s", st->outdir, de->d_name);
+
+		if (renameat(dirfd(d), de->d_name, AT_FDCWD, to))
+			ret = error_errno("cannot create %s", to);
+		free(to);
+	}
+	closedir(d);
+	plot_stage_abort(st);
+	return ret;
+}
+
+void plot_stage_abort(struct plot_stage *st)
+{
+	if (!st->dir)
+		return;
+	cleanup_pop(st->cleanup_id, true);
+	free(st->dir);
+	st->dir = NULL;
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * plot makes every file (.dat, .gp, index.md, the figures gnuplot writes in
+ * pieces) in a fresh staging folder inside -o and renames each into place
+ * at the end. So an interrupted plot leaves no partial figure (the staging
+ * folder goes, from the cleanup registry on a second signal too), and a
+ * symlink planted in -o is replaced by rename(), never written through.
+ */
+#ifndef LRUBENCH_PLOT_STAGE_H
+#define LRUBENCH_PLOT_STAGE_H
+
+struct plot_stage {
+	char *dir;        /* OUTDIR/.lrubench-plot.XXXXXX */
+	const char *outdir;
+	int cleanup_id;
+};
+
+/* Create the staging folder; -1 with a message. */
+int plot_stage_open(struct plot_stage *st, const char *outdir);
+/* Rename every file of the staging folder into OUTDIR, then remove it. */
+int plot_stage_publish(struct plot_stage *st);
+/* Remove the staging folder and everything in it (interrupted, failed). */
+void plot_stage_abort(struct plot_stage *st);
+
+#endif

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What /proc says about a process: its stat line, its kernel stack. */
+#ifndef LRUBENCH_PROCFS_H
+#define LRUBENCH_PROCFS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+#include "core/util.h"
+
+struct proc_stat {
+	char comm[64];                 /* without the parentheses */
+	char state;                    /* R S D T t Z X I ... */
+	pid_t ppid, pgrp;
+	unsigned long long ticks;      /* utime + stime */
+	unsigned long long child_ticks;/* cutime + cstime: of its reaped children */
+};
+
+/* Parse /proc/PID/stat text: comm may hold anything, ')' included, so it
+ * ends at the last ')'. 0, or -1 when malformed. */
+int proc_stat_parse(const char *text, struct proc_stat *st);
+/* Read and parse /proc/PID/stat under prefix ("" for the real /proc). */
+int proc_stat_read(const char *prefix, pid_t pid, struct proc_stat *st);
+/* "running", "sleeping", "uninterruptible (D)", "stopped (T)", ... */
+const char *proc_state_name(char state);
+/* The kernel stack of pid (/proc/PID/stack, root only) as "f1 < f2 < f3",
+ * offsets dropped, at most max frames, appended to out; 0, or -1 when it
+ * cannot be read. */
+int proc_kernel_stack(pid_t pid, size_t max, struct strbuf *out);
+
+#endif
