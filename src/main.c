@@ -29,6 +29,9 @@ static const struct command commands[] = {
 	{ cmd_fetch, &fetch_command },
 	{ cmd_bisect_step, &bisect_step_command },
 	{ cmd_bisect_log, &bisect_log_command },
+	{ cmd_pack, &pack_command },
+	{ cmd_push, &push_command },
+	{ cmd_fleet, &fleet_command },
 };
 
 static const struct command *find_command(const char *name)

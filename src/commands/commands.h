@@ -18,6 +18,9 @@ int cmd_report(int argc, char **argv);
 int cmd_trend(int argc, char **argv);
 int cmd_bisect_step(int argc, char **argv);
 int cmd_bisect_log(int argc, char **argv);
+int cmd_pack(int argc, char **argv);
+int cmd_push(int argc, char **argv);
+int cmd_fleet(int argc, char **argv);
 
 extern const struct popt_command run_command;
 extern const struct popt_command compare_command;
@@ -29,5 +32,8 @@ extern const struct popt_command report_command;
 extern const struct popt_command trend_command;
 extern const struct popt_command bisect_step_command;
 extern const struct popt_command bisect_log_command;
+extern const struct popt_command pack_command;
+extern const struct popt_command push_command;
+extern const struct popt_command fleet_command;
 
 #endif

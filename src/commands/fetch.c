@@ -14,15 +14,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "core/cleanup.h"
 #include "commands/commands.h"
 #include "core/net_client.h"
 #include "core/parse_options.h"
+#include "core/results_archive.h"
 #include "core/util.h"
 
 /* The command line as given; reset by every cmd_fetch(). */
 static struct {
-	const char *sha256, *cache, *retries, *extract;
+	const char *sha256, *cache, *retries, *extract, *results, *token_file, *netrc_file;
 	const char *max_size, *timeout, *x_max_size, *x_max_files, *x_max_ratio;
 	bool quiet;
 	int progress;              /* as struct fetch_opts: -1 by the terminal, 0 never, 1 always */
@@ -46,6 +48,11 @@ static const struct popt fetch_options[] = {
 	POPT_STRING(0, "extract-max-files", &O.x_max_files, "N", "refuse over N entries (500000)"),
 	POPT_STRING(0, "extract-max-ratio", &O.x_max_ratio, "N", "refuse over N times the "
 		    "archive (100)"),
+	POPT_STRING(0, "results", &O.results, "DIR",
+		    "URLs are results archives: check, save in DIR"),
+	POPT_STRING(0, "token-file", &O.token_file, "FILE",
+		    "--results: the token's file ($LRUBENCH_TOKEN_FILE)"),
+	POPT_STRING(0, "netrc-file", &O.netrc_file, "FILE", "--results: the netrc file (~/.netrc)"),
 	POPT_BOOL('q', "quiet", &O.quiet, "print errors only"),
 	POPT_CALLBACK(0, "progress", NULL, NULL, "draw the progress bar even when not on a terminal",
 		      progress_cb),
@@ -54,14 +61,18 @@ static const struct popt fetch_options[] = {
 };
 
 const struct popt_command fetch_command = {
-	"fetch", "URL|TARBALL",
+	"fetch", "URL|TARBALL...",
 	"Download URL (http://, https:// or file://) into lrubench's download cache,\n"
 	"where kernbench's source is looked up, so machines without network can run\n"
 	"it: fetch once, run many times. The entry is written whole or not at all, and\n"
 	"with --sha256 only when it matches; a cached entry is verified again. With\n"
 	"--extract the entry, or a local TARBALL, is extracted as kernbench does (no\n"
-	"absolute names, no '..', links kept inside, devices refused). Exit 0 ok; 1 the\n"
-	"download, checksum or extraction failed; 2 usage; 130 interrupted.\n"
+	"absolute names, no '..', links kept inside, devices refused).\n"
+	"With --results DIR each URL is a results archive in a results store (see\n"
+	"push): it is downloaded with the store's credentials ($LRUBENCH_TOKEN,\n"
+	"$LRUBENCH_TOKEN_FILE or netrc), checked as compare checks archives and only\n"
+	"then saved as DIR/NAME, for `lrubench compare DIR`. Exit 0 ok; 1 the\n"
+	"download, checksum, check or extraction failed; 2 usage; 130 interrupted.\n"
 	"See lrubench-fetch(1).",
 	fetch_options,
 };
@@ -105,6 +116,52 @@ static bool have_helper(void)
 	return found;
 }
 
+/* --results DIR URL...: results archives from a store into DIR. */
+static int fetch_results(char **urls, int n, int retries)
+{
+	struct push_request req = { .retries = retries, .token_file = O.token_file,
+				    .netrc_file = O.netrc_file };
+	struct strbuf saved = STRBUF_INIT;
+	int r;
+
+	if (O.sha256 || O.extract || O.cache)
+		return popt_usage_error(&fetch_command, "--results takes no --sha256, --extract or "
+					"--cache (archives are checked, and saved in DIR)");
+	if (!*O.results)
+		return popt_usage_error(&fetch_command, "--results: empty folder name");
+	for (int i = 0; i < n; i++) {
+		size_t end = strcspn(urls[i], "?#"), start = end;
+		char *name;
+		bool ok;
+
+		if (strncasecmp(urls[i], "http://", 7) && strncasecmp(urls[i], "https://", 8))
+			return popt_usage_error(&fetch_command, "--results: '%s' is not an http:// "
+						"or https:// URL", urls[i]);
+		while (start && urls[i][start - 1] != '/')
+			start--;
+		name = xstrndup(urls[i] + start, end - start);
+		ok = ra_is_archive_name(name) && name[0] != '.';
+		free(name);
+		if (!ok)
+			return popt_usage_error(&fetch_command, "--results: %.*s: the URL must end in a "
+						"file name like NAME.tar.zst (.tar.gz, .tar.xz, .tar), "
+						"the name it is saved as", (int)end, urls[i]);
+	}
+	if (!have_helper())
+		return LB_EXIT_UNSUPPORTED;
+	r = net_fetch_results(O.results, urls, (size_t)n, &req, &saved);
+	if (!r) {
+		char *save = NULL, *line = strtok_r(saved.buf, "\n", &save);
+
+		for (int i = 0; line && i < n; i++, line = strtok_r(NULL, "\n", &save))
+			info("fetched %s into %s", urls[i], line);
+	}
+	strbuf_release(&saved);
+	if (r == -2 || lb_stop_requested())
+		return LB_EXIT_INTERRUPTED;
+	return r ? LB_EXIT_FAIL : LB_EXIT_OK;
+}
+
 int cmd_fetch(int argc, char **argv)
 {
 	struct fetch_opts o = { .retries = -1, .progress = -1 };
@@ -140,6 +197,11 @@ int cmd_fetch(int argc, char **argv)
 	extract = O.extract;
 	if (!n)
 		return popt_usage_error(&fetch_command, "fetch needs a URL");
+	if (O.results)
+		return fetch_results(argv, n, o.retries);
+	if (O.token_file || O.netrc_file)
+		return popt_usage_error(&fetch_command, "--token-file and --netrc-file go with "
+					"--results (a source download reads ~/.netrc only)");
 	if (n > 1)
 		return popt_usage_error(&fetch_command, "only one URL, not also '%s'", argv[1]);
 	src = argv[0];

@@ -34,16 +34,33 @@ int labels_pick_baseline(struct label_result **labels, size_t *n, const char *wh
 			move_to_front(v, i);
 			return 0;
 		}
-	if (!is_dir(which) || !is_label_dir(which)) {
+	if (!is_dir(which) && path_exists(which)) {
+		/* a results archive of one label (core/results_archive.h) */
+		struct label_result *a = NULL;
+		size_t na = 0;
+		char *w = (char *)which;
+
+		if (labels_collect(&w, 1, NULL, &a, &na, err))
+			return -1;
+		if (na != 1) {
+			strbuf_addf(err, "--baseline %s: the archive holds %zu labels; give it with the "
+				    "results and name the baseline label", which, na);
+			labels_release(a, na);
+			return -1;
+		}
+		extra = a[0];
+		free(a);
+	} else if (!is_dir(which) || !is_label_dir(which)) {
 		strbuf_addf(err, "--baseline '%s': neither a label among the results given "
 			    "(found:", which);
 		for (size_t i = 0; i < *n; i++)
 			strbuf_addf(err, " %s", v[i].label);
-		strbuf_addstr(err, ") nor a label folder (a folder with run.json)");
+		strbuf_addstr(err, ") nor a label folder (a folder with run.json) or a results "
+			      "archive");
+		return -1;
+	} else if (label_result_load(which, &extra, err)) {
 		return -1;
 	}
-	if (label_result_load(which, &extra, err))
-		return -1;
 	for (size_t i = 0; i < *n; i++)
 		if (!strcmp(v[i].label, extra.label)) {
 			if (!same_folder(v[i].dir, extra.dir)) {

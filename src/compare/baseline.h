@@ -14,7 +14,8 @@
 /*
  * Move the baseline to the front of labels (from labels_collect), the other
  * labels keeping their order. which is a label name among them, else a
- * label folder, loaded and put in front when it is not among them already.
+ * label folder or a results archive of one label, loaded and put in front
+ * when it is not among them already.
  * Returns 0, or -1 with err naming which and what was found.
  */
 int labels_pick_baseline(struct label_result **labels, size_t *n, const char *which,

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The labels named on a `compare` or `plot` command line (labels.h): each
- * DIR is a label folder (has run.json) or a folder of label folders.
+ * DIR is a label folder (has run.json), a results archive, or a folder of
+ * label folders and results archives. Archives are unpacked by the helper
+ * program into a private temp folder (core/results_unpack.h) and then read
+ * as folders; a label from one is shown as ARCHIVE:LABEL.
  */
 #include "compare/labels.h"
 
@@ -12,6 +15,8 @@
 #include "core/cleanup.h"
 #include "core/label_name.h"
 #include "core/parallel.h"
+#include "core/results_archive.h"
+#include "core/results_unpack.h"
 #include "core/strlist.h"
 
 struct found {
@@ -24,20 +29,23 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The label folders that dir names, appended to out (sorted by name). */
-static int find_dirs(const char *dir, struct strlist *out, struct strbuf *err)
+/* The label folders and results archives that dir names, appended to
+ * out and archives (each sorted by name). */
+static int find_dirs(const char *dir, struct strlist *out, struct strlist *archives,
+		     struct strbuf *err)
 {
-	struct strlist subs = STRLIST_INIT;
+	struct strlist subs = STRLIST_INIT, arch = STRLIST_INIT;
 	struct dirent *de;
 	DIR *d;
 
 	if (!path_exists(dir)) {
-		strbuf_addf(err, "%s: no such folder", dir);
+		strbuf_addf(err, "%s: no such folder or file", dir);
 		return -1;
 	}
 	if (!is_dir(dir)) {
-		strbuf_addf(err, "%s: not a folder (give a label folder or a folder of them)", dir);
-		return -1;
+		/* a file: the helper tells whether it is a results archive */
+		strlist_push(archives, dir);
+		return 0;
 	}
 	if (is_label_dir(dir)) {
 		strlist_push(out, dir);
@@ -61,6 +69,8 @@ static int find_dirs(const char *dir, struct strlist *out, struct strbuf *err)
 				strlist_push(&subs, p);
 			else if (de->d_name[0] != '.')   /* hidden ones are meant to be */
 				warning("%s is not read: %s", p, why.buf);
+		} else if (de->d_name[0] != '.' && ra_is_archive_name(de->d_name) && !is_dir(p)) {
+			strlist_push(&arch, p);
 		} else if (de->d_name[0] != '.' && is_dir(p)) {
 			/* a results folder of someone else: say what is left out */
 			warning("%s: no run.json in it: not a label folder, skipped", p);
@@ -69,15 +79,46 @@ static int find_dirs(const char *dir, struct strlist *out, struct strbuf *err)
 		free(p);
 	}
 	closedir(d);
-	if (!subs.n) {
-		strbuf_addf(err, "%s: no results (no run.json in it or in any folder inside it)", dir);
+	if (!subs.n && !arch.n) {
+		strbuf_addf(err, "%s: no results (no run.json in it, and no label folder or results "
+			    "archive inside it)", dir);
 		return -1;
 	}
-	qsort(subs.v, subs.n, sizeof(*subs.v), cmp_name);
+	if (subs.n)
+		qsort(subs.v, subs.n, sizeof(*subs.v), cmp_name);
+	if (arch.n)
+		qsort(arch.v, arch.n, sizeof(*arch.v), cmp_name);
 	for (size_t i = 0; i < subs.n; i++)
 		strlist_push(out, subs.v[i]);
+	for (size_t i = 0; i < arch.n; i++)
+		strlist_push(archives, arch.v[i]);
 	strlist_release(&subs);
+	strlist_release(&arch);
 	return 0;
+}
+
+int labels_find(char **dirs, size_t ndirs, struct strlist *label_dirs, struct strlist *archives,
+		struct strbuf *err)
+{
+	for (size_t i = 0; i < ndirs; i++)
+		if (find_dirs(dirs[i], label_dirs, archives, err))
+			return -1;
+	return 0;
+}
+
+/* s with the first "from" replaced by "to" (a temp path by ARCHIVE:LABEL). */
+static void replace_first(struct strbuf *s, const char *from, const char *to)
+{
+	char *at = s->len ? strstr(s->buf, from) : NULL;
+	struct strbuf r = STRBUF_INIT;
+
+	if (!at)
+		return;
+	strbuf_add(&r, s->buf, (size_t)(at - s->buf));
+	strbuf_addstr(&r, to);
+	strbuf_addstr(&r, at + strlen(from));
+	strbuf_release(s);
+	*s = r;
 }
 
 /*
@@ -85,7 +126,7 @@ static int find_dirs(const char *dir, struct strlist *out, struct strbuf *err)
  * labels are independent: load them in parallel, each into its own slot.
  */
 struct loader {
-	const struct strlist *dirs;
+	const struct strlist *dirs, *shown;
 	struct label_result *labels;
 	struct strbuf *errs;
 	int *rets;
@@ -101,11 +142,20 @@ static void load_one(void *arg, size_t i)
 		return;
 	}
 	ld->rets[i] = label_result_load(ld->dirs->v[i], &ld->labels[i], &ld->errs[i]);
+	if (strcmp(ld->shown->v[i], ld->dirs->v[i])) {
+		/* from an archive: name it, not the temp folder */
+		replace_first(&ld->errs[i], ld->dirs->v[i], ld->shown->v[i]);
+		if (!ld->rets[i]) {
+			free(ld->labels[i].dir);
+			ld->labels[i].dir = xstrdup(ld->shown->v[i]);
+		}
+	}
 }
 
-static int load_all(const struct strlist *dirs, struct label_result *labels, struct strbuf *err)
+static int load_all(const struct strlist *dirs, const struct strlist *shown,
+		    struct label_result *labels, struct strbuf *err)
 {
-	struct loader ld = { dirs, labels, xcalloc(dirs->n, sizeof(struct strbuf)),
+	struct loader ld = { dirs, shown, labels, xcalloc(dirs->n, sizeof(struct strbuf)),
 			     xcalloc(dirs->n, sizeof(int)) };
 	int ret = 0;
 
@@ -203,7 +253,7 @@ static int pick_names(struct found *f, const char *names, struct strbuf *err)
 int labels_collect(char **dirs, size_t ndirs, const char *names,
 		   struct label_result **out, size_t *nout, struct strbuf *err)
 {
-	struct strlist found = STRLIST_INIT;
+	struct strlist found = STRLIST_INIT, shown = STRLIST_INIT, archives = STRLIST_INIT;
 	struct found f = { NULL, 0, 0 };
 	int ret = -1;
 
@@ -213,12 +263,15 @@ int labels_collect(char **dirs, size_t ndirs, const char *names,
 		strbuf_addf(err, "no results folder given");
 		return -1;
 	}
-	for (size_t i = 0; i < ndirs; i++)
-		if (find_dirs(dirs[i], &found, err))
-			goto out;
+	if (labels_find(dirs, ndirs, &found, &archives, err))
+		goto out;
+	for (size_t i = 0; i < found.n; i++)
+		strlist_push(&shown, found.v[i]);
+	if (results_unpack(&archives, &found, &shown, err))
+		goto out;
 	f.v = xcalloc(found.n, sizeof(*f.v));
 	f.n = f.cap = found.n;
-	if (load_all(&found, f.v, err))
+	if (load_all(&found, &shown, f.v, err))
 		goto out;
 	for (size_t i = 0; i < f.n; i++)
 		for (size_t j = 0; j < i; j++)
@@ -241,6 +294,8 @@ int labels_collect(char **dirs, size_t ndirs, const char *names,
 out:
 	labels_release(f.v, f.n);
 	strlist_release(&found);
+	strlist_release(&shown);
+	strlist_release(&archives);
 	return ret;
 }
 

@@ -36,6 +36,7 @@
  * extracted kernel tree is ~1 GiB of small files) before it is killed. */
 #define NET_STOP_GRACE 120.0
 #define NET_RESULT_MAX 8192
+#define NET_LIST_MAX (1024 * 1024)   /* push and fetch --results: a line per file */
 
 bool fetch_has_scheme(const char *s)
 {
@@ -217,7 +218,8 @@ static int read_result(int fd, struct strbuf *out, size_t max)
  * Run `lrubench-net CMD [-q] [--result-fd=N] WORDS...`. -q when lrubench is
  * quiet (or quiet is asked): the helper's info() lines are lrubench's too.
  * result (may be NULL) gets what the helper wrote to its result pipe.
- * Returns 0 ok, -1 failed (a message was printed), -2 interrupted.
+ * Returns 0 ok, -1 failed (a message was printed), -2 interrupted, -3 the
+ * input was not what the command takes (NET_EXIT_BAD_INPUT; printed).
  */
 static int run_helper(const char *cmd, bool quiet, const struct strlist *words,
 		      struct strbuf *result, size_t result_max)
@@ -271,6 +273,8 @@ static int run_helper(const char *cmd, bool quiet, const struct strlist *words,
 		ret = 0;
 	} else if (code == LB_EXIT_INTERRUPTED) {
 		ret = -2;
+	} else if (code == NET_EXIT_BAD_INPUT) {
+		ret = -3;   /* it said why */
 	} else if (code != LB_EXIT_FAIL) {
 		char how[96];
 
@@ -390,6 +394,115 @@ int net_cpio_write(const char *path, const struct strlist *entries, struct strbu
 	if (r)
 		strbuf_addf(err, "cannot write the initramfs %s%s", path,
 			    r == -2 ? ": interrupted" : "");
+	strlist_release(&a);
+	return r;
+}
+
+int net_pack(const char *out, const char *compress, bool force, const struct strlist *labels,
+	     const struct strlist *dirs, struct pack_result *res)
+{
+	struct strlist a = STRLIST_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	int r;
+
+	memset(res, 0, sizeof(*res));
+	strlist_pushf(&a, "--compress=%s", compress);
+	if (force)
+		strlist_push(&a, "--force");
+	strlist_push(&a, "--");
+	strlist_push(&a, out);
+	for (size_t i = 0; i < labels->n; i++) {
+		strlist_push(&a, labels->v[i]);
+		strlist_push(&a, dirs->v[i]);
+	}
+	r = run_helper("pack", false, &a, &sb, NET_LIST_MAX);
+	if (!r && sscanf(strbuf_str(&sb), "%zu %llu %llu", &res->files, &res->bytes_in,
+			 &res->bytes_out) != 3)
+		r = error("%s pack %s: unexpected result '%s'", NET_HELPER_NAME, out, strbuf_str(&sb));
+	strbuf_release(&sb);
+	strlist_release(&a);
+	return r;
+}
+
+int net_unpack(const char *dest, const struct strlist *archives, bool results_only)
+{
+	struct strlist a = STRLIST_INIT;
+	int r;
+
+	if (results_only)
+		strlist_push(&a, "--results-only");
+	strlist_push(&a, "--");
+	strlist_push(&a, dest);
+	for (size_t i = 0; i < archives->n; i++)
+		strlist_push(&a, archives->v[i]);
+	r = run_helper("unpack", false, &a, NULL, 0);
+	strlist_release(&a);
+	return r;
+}
+
+int net_verify(const struct strlist *archives)
+{
+	struct strlist a = STRLIST_INIT;
+	int r;
+
+	strlist_push(&a, "--");
+	for (size_t i = 0; i < archives->n; i++)
+		strlist_push(&a, archives->v[i]);
+	r = run_helper("verify", false, &a, NULL, 0);
+	strlist_release(&a);
+	return r;
+}
+
+/* The options push and fetch-results share. */
+static void store_words(const struct push_request *o, struct strlist *a)
+{
+	if (o->retries >= 0)
+		strlist_pushf(a, "--retries=%d", o->retries);
+	if (o->token_file)
+		strlist_pushf(a, "--token-file=%s", o->token_file);
+	if (o->netrc_file)
+		strlist_pushf(a, "--netrc-file=%s", o->netrc_file);
+}
+
+int net_push(const struct strlist *files, const struct strlist *urls,
+	     const struct push_request *o, struct strbuf *pushed)
+{
+	struct strlist a = STRLIST_INIT;
+	int r;
+
+	store_words(o, &a);
+	if (o->timeout > 0)
+		strlist_pushf(&a, "--timeout=%.17g", o->timeout);
+	if (o->connect_timeout > 0)
+		strlist_pushf(&a, "--connect-timeout=%.17g", o->connect_timeout);
+	if (o->checksum)
+		strlist_pushf(&a, "--checksum=%s", o->checksum);
+	if (o->force)
+		strlist_push(&a, "--force");
+	if (o->direct)
+		strlist_push(&a, "--direct");
+	strlist_push(&a, "--");
+	for (size_t i = 0; i < files->n; i++) {
+		strlist_push(&a, files->v[i]);
+		strlist_push(&a, urls->v[i]);
+	}
+	r = run_helper("push", false, &a, pushed, NET_LIST_MAX);
+	strlist_release(&a);
+	return r;
+}
+
+int net_fetch_results(const char *dir, char *const *urls, size_t n,
+		      const struct push_request *o, struct strbuf *saved)
+{
+	struct strlist a = STRLIST_INIT;
+	int r;
+
+	store_words(o, &a);
+	strlist_push(&a, "--");
+	strlist_push(&a, dir);
+	for (size_t i = 0; i < n; i++)
+		strlist_push(&a, urls[i]);
+	r = run_helper("fetch-results", false, &a, saved, NET_LIST_MAX);
 	strlist_release(&a);
 	return r;
 }

@@ -25,6 +25,9 @@
 
 #define NET_HELPER_NAME "lrubench-net"
 #define FETCH_DEFAULT_CACHE "/var/cache/lrubench"
+/* The helper's exit status for input that is not what the command takes
+ * (push given a file that is not a results archive): run_helper's -3. */
+#define NET_EXIT_BAD_INPUT 65
 
 enum fetch_status {
 	FETCH_OK = 0,
@@ -51,6 +54,8 @@ struct extract_limits {
 	unsigned long long max_ratio;   /* those bytes / the archive's size, past the floor */
 };
 
+struct store_auth;
+
 struct fetch_opts {
 	unsigned long long max_bytes; /* the download's size; 0: FETCH_DEFAULT_MAX_BYTES */
 	double timeout;            /* seconds for the whole fetch, retries included; 0: default */
@@ -61,6 +66,9 @@ struct fetch_opts {
 	double low_speed_time;     /* abort below 1 KiB/s for this long; <= 0: default (60) */
 	int progress;              /* < 0: a bar when stderr is a terminal; 0 never; 1 always */
 	bool quiet;                /* no "fetched ..." info line */
+	/* helper side only: a results store's credentials (net/store_auth.h),
+	 * which downloads of sources never get */
+	const struct store_auth *auth;
 };
 
 struct fetch_result {
@@ -103,6 +111,42 @@ int net_extract_tree(const char *path, const char *dest, const struct extract_li
  * "dir NAME MODE", "chr NAME MODE MAJOR MINOR", "file NAME MODE SOURCE").
  * 0, -1 with the reason in err, -2 interrupted. */
 int net_cpio_write(const char *path, const struct strlist *entries, struct strbuf *err);
+
+/* Results archives (core/results_archive.h), in the helper. Each returns
+ * 0; -1 error (printed by the helper); -2 interrupted (nothing left
+ * behind). */
+struct pack_result {
+	size_t files;
+	unsigned long long bytes_in, bytes_out;
+};
+/* Pack label folders dirs[i] as labels[i]/ into out (compress: "zstd",
+ * "gzip" or "xz"); an existing out is an error unless force. */
+int net_pack(const char *out, const char *compress, bool force, const struct strlist *labels,
+	     const struct strlist *dirs, struct pack_result *res);
+/* Check each archive and write it into dest/1, dest/2, ... (dest exists);
+ * with results_only, not the logs (results_read.h). */
+int net_unpack(const char *dest, const struct strlist *archives, bool results_only);
+/* Check each archive, writing nothing. */
+int net_verify(const struct strlist *archives);
+
+/* Uploads to a results store (net/push.h) and downloads from it
+ * (net/store_fetch.h). Credentials come from the environment or the files
+ * named (never a command line); each returns 0, -1 (printed), -2. */
+struct push_request {
+	int retries;              /* < 0: default (3) */
+	double timeout;           /* per request, seconds; <= 0: default (600) */
+	double connect_timeout;   /* <= 0: default (30) */
+	const char *token_file, *netrc_file;   /* NULL: from the environment */
+	const char *checksum;     /* "digest", "amz" or "none"; NULL: digest */
+	bool force, direct;
+};
+/* files[i] to urls[i]; pushed gets the final URLs, one a line. -3 (and
+ * nothing sent) when a file is not a results archive. */
+int net_push(const struct strlist *files, const struct strlist *urls,
+	     const struct push_request *o, struct strbuf *pushed);
+/* Each URL's archive, checked, into dir; saved gets the paths, one a line. */
+int net_fetch_results(const char *dir, char *const *urls, size_t n,
+		      const struct push_request *o, struct strbuf *saved);
 
 /* A kernel config file, plain or gzip (/proc/config.gz), read by the helper:
  * at most max bytes of text (malloc'ed into *text) and its sha256. 0, or -1

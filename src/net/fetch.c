@@ -18,6 +18,7 @@
 #include <openssl/evp.h>
 #include "core/cleanup.h"
 #include "core/util.h"
+#include "net/store_auth.h"
 
 #define FETCH_BUFSZ (512 * 1024)
 
@@ -285,6 +286,8 @@ static int attempt(CURL *h, const char *url, const struct fetch_opts *o, struct 
 	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)(left * 1000) + 1);
 	/* credentials live in ~/.netrc, never in the URL (stored and printed) */
 	curl_easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+	if (o->auth)
+		store_auth_apply(h, o->auth);
 
 	d->start = d->last_draw = now_monotonic();
 	d->drawn = false;
@@ -315,7 +318,10 @@ static int attempt(CURL *h, const char *url, const struct fetch_opts *o, struct 
 			    " after %llu bytes", d->bytes);
 		return -1;
 	}
-	if (rc == CURLE_HTTP_RETURNED_ERROR && http)
+	if (rc == CURLE_HTTP_RETURNED_ERROR && http && o->auth)
+		strbuf_addf(msg, "HTTP status %ld: %s", http,
+			    store_http_meaning(http, store_auth_given(o->auth)));
+	else if (rc == CURLE_HTTP_RETURNED_ERROR && http)
 		strbuf_addf(msg, "HTTP status %ld", http);
 	else if (rc == CURLE_WRITE_ERROR && d->write_errno)
 		strbuf_addf(msg, "cannot write %s: %s", d->tmp, strerror(d->write_errno));

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * lrubench-net: the helper program that does lrubench's network and archive
- * work -- downloads into the verified cache (libcurl), sha256 of files
- * (libcrypto), safe extraction of source tarballs and cpio writing
- * (libarchive). lrubench runs it as a child (core/net_client.c) for
- * `lrubench fetch`, kernbench's source and VM mode's initramfs. Not a user
- * command: its command line is an internal protocol and may change.
+ * work -- downloads into the verified cache and uploads to a results store
+ * (libcurl), sha256 of files (libcrypto), safe extraction of source
+ * tarballs, results archives and cpio writing (libarchive). lrubench runs
+ * it as a child (core/net_client.c) for `lrubench fetch`, `pack`, `push`,
+ * compare and plot on archives, kernbench's source and VM mode's
+ * initramfs. Not a user command: its command line is an internal protocol
+ * and may change.
  *
  * Why a separate program (git's model: git-remote-http keeps libcurl out
  * of git) rather than dlopen() on the paths that need the libraries:
@@ -41,10 +43,26 @@
  *   extract [--max-size=N] [--max-files=N] [--max-ratio=N] -- ARCHIVE DEST
  *                                (archive_extract.h)
  *   cpio -- OUT ENTRY-WORDS...   (cpio.h)
+ *   pack [--compress=zstd|gzip|xz] [--force] -- OUT LABEL DIR [LABEL DIR]...
+ *         -> "FILES BYTES-IN BYTES-OUT"          (results_write.h)
+ *   unpack [--results-only] -- DEST ARCHIVE...
+ *                                each archive checked and written into
+ *                                DEST/1, DEST/2, ... (results_read.h)
+ *   verify -- ARCHIVE...         the same checks, nothing written
+ *   push [--retries=N] [--connect-timeout=S] [--timeout=S] [--token-file=F]
+ *        [--netrc-file=F] [--force] [--direct] [--checksum=digest|amz|none]
+ *        -- FILE URL [FILE URL]...  -> the final URLs, one a line (push.h);
+ *                                each FILE's manifest checked first
+ *   fetch-results [--retries=N] [--token-file=F] [--netrc-file=F]
+ *        -- DIR URL...           -> DIR/NAME per URL, one a line (store_fetch.h)
+ * Credentials for push and fetch-results come from the environment or
+ * files (store_auth.h), never from this command line.
  *   kconfig [--max=BYTES] -- FILE  -> sha256 of the (uncompressed) text,
  *                                a newline, the text (a kernel config)
  * Exit status: 0 ok; 1 failed (message printed); 2 misuse of this protocol;
- * 130 interrupted (SIGINT/SIGTERM; its temp file or partial tree removed).
+ * 65 (NET_EXIT_BAD_INPUT) push was given a file that is not a results
+ * archive, nothing sent (lrubench's exit 2); 130 interrupted (SIGINT/SIGTERM;
+ * its temp file or partial tree removed).
  *
  * Cleanup: the same registry and signal rules as lrubench (core/cleanup.h):
  * a first SIGINT/SIGTERM unwinds, a second one runs the registry at once.
@@ -58,6 +76,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "core/cleanup.h"
 #include "core/strlist.h"
@@ -65,6 +84,10 @@
 #include "net/cpio.h"
 #include "net/decompress.h"
 #include "net/fetch.h"
+#include "net/push.h"
+#include "net/store_fetch.h"
+#include "net/results_read.h"
+#include "net/results_write.h"
 
 struct args {
 	struct strlist pos;          /* positional words */
@@ -198,6 +221,171 @@ static int do_cpio(struct args *a, struct strbuf *result)
 	return r ? LB_EXIT_FAIL : LB_EXIT_OK;
 }
 
+static int status_exit(int r)
+{
+	if (r == -2 || (r && lb_stop_requested()))
+		return LB_EXIT_INTERRUPTED;
+	return r ? LB_EXIT_FAIL : LB_EXIT_OK;
+}
+
+static int do_pack(struct args *a, struct strbuf *result)
+{
+	enum ra_compress c = RA_ZSTD;
+	struct strlist labels = STRLIST_INIT, dirs = STRLIST_INIT;
+	struct pack_stats st;
+	bool force = false;
+	int r;
+
+	if (a->pos.n < 3 || a->pos.n % 2 != 1)
+		return misuse("pack", "expected an output file and LABEL DIR pairs");
+	for (size_t i = 0; i < a->opt.n; i++) {
+		const char *v = opt_value(a->opt.v[i], "--compress");
+
+		if (v && !ra_compress_parse(v, &c))
+			continue;
+		if (!strcmp(a->opt.v[i], "--force"))
+			force = true;
+		else
+			return misuse("pack", a->opt.v[i]);
+	}
+	for (size_t i = 1; i < a->pos.n; i += 2) {
+		strlist_push(&labels, a->pos.v[i]);
+		strlist_push(&dirs, a->pos.v[i + 1]);
+	}
+	r = results_write(a->pos.v[0], c, force, labels.v, dirs.v, labels.n, &st);
+	if (!r)
+		strbuf_addf(result, "%zu %llu %llu", st.files, st.bytes_in, st.bytes_out);
+	strlist_release(&labels);
+	strlist_release(&dirs);
+	return status_exit(r);
+}
+
+static int do_unpack(struct args *a, struct strbuf *result)
+{
+	bool results_only = false;
+	int r = 0;
+
+	(void)result;
+	for (size_t i = 0; i < a->opt.n; i++) {
+		if (strcmp(a->opt.v[i], "--results-only"))
+			return misuse("unpack", a->opt.v[i]);
+		results_only = true;
+	}
+	if (a->pos.n < 2)
+		return misuse("unpack", "expected a destination and archives");
+	for (size_t i = 1; i < a->pos.n && !r; i++) {
+		char *dest = xasprintf("%s/%zu", a->pos.v[0], i);
+
+		if (mkdir(dest, 0700))
+			r = error_errno("cannot create %s", dest);
+		else
+			r = results_read(a->pos.v[i], dest, results_only);
+		free(dest);
+	}
+	return status_exit(r);
+}
+
+static int do_verify(struct args *a, struct strbuf *result)
+{
+	int r = 0;
+
+	(void)result;
+	if (a->pos.n < 1 || a->opt.n)
+		return misuse("verify", "expected archives");
+	for (size_t i = 0; i < a->pos.n && !r; i++)
+		r = results_read(a->pos.v[i], NULL, false);
+	return status_exit(r);
+}
+
+/* --name=SECONDS: a positive number, or -1 */
+static int opt_seconds(const char *v, double *out)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	if (!*v || *end || !(d > 0) || d > 86400)
+		return -1;
+	*out = d;
+	return 0;
+}
+
+static int do_push(struct args *a, struct strbuf *result)
+{
+	struct push_opts o = { .retries = -1 };
+	struct strlist files = STRLIST_INIT, urls = STRLIST_INIT;
+	int r;
+
+	if (a->pos.n < 2 || a->pos.n % 2)
+		return misuse("push", "expected FILE URL pairs");
+	for (size_t i = 0; i < a->opt.n; i++) {
+		const char *s = a->opt.v[i], *v;
+		unsigned long long n;
+
+		if ((v = opt_value(s, "--retries")) && !parse_ull(v, &n) && n <= 20)
+			o.retries = (int)n;
+		else if ((v = opt_value(s, "--connect-timeout")) && !opt_seconds(v, &o.connect_timeout))
+			;
+		else if ((v = opt_value(s, "--timeout")) && !opt_seconds(v, &o.timeout))
+			;
+		else if ((v = opt_value(s, "--token-file")))
+			o.token_file = v;
+		else if ((v = opt_value(s, "--netrc-file")))
+			o.netrc_file = v;
+		else if (!strcmp(s, "--force"))
+			o.force = true;
+		else if (!strcmp(s, "--direct"))
+			o.direct = true;
+		else if ((v = opt_value(s, "--checksum")) && !strcmp(v, "digest"))
+			o.checksum = CHECKSUM_DIGEST;
+		else if (v && !strcmp(v, "amz"))
+			o.checksum = CHECKSUM_AMZ;
+		else if (v && !strcmp(v, "none"))
+			o.checksum = CHECKSUM_NONE;
+		else
+			return misuse("push", s);
+	}
+	for (size_t i = 0; i < a->pos.n; i += 2) {
+		strlist_push(&files, a->pos.v[i]);
+		strlist_push(&urls, a->pos.v[i + 1]);
+	}
+	/* only results archives go to a store: all checked before any is sent
+	 * (their first entry: whoever reads one checks all of it) */
+	for (size_t i = 0; i < files.n; i++) {
+		r = results_check_head(files.v[i]);
+		if (r) {
+			strlist_release(&files);
+			strlist_release(&urls);
+			return r == -2 || lb_stop_requested() ? LB_EXIT_INTERRUPTED : NET_EXIT_BAD_INPUT;
+		}
+	}
+	r = push_files(files.v, urls.v, files.n, &o, result);
+	strlist_release(&files);
+	strlist_release(&urls);
+	return status_exit(r);
+}
+
+static int do_fetch_results(struct args *a, struct strbuf *result)
+{
+	struct store_fetch_opts o = { .retries = -1 };
+
+	if (a->pos.n < 2)
+		return misuse("fetch-results", "expected a folder and URLs");
+	for (size_t i = 0; i < a->opt.n; i++) {
+		const char *s = a->opt.v[i], *v;
+		unsigned long long n;
+
+		if ((v = opt_value(s, "--retries")) && !parse_ull(v, &n) && n <= 20)
+			o.retries = (int)n;
+		else if ((v = opt_value(s, "--token-file")))
+			o.token_file = v;
+		else if ((v = opt_value(s, "--netrc-file")))
+			o.netrc_file = v;
+		else
+			return misuse("fetch-results", s);
+	}
+	return status_exit(store_fetch(a->pos.v[0], a->pos.v + 1, a->pos.n - 1, &o, result));
+}
+
 /* A kernel config (plain or compressed): its sha256, a newline, its text. */
 static int do_kconfig(struct args *a, struct strbuf *result)
 {
@@ -237,6 +425,11 @@ static const struct {
 	{ "sha256", do_sha256 },
 	{ "extract", do_extract },
 	{ "cpio", do_cpio },
+	{ "pack", do_pack },
+	{ "unpack", do_unpack },
+	{ "verify", do_verify },
+	{ "push", do_push },
+	{ "fetch-results", do_fetch_results },
 	{ "kconfig", do_kconfig },
 };
 
@@ -269,7 +462,7 @@ int main(int argc, char **argv)
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	signals_install();
 	if (argc < 2)
-		return misuse("", "expected a command (fetch, sha256, extract, cpio)");
+		return misuse("", "expected a command (fetch, sha256, extract, cpio, pack, unpack, verify, push, fetch-results, kconfig)");
 	split_args(argc, argv, &a);
 	/* -q and --result-fd belong to every command */
 	for (size_t i = 0; i < a.opt.n; i++) {

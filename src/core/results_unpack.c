@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Results archives read as label folders (results_unpack.h). */
+#include "core/results_unpack.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <json-c/json.h>
+#include "core/cleanup.h"
+#include "core/fs_sigsafe.h"
+#include "core/label_name.h"
+#include "core/net_client.h"
+#include "core/results.h"
+#include "core/results_archive.h"
+
+#define UNPACK_PREFIX "lrubench-results-"
+
+/* The temp folder; in a struct the signal path can read without malloc. */
+struct unpack_dir {
+	char path[4096];
+	int cleanup_id;
+};
+
+static void remove_unpack_dir(void *arg)
+{
+	remove_tree_sigsafe(((struct unpack_dir *)arg)->path);
+}
+
+static struct unpack_dir *make_unpack_dir(struct strbuf *err);
+
+static const char *tmp_root(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	return t && *t == '/' ? t : "/tmp";
+}
+
+/* Temp folders of lrubench processes that died without cleaning up. */
+static void remove_stale(const char *root)
+{
+	DIR *d = opendir(root);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		unsigned long long pid;
+		char num[24];
+		const char *p = de->d_name + strlen(UNPACK_PREFIX), *dash;
+
+		if (strncmp(de->d_name, UNPACK_PREFIX, strlen(UNPACK_PREFIX)) ||
+		    !(dash = strchr(p, '-')) || (size_t)(dash - p) >= sizeof(num))
+			continue;
+		memcpy(num, p, (size_t)(dash - p));
+		num[dash - p] = '\0';
+		if (parse_ull(num, &pid) || !pid || pid > INT32_MAX ||
+		    !kill((pid_t)pid, 0) || errno != ESRCH)
+			continue;   /* alive (or not ours to judge) */
+		{
+			char *path = xasprintf("%s/%s", root, de->d_name);
+
+			remove_tree(path);
+			free(path);
+		}
+	}
+	closedir(d);
+}
+
+const char *results_private_dir(struct strbuf *err)
+{
+	struct unpack_dir *u = make_unpack_dir(err);
+
+	return u ? u->path : NULL;
+}
+
+static struct unpack_dir *make_unpack_dir(struct strbuf *err)
+{
+	struct unpack_dir *u = xcalloc(1, sizeof(*u));
+	const char *root = tmp_root();
+
+	remove_stale(root);
+	snprintf(u->path, sizeof(u->path), "%s/" UNPACK_PREFIX "%d-XXXXXX", root, (int)getpid());
+	if (!mkdtemp(u->path)) {
+		strbuf_addf(err, "cannot create a temp folder in %s for results archives: %s",
+			    root, strerror(errno));
+		free(u);
+		return NULL;
+	}
+	/* kept until exit (the labels are read from it); the registry's atexit
+	 * pass removes it, as does a signal */
+	u->cleanup_id = cleanup_push("temp folder for results archives", remove_unpack_dir, u);
+	return u;
+}
+
+static const char *jstr(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* Folders in dir that the manifest does not list. */
+static int check_no_extra(const char *archive, const char *dir, json_object *labels,
+			  struct strbuf *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int ret = 0;
+
+	if (!d) {
+		strbuf_addf(err, "cannot read %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	while (!ret && (de = readdir(d))) {
+		bool listed = !strcmp(de->d_name, RA_MANIFEST);
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		for (size_t i = 0; !listed && i < json_object_array_length(labels); i++)
+			listed = !strcmp(json_object_get_string(json_object_array_get_idx(labels, i)),
+					 de->d_name);
+		if (!listed) {
+			strbuf_addf(err, "%s: holds the folder '%s', which its manifest does not list",
+				    archive, de->d_name);
+			ret = -1;
+		}
+	}
+	closedir(d);
+	return ret;
+}
+
+/* The manifest of the archive unpacked into dir; its labels' folders. */
+static int check_manifest(const char *archive, const char *dir, struct strlist *dirs,
+			  struct strlist *shown, struct strbuf *err)
+{
+	char *mpath = xasprintf("%s/%s", dir, RA_MANIFEST);
+	struct strbuf jerr = STRBUF_INIT, why = STRBUF_INIT;
+	json_object *m = json_load_file(mpath, &jerr), *schema, *labels;
+	const char *format;
+	size_t n;
+	int ret = -1;
+
+	free(mpath);
+	if (!m) {
+		/* name the archive, not the temp folder */
+		const char *at = strstr(jerr.buf, ": ");
+
+		strbuf_addf(err, "%s: %s%s", archive, RA_MANIFEST, at ? at : ": cannot be read");
+		goto out;
+	}
+	format = json_object_is_type(m, json_type_object) ? jstr(m, "format") : NULL;
+	if (!format || strcmp(format, RA_FORMAT)) {
+		strbuf_addf(err, "%s: its manifest does not say \"format\": \"%s\": not an lrubench "
+			    "results archive", archive, RA_FORMAT);
+		goto out;
+	}
+	if (!json_object_object_get_ex(m, "schema", &schema) ||
+	    !json_object_is_type(schema, json_type_int) || json_object_get_int(schema) != RA_SCHEMA) {
+		strbuf_addf(err, "%s: results archive schema %s is not known (this lrubench reads "
+			    "schema %d; a newer lrubench made it?)", archive,
+			    schema ? json_object_to_json_string(schema) : "(missing)", RA_SCHEMA);
+		goto out;
+	}
+	if (!json_object_object_get_ex(m, "labels", &labels) ||
+	    !json_object_is_type(labels, json_type_array) || !json_object_array_length(labels)) {
+		strbuf_addf(err, "%s: its manifest lists no labels", archive);
+		goto out;
+	}
+	n = json_object_array_length(labels);
+	for (size_t i = 0; i < n; i++) {
+		json_object *l = json_object_array_get_idx(labels, i);
+		const char *name = json_object_is_type(l, json_type_string) ? json_object_get_string(l)
+									    : NULL;
+		char *ldir;
+
+		if (!name || label_name_check(name, &why)) {
+			strbuf_addf(err, "%s: its manifest lists a bad label: %s", archive,
+				    name ? why.buf : "not a string");
+			goto out;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(json_object_get_string(json_object_array_get_idx(labels, j)), name)) {
+				strbuf_addf(err, "%s: its manifest lists label '%s' twice", archive, name);
+				goto out;
+			}
+		ldir = xasprintf("%s/%s", dir, name);
+		if (!is_label_dir(ldir)) {
+			strbuf_addf(err, "%s: label '%s' of its manifest has no run.json", archive, name);
+			free(ldir);
+			goto out;
+		}
+		strlist_push(dirs, ldir);
+		strlist_pushf(shown, "%s:%s", archive, name);
+		free(ldir);
+	}
+	ret = check_no_extra(archive, dir, labels, err);
+out:
+	json_object_put(m);
+	strbuf_release(&jerr);
+	strbuf_release(&why);
+	return ret;
+}
+
+int results_unpack(const struct strlist *archives, struct strlist *dirs, struct strlist *shown,
+		   struct strbuf *err)
+{
+	struct unpack_dir *u;
+	int r;
+
+	if (!archives->n)
+		return 0;
+	u = make_unpack_dir(err);
+	if (!u)
+		return -1;
+	/* compare and plot read no logs: leave them out */
+	r = net_unpack(u->path, archives, true);
+	if (r) {
+		if (archives->n == 1)
+			strbuf_addf(err, "cannot read the results archive %s%s", archives->v[0],
+				    r == -2 ? ": interrupted" : "");
+		else
+			strbuf_addf(err, "cannot read the results archives%s",
+				    r == -2 ? ": interrupted" : "");
+		return -1;
+	}
+	for (size_t i = 0; i < archives->n; i++) {
+		char *dir = xasprintf("%s/%zu", u->path, i + 1);
+
+		r = check_manifest(archives->v[i], dir, dirs, shown, err);
+		free(dir);
+		if (r)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Fleet plans (fleet/plan.h) and the parsers of Slurm's output
+ * (fleet/slurm.h). Slurm itself is tested in tests/integration/fleet.sh. */
+#include "unit.h"
+#include "fleet/plan.h"
+#include "fleet/slurm.h"
+
+static int load(const char *text, struct fleet_plan *p, struct strbuf *err)
+{
+	char *path = unit_put("plan.ini", text);
+	int r = fleet_plan_load(path, p, err);
+
+	free(path);
+	return r;
+}
+
+static void tasks_and_groups(void **state)
+{
+	struct fleet_plan p;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(load("[fleet]\nname = n\nresults = /shared/r\nrepetitions = 2\n"
+			      "nodes = a1,b-2\n[kernel base]\n[kernel new]\nconstraint = k\n", &p, &err), 0);
+	assert_int_equal(p.ntasks, 8);
+	/* kernel-major, then repetition, then node */
+	assert_int_equal(p.tasks[0].kernel, 0);
+	assert_string_equal(p.tasks[1].node, "b-2");
+	assert_int_equal(p.tasks[2].rep, 2);
+	assert_int_equal(p.tasks[4].kernel, 1);
+	/* node x constraint: four arrays of two tasks */
+	assert_int_equal(p.ngroups, 4);
+	for (size_t g = 0; g < p.ngroups; g++)
+		assert_int_equal(p.groups[g].ntasks, 2);
+	assert_string_equal(p.groups[2].constraint, "k");
+	assert_int_equal(p.tasks[5].group, 3);
+	assert_int_equal(p.tasks[7].index, 1);
+	fleet_plan_release(&p);
+	strbuf_release(&err);
+}
+
+static void labels_read_back(void **state)
+{
+	struct fleet_plan p;
+	struct strbuf err = STRBUF_INIT;
+	const struct fleet_task *t;
+	char *label, *node;
+
+	(void)state;
+	assert_int_equal(load("[fleet]\nname = n\nstore = http://s/x\nrepetitions = 12\n"
+			      "[kernel base]\n[kernel v6.8_rc1+]\n", &p, &err), 0);
+	assert_string_equal(p.store, "http://s/x/");
+	label = fleet_task_label(&p, &p.tasks[12 + 10], "node-with-dashes-r3");
+	assert_string_equal(label, "v6.8_rc1+-node-with-dashes-r3-r11");
+	t = fleet_task_of_label(&p, label, &node);
+	assert_non_null(t);
+	assert_int_equal(t->id, 22);
+	assert_string_equal(node, "node-with-dashes-r3");
+	free(node);
+	free(label);
+	assert_null(fleet_task_of_label(&p, "base-n1-r13", NULL));   /* no repetition 13 */
+	assert_null(fleet_task_of_label(&p, "other-n1-r1", NULL));
+	assert_null(fleet_task_of_label(&p, "base-r1", NULL));
+	label = fleet_task_store_url(&p, &p.tasks[3]);
+	assert_string_equal(label, "http://s/x/n/task-3.tar.zst");
+	free(label);
+	fleet_plan_release(&p);
+	strbuf_release(&err);
+}
+
+static void bad(const char *text, const char *want)
+{
+	struct fleet_plan p;
+	struct strbuf err = STRBUF_INIT;
+
+	if (!load(text, &p, &err)) {
+		fleet_plan_release(&p);
+		fail_msg("accepted: %s", text);
+	}
+	if (!strstr(err.buf, want))
+		fail_msg("got '%s', want '%s'", err.buf, want);
+	strbuf_release(&err);
+}
+
+static void bad_plans(void **state)
+{
+	(void)state;
+	bad("[fleet]\nresults = /r\n[kernel a]\n", "fleet.name is missing");
+	bad("[fleet]\nname = .x\nresults = /r\n[kernel a]\n", "starts with '.'");
+	bad("[fleet]\nname = n\nname = m\nresults = /r\n[kernel a]\n", "plan.ini:3: fleet.name given twice");
+	bad("[fleet]\nname = n\nresults = /r\n[kernel a]\nimage = /x\n", "which are for mode = vm");
+	bad("[fleet]\nname = n\nresults = /r\n[kernel a]\nbogus = 1\n", "plan.ini:5: unknown key 'bogus' in [kernel a]");
+	bad("[fleet]\nname = n\nresults = /r\n[kernels]\n", "plan.ini:4: unknown section [kernels]");
+	bad("[fleet]\nname = n\nresults = /r\nnodes = a,a\n[kernel a]\n", "node 'a' given twice");
+	bad("[fleet]\nname = n\nresults = /r\nnodes = a/b\n[kernel a]\n", "cannot be part of a label");
+	bad("[fleet]\nname = n\nresults = /r\ntime = soon\n[kernel a]\n", "fleet.time = soon");
+	bad("[fleet]\nname = n\nstore = http://u:p@s/\n[kernel a]\n", "no user:password@");
+	bad("[fleet]\nname = n\nstore = http://s/x?sig=1\n[kernel a]\n", "without a query");
+	bad("[fleet]\nname = n\nresults = /r\nmode = cloud\n[kernel a]\n", "fleet.mode = cloud: host or vm");
+	bad("[fleet]\nname = n\nresults = /r\nquick = maybe\n[kernel a]\n", "fleet.quick = maybe");
+	bad("[fleet]\nname = n\nresults = /r\niterations = 0\n[kernel a]\n", "a number 1..10000");
+	bad("[fleet]\nname = n\nresults = /r\nsbatch = --qos bench\n[kernel a]\n", "one sbatch option per line");
+	bad("[fleet]\nname = n\nresults = /r\nlrubench = lrubench\n[kernel a]\n", "fleet.lrubench = lrubench: give an absolute path");
+	bad("name = n\n", "outside of any [section]");
+	bad("[fleet]\nname = n\nresults = /r\nsuite =\n[kernel a]\n", "suite has no value");
+}
+
+static void job_ids(void **state)
+{
+	char *id;
+
+	(void)state;
+	id = slurm_parse_jobid("123\n");
+	assert_string_equal(id, "123");
+	free(id);
+	id = slurm_parse_jobid("sbatch: warning: something\n456;cluster\n");
+	assert_string_equal(id, "456");
+	free(id);
+	assert_null(slurm_parse_jobid("sbatch: error: invalid partition specified: x\n"));
+	assert_null(slurm_parse_jobid(""));
+}
+
+static void states(void **state)
+{
+	struct slurm_states st = { 0 };
+	const struct slurm_task_state *s;
+
+	(void)state;
+	slurm_parse_states("12_[3-5,7%2]|PENDING|\n12_0|RUNNING|n1\n12_1|FAILED|n1|3:0\n"
+			   "12_1.batch|FAILED|n1|3:0\n13|COMPLETED|n2|0:0\nnonsense\n"
+			   "12_2|CANCELLED by 0|n1|0:15\n", &st);
+	assert_int_equal(st.n, 8);
+	s = slurm_find_state(&st, "12", 4);
+	assert_non_null(s);
+	assert_string_equal(s->state, "PENDING");
+	assert_null(slurm_find_state(&st, "12", 6));
+	s = slurm_find_state(&st, "12", 1);
+	assert_string_equal(s->exit_code, "3:0");
+	s = slurm_find_state(&st, "13", -1);
+	assert_string_equal(s->node, "n2");
+	s = slurm_find_state(&st, "12", 2);
+	assert_string_equal(s->state, "CANCELLED");
+	slurm_states_release(&st);
+}
+
+static void scripts_quote_every_word(void **state)
+{
+	struct strlist a = STRLIST_INIT;
+	struct strbuf s = STRBUF_INIT;
+
+	(void)state;
+	strlist_push(&a, "/opt/lb/lrubench");
+	strlist_push(&a, "it's $(rm -rf /)");
+	slurm_script("a\ncomment", &a, &s);
+	assert_string_equal(s.buf, "#!/bin/sh\n# a comment\nexec '/opt/lb/lrubench' "
+			    "'it'\\''s $(rm -rf /)'\n");
+	strbuf_release(&s);
+	strlist_release(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(tasks_and_groups),
+		cmocka_unit_test(labels_read_back),
+		cmocka_unit_test(bad_plans),
+		cmocka_unit_test(job_ids),
+		cmocka_unit_test(states),
+		cmocka_unit_test(scripts_quote_every_word),
+	};
+	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
+}
