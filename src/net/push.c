@@ -21,6 +21,16 @@
 #include "net/store_auth.h"
 
 #define PUSH_BUFSZ (512 * 1024)
+/* A file up to this size is read once, into memory: hashed as it is read
+ * (each piece still in the cache) and sent from there; a larger one is
+ * hashed in a pass of its own and sent from the file. Per worker. */
+#define PUSH_MEM_MAX (16 * 1024 * 1024)
+#define PUSH_HASH_CHUNK (128 * 1024)
+/* Bodies up to this size go without "Expect: 100-continue" (libcurl 7.x
+ * asks for it on every PUT): waiting for the store's interim answer is a
+ * round trip per file, and all it saves is sending a small body the store
+ * then refuses. Larger ones keep it, as libcurl does for POST. */
+#define PUSH_EXPECT_MIN (1024 * 1024)
 /* a DELETE of a temporary upload while unwinding: short, and not stopped
  * by the stop request that caused it */
 #define CLEANUP_TIMEOUT 5L
@@ -50,7 +60,15 @@ char *push_temp_url(const char *final, const char *suffix)
 struct body {
 	int fd;
 	off_t size;
+	unsigned char *mem;   /* the whole file when it is small; else NULL */
+	off_t pos;            /* in mem */
 };
+
+static int body_rewind(struct body *b)
+{
+	b->pos = 0;
+	return b->mem ? 0 : lseek(b->fd, 0, SEEK_SET) < 0 ? -1 : 0;
+}
 
 struct outcome {
 	CURLcode rc;
@@ -62,6 +80,15 @@ static size_t on_read(char *ptr, size_t size, size_t nmemb, void *arg)
 {
 	struct body *b = arg;
 
+	if (b->mem) {
+		size_t n = size * nmemb, left = (size_t)(b->size - b->pos);
+
+		if (n > left)
+			n = left;
+		memcpy(ptr, b->mem + b->pos, n);
+		b->pos += (off_t)n;
+		return n;
+	}
 	for (;;) {
 		ssize_t r = read(b->fd, ptr, size * nmemb);
 
@@ -76,6 +103,15 @@ static int on_seek(void *arg, curl_off_t offset, int origin)
 {
 	struct body *b = arg;
 
+	if (b->mem) {
+		off_t to = origin == SEEK_SET ? 0 : origin == SEEK_CUR ? b->pos : b->size;
+
+		to += (off_t)offset;
+		if (to < 0 || to > b->size)
+			return CURL_SEEKFUNC_FAIL;
+		b->pos = to;
+		return CURL_SEEKFUNC_OK;
+	}
 	return lseek(b->fd, (off_t)offset, origin) < 0 ? CURL_SEEKFUNC_FAIL : CURL_SEEKFUNC_OK;
 }
 
@@ -165,7 +201,7 @@ static int request(struct session *s, const char *method, const char *url, struc
 		const char *pip = NULL;
 
 		memset(out, 0, sizeof(*out));
-		if (b && lseek(b->fd, 0, SEEK_SET) < 0) {
+		if (b && body_rewind(b)) {
 			snprintf(out->err, sizeof(out->err), "cannot rewind the file: %s", strerror(errno));
 			out->rc = CURLE_READ_ERROR;
 			break;
@@ -278,6 +314,8 @@ static int put(struct session *s, const char *url, const char *final, struct bod
 		h = curl_slist_append(h, d->data);
 	if (no_replace)
 		h = curl_slist_append(h, "If-None-Match: *");
+	if (b->size <= PUSH_EXPECT_MIN)
+		h = curl_slist_append(h, "Expect:");
 	r = request(s, "PUT", url, b, h, out, false);
 	curl_slist_free_all(h);
 	if (r == -1 || (!r && !ok_status(out->http))) {
@@ -289,6 +327,59 @@ static int put(struct session *s, const char *url, const char *final, struct bod
 		free(named);
 	}
 	return r;
+}
+
+/*
+ * The sha256 of the open file b->fd (b->size bytes) into hex; a small file
+ * is kept in b->mem, hashed piece by piece as it is read, so it is read
+ * once. 0 or -1 with a message.
+ */
+static int load_and_hash(struct body *b, const char *file, char hex[65])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+	EVP_MD_CTX *ctx;
+	off_t got = 0;
+	int ret = 0;
+
+	if (b->size > PUSH_MEM_MAX)
+		return sha256_hex_file(file, hex);
+	ctx = EVP_MD_CTX_new();
+	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
+		EVP_MD_CTX_free(ctx);
+		return error("cannot set up sha256 for %s", file);
+	}
+	b->mem = xmalloc(b->size ? (size_t)b->size : 1);
+	while (got < b->size) {
+		size_t want = (size_t)(b->size - got);
+		ssize_t r = read(b->fd, b->mem + got, want < PUSH_HASH_CHUNK ? want : PUSH_HASH_CHUNK);
+
+		if (r < 0 && errno == EINTR && !lb_stop_requested())
+			continue;
+		if (r < 0) {
+			ret = error_errno("cannot read %s", file);
+			break;
+		}
+		if (r == 0) {
+			ret = error("%s: shorter than its size of %lld bytes (changed while being "
+				    "pushed?)", file, (long long)b->size);
+			break;
+		}
+		EVP_DigestUpdate(ctx, b->mem + got, (size_t)r);
+		got += r;
+	}
+	if (!ret) {
+		static const char digits[] = "0123456789abcdef";
+
+		EVP_DigestFinal_ex(ctx, md, &mdlen);
+		for (unsigned int i = 0; i < 32; i++) {
+			hex[2 * i] = digits[md[i] >> 4];
+			hex[2 * i + 1] = digits[md[i] & 15];
+		}
+		hex[64] = '\0';
+	}
+	EVP_MD_CTX_free(ctx);
+	return ret;
 }
 
 static int push_one(struct session *s, const char *file, const char *url, struct strbuf *result)
@@ -315,7 +406,7 @@ static int push_one(struct session *s, const char *file, const char *url, struct
 	}
 	fcntl(b.fd, F_SETFL, fcntl(b.fd, F_GETFL) & ~O_NONBLOCK);
 	b.size = st.st_size;
-	if (sha256_hex_file(file, hex))
+	if (load_and_hash(&b, file, hex))
 		goto out;
 	digest_headers(hex, o->checksum, &digest);
 	if (direct) {
@@ -362,6 +453,7 @@ done:
 out:
 	if (b.fd >= 0)
 		close(b.fd);
+	free(b.mem);
 	curl_slist_free_all(digest);
 	curl_slist_free_all(mh);
 	free(final);

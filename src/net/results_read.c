@@ -16,6 +16,7 @@
 #include "core/results_archive.h"
 
 #define READ_BUF (256 * 1024)
+#define HEAD_READ_BUF (16 * 1024)
 
 struct reader {
 	const char *path, *dest;
@@ -213,7 +214,9 @@ static int read_archive(struct reader *rp)
 	r.a = archive_read_new();
 	archive_read_support_filter_all(r.a);
 	archive_read_support_format_tar(r.a);
-	if (archive_read_open_fd(r.a, fd, READ_BUF) != ARCHIVE_OK) {
+	/* the head only (push's check of each file before any is sent): a
+	 * small first read, not a quarter MiB of each file to decompress */
+	if (archive_read_open_fd(r.a, fd, r.head_only ? HEAD_READ_BUF : READ_BUF) != ARCHIVE_OK) {
 		ret = not_an_archive(&r);
 		goto out;
 	}
