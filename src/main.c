@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{ cmd_list, &list_command },
 	{ cmd_check, &check_command },
 	{ cmd_fetch, &fetch_command },
+	{ cmd_noise, &noise_command },
 };
 
 static const struct command *find_command(const char *name)

@@ -31,6 +31,7 @@ static struct run_args {
 	const char *outdir;
 	const char *label;
 	const char *iterations;
+	const char *baseline;      /* --baseline DIR/LABEL (iterations = auto) */
 	bool quick, force, resume, dry_run, quiet;
 } A;
 
@@ -61,7 +62,10 @@ static const struct popt run_options[] = {
 		    "a comma list, or \"all\" (global.workloads)"),
 	POPT_STRING('o', "output", &A.outdir, "DIR", "results root: writes DIR/LABEL/ (results)"),
 	POPT_STRING(0, "label", &A.label, "NAME", "the run's folder name (default: uname -r)"),
-	POPT_STRING('i', "iterations", &A.iterations, "N", "measured iterations (global.iterations)"),
+	POPT_STRING('i', "iterations", &A.iterations, "N",
+		    "measured iterations, or auto (global.iterations)"),
+	POPT_STRING(0, "baseline", &A.baseline, "DIR/LABEL",
+		    "-i auto: stop when the change against it is decided"),
 	POPT_BOOL(0, "quick", &A.quick, "every key's --quick value: a short demo"),
 	POPT_STRLIST_CB(0, "set", NULL, "SEC.KEY=VAL", "set a config key, after the files (repeatable)",
 			set_key),
@@ -95,7 +99,14 @@ const struct popt_command run_command = {
 	"The config: built-in defaults, --quick, the -c files in order, -i, then --set\n"
 	"in order; 'lrubench list' shows every key. A complete run is never replaced\n"
 	"without --force. With vm.kernel_a set (--kernel-a), the suite runs in qemu\n"
-	"guests instead.",
+	"guests instead.\n"
+	"\n"
+	"-i auto runs each step until the 95% confidence interval of every op of the\n"
+	"workload's first table is within global.precision of its mean (default 2%),\n"
+	"between global.min_iterations and global.max_iterations, within\n"
+	"global.time_budget per step; with --baseline, also until the change against\n"
+	"that label is decided. The results say per op how many iterations ran and why\n"
+	"they stopped. global.interleave=yes runs the steps in rounds.",
 	run_options,
 };
 
@@ -234,6 +245,11 @@ static int run_in_vms(struct config *cfg)
 		error("--label names a single run: with --kernel-a/--kernel-b use --label-a and --label-b");
 		return LB_EXIT_USAGE;
 	}
+	if (A.baseline) {
+		error("--baseline is for a run on this kernel: in VM mode kernel A is the baseline "
+		      "of kernel B");
+		return LB_EXIT_USAGE;
+	}
 	memset(&va, 0, sizeof(va));
 	for (size_t i = 0; i < A.configs.n; i++) {
 		strlist_push(&va.suite, "-c");
@@ -342,6 +358,7 @@ static int run(int argc, char **argv)
 		rs.label = A.label ? A.label : si.kernel_release;
 		rs.force = A.force;
 		rs.resume = A.resume;
+		rs.baseline_dir = A.baseline;
 		rs.wls = wls;
 		rs.nwls = nwls;
 		ret = run_state_execute(&rs);

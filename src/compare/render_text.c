@@ -66,6 +66,55 @@ static void note_flush(struct note *n, const char *label, const char *what, stru
 	n->count = 0;
 }
 
+/* iterations = auto against a baseline (compare/notes.c): "decided after N
+ * rounds", grouped by N, and the ops a cap stopped first */
+static void decided_notes(const struct comparison *c, const struct cmp_table *t, size_t l,
+			  struct strbuf *out)
+{
+	for (size_t o = 0; o < t->nops; o++) {
+		const struct cmp_cell *first = &t->ops[o].cells[l];
+		bool decided = first->stopped && (!strcmp(first->stopped, "decided") ||
+						  !strcmp(first->stopped, "reached"));
+		struct note n = { STRBUF_INIT, 0 };
+		struct strbuf what = STRBUF_INIT;
+		bool seen = false;
+
+		if (!first->rounds)
+			continue;
+		/* print each (rounds, outcome) group once, where it first appears */
+		for (size_t p = 0; p < o && !seen; p++) {
+			const struct cmp_cell *e = &t->ops[p].cells[l];
+			seen = e->rounds == first->rounds && e->stopped && !strcmp(e->stopped, first->stopped);
+		}
+		if (seen)
+			continue;
+		for (size_t p = o; p < t->nops; p++) {
+			const struct cmp_cell *e = &t->ops[p].cells[l];
+			if (e->rounds == first->rounds && e->stopped && !strcmp(e->stopped, first->stopped))
+				note_add(&n, t->ops[p].op);
+		}
+		if (decided)
+			strbuf_addf(&what, "decided after %zu rounds", first->rounds);
+		else
+			strbuf_addf(&what, "not decided after %zu rounds (%s)", first->rounds, first->stopped);
+		note_flush(&n, c->labels[l].label, what.buf, out);
+		strbuf_release(&what);
+	}
+}
+
+/* changes smaller than this machine's noise floor (compare/noise_floor.h) */
+static void noise_notes(const struct comparison *c, const struct cmp_table *t, size_t l,
+			struct strbuf *out)
+{
+	for (size_t o = 0; o < t->nops; o++) {
+		const struct cmp_cell *cell = &t->ops[o].cells[l];
+
+		if (cell->noise_ok && fabs(cell->pct[ROW_MEAN]) < cell->noise_floor)
+			strbuf_addf(out, "note: %s: op %s: %+.2f%%, within this machine's noise (%.2f%%)\n",
+				    c->labels[l].label, t->ops[o].op, cell->pct[ROW_MEAN], cell->noise_floor);
+	}
+}
+
 static void table_notes(const struct comparison *c, const struct cmp_table *t,
 			struct strbuf *out)
 {
@@ -105,6 +154,10 @@ static void table_notes(const struct comparison *c, const struct cmp_table *t,
 			   "a sample <= 0: Hmean undefined (printed as 0.00, not tested)", out);
 		note_flush(&bmean, c->labels[l].label,
 			   "a sample <= 0: a BHmean undefined (printed as 0.00)", out);
+		if (l) {
+			decided_notes(c, t, l, out);
+			noise_notes(c, t, l, out);
+		}
 	}
 }
 

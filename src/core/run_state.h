@@ -9,6 +9,7 @@
 #define LRUBENCH_RUN_STATE_H
 
 #include <stdbool.h>
+#include "core/adaptive.h"
 #include "core/workload.h"
 
 struct run_state {
@@ -24,6 +25,10 @@ struct run_state {
 	struct cgroup run_cg;
 	double started;
 	json_object *run_json;
+	/* iterations = auto (core/adaptive.h) */
+	struct adaptive_plan plan;
+	const char *baseline_dir;         /* run --baseline DIR/LABEL; NULL: none */
+	struct label_result *baseline;    /* loaded from it */
 };
 
 /* Returns an LB_EXIT_* code. */
