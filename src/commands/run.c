@@ -19,6 +19,7 @@
 #include "core/sparse_root.h"
 #include "compare/stats.h"
 #include "vm/args.h"
+#include "vm/rounds.h"
 #include "vm/vm.h"
 #include "core/workload.h"
 
@@ -230,6 +231,40 @@ static int bind_node(struct config *cfg, struct sys_facts *si, struct numa_bind 
 }
 
 /*
+ * VM mode with iterations = auto (vm/rounds.h): the rounds are what adapts.
+ * Every guest runs min_iterations measured iterations a step (the counts
+ * that are auto become that, after the user's --set), and the rounds go on
+ * until B's change against A is decided.
+ */
+static int vm_adaptive(struct config *cfg, struct vm_args *va)
+{
+	struct strbuf err = STRBUF_INIT;
+	bool any = cfg->g.iterations == LB_AUTO;
+
+	for (size_t i = 0; workloads[i]; i++)
+		any |= config_common(cfg, workloads[i]->name)->iterations == LB_AUTO;
+	if (!any)
+		return 0;
+	if (adaptive_plan_from_config(&cfg->g, &va->plan, &err)) {
+		error("%s", strbuf_str(&err));
+		strbuf_release(&err);
+		return -1;
+	}
+	va->adaptive = true;
+	if (cfg->g.iterations == LB_AUTO) {
+		strlist_push(&va->suite, "--set");
+		strlist_pushf(&va->suite, "global.iterations=%zu", va->plan.min_iterations);
+	}
+	for (size_t i = 0; workloads[i]; i++) {
+		if (config_common(cfg, workloads[i]->name)->iterations != LB_AUTO)
+			continue;
+		strlist_push(&va->suite, "--set");
+		strlist_pushf(&va->suite, "%s.iterations=%zu", workloads[i]->name, va->plan.min_iterations);
+	}
+	return 0;
+}
+
+/*
  * VM mode: the guests run `lrubench run` with this command line's suite
  * options (-c, -w, -i, --quick, --set but vm.*, --force, --resume, -q); VM
  * mode adds --label and -o. A -c file may name kernels in its [vm] section:
@@ -277,6 +312,10 @@ static int run_in_vms(struct config *cfg)
 		strlist_push(&va.suite, "--resume");
 	if (A.quiet)
 		strlist_push(&va.suite, "-q");
+	if (vm_adaptive(cfg, &va)) {
+		vm_args_release(&va);
+		return LB_EXIT_USAGE;
+	}
 	if (A.configs.n) {
 		strlist_push(&va.suite, "--set");
 		strlist_push(&va.suite, "vm.kernel_a=");
@@ -296,6 +335,17 @@ static int run_in_vms(struct config *cfg)
 		strbuf_release(&err);
 		vm_args_release(&va);
 		return LB_EXIT_USAGE;
+	}
+	if (va.adaptive) {
+		const char *from = config_origin(cfg, "vm", "rounds");
+
+		va.rounds = vm_rounds_cap(&va.plan, va.rounds, from && strcmp(from, "default"));
+		if (va.resume && va.rounds > 1) {
+			error("--resume cannot continue VM rounds with iterations = auto; start it again "
+			      "with --force");
+			vm_args_release(&va);
+			return LB_EXIT_USAGE;
+		}
 	}
 	strbuf_release(&err);
 	return cmd_run_vm(&va);

@@ -93,10 +93,10 @@ static void decided_notes(const struct comparison *c, const struct cmp_table *t,
 			if (e->rounds == first->rounds && e->stopped && !strcmp(e->stopped, first->stopped))
 				note_add(&n, t->ops[p].op);
 		}
-		if (decided)
-			strbuf_addf(&what, "decided after %zu rounds", first->rounds);
-		else
-			strbuf_addf(&what, "not decided after %zu rounds (%s)", first->rounds, first->stopped);
+		strbuf_addf(&what, "%sdecided after %zu round%s", decided ? "" : "not ", first->rounds,
+			    first->rounds == 1 ? "" : "s");
+		if (!decided)
+			strbuf_addf(&what, " (%s)", first->stopped);
 		note_flush(&n, c->labels[l].label, what.buf, out);
 		strbuf_release(&what);
 	}

@@ -32,6 +32,7 @@
 #include "vm/merge.h"
 #include "vm/modules.h"
 #include "vm/qemu.h"
+#include "vm/rounds.h"
 #include "vm/tmp.h"
 
 #define QEMU "qemu-system-x86_64"
@@ -457,6 +458,59 @@ static int run_round(struct vm_run *r, struct kernel *k, int round)
 	return code;
 }
 
+struct rounds_note {
+	const struct adaptive_plan *plan;
+	unsigned round;
+	const char *stopped;
+};
+
+static void annotate_rounds(json_object *run, void *arg)
+{
+	struct rounds_note *n = arg;
+	json_object *vm, *o = json_object_new_object();
+
+	if (!json_object_object_get_ex(run, "vm", &vm)) {
+		vm = json_object_new_object();
+		json_object_object_add(run, "vm", vm);
+	}
+	json_object_object_add(o, "precision", json_object_new_double(n->plan->precision));
+	json_object_object_add(o, "rounds", json_object_new_int((int)n->round));
+	json_object_object_add(o, "stopped", json_object_new_string(n->stopped));
+	json_object_object_add(vm, "adaptive", o);
+}
+
+/* iterations = auto: after a round of every kernel, are B's ops decided
+ * against A's (vm/rounds.h)? When the rounds end, both labels say why. */
+static bool rounds_decided(struct vm_run *r, unsigned round)
+{
+	struct kernel *last = &r->k[r->nk - 1];
+	struct strbuf err = STRBUF_INIT;
+	bool decided = false, end = round == r->a.rounds;
+
+	for (int i = 0; i < r->nk; i++)
+		if (r->k[i].code)
+			return false;   /* a failed kernel: no rounds to decide */
+	if (vm_rounds_check(r->nk == 2 ? r->k[0].dir : NULL, last->dir, &r->a.plan, round, end,
+			    &decided, &err)) {
+		warning("cannot judge round %u: %s (the rounds go on)", round, err.buf);
+		strbuf_release(&err);
+		return false;
+	}
+	if (decided || end) {
+		struct rounds_note n = { &r->a.plan, round, decided ? "decided" : "round cap" };
+
+		for (int i = 0; i < r->nk; i++) {
+			strbuf_reset(&err);
+			if (vm_update_run_json(r->k[i].dir, annotate_rounds, &n, &err))
+				warning("cannot record the rounds in %s: %s", r->k[i].dir, err.buf);
+		}
+		info("%s after %u round%s (global.precision %g%%)", decided ? "decided" : "not decided",
+		     round, round > 1 ? "s" : "", r->a.plan.precision);
+	}
+	strbuf_release(&err);
+	return decided;
+}
+
 static void print_comparison(struct vm_run *r)
 {
 	const char *argv[6];
@@ -573,7 +627,7 @@ static void keep_dir_of(struct strlist *keep, const char *file)
 int cmd_run_vm(struct vm_args *a)
 {
 	struct vm_run r;
-	bool any_vm = false, interrupted = false;
+	bool any_vm = false, interrupted = false, decided = false;
 	int code = 0;
 	const char *tmp = getenv("TMPDIR");
 
@@ -616,7 +670,7 @@ int cmd_run_vm(struct vm_args *a)
 		print_plan(&r);
 		goto out;
 	}
-	for (unsigned round = 1; round <= r.a.rounds && !interrupted; round++) {
+	for (unsigned round = 1; round <= r.a.rounds && !interrupted && !decided; round++) {
 		for (int i = 0; i < r.nk && !interrupted; i++) {
 			struct kernel *k = &r.k[i];
 			int c;
@@ -636,6 +690,8 @@ int cmd_run_vm(struct vm_args *a)
 				k->ran = true;
 			}
 		}
+		if (r.a.adaptive && !interrupted)
+			decided = rounds_decided(&r, round);
 	}
 	if (interrupted) {
 		code = LB_EXIT_INTERRUPTED;
