@@ -33,7 +33,7 @@ static const struct popt noise_options[] = {
 	POPT_STRLIST('c', "config", &N.configs, "FILE", "read an INI config file (repeatable, in order)"),
 	POPT_STRING('w', "workloads", &N.workloads, "LIST", "a comma list, or \"all\" (global.workloads)"),
 	POPT_STRING('i', "iterations", &N.iterations, "N",
-		    "iterations of A and of A' each (global.iterations; not auto)"),
+		    "iterations of A and of A' each, not auto"),
 	POPT_STRING('o', "output", &N.outdir, "DIR", "results root: writes DIR/noise.json (results)"),
 	POPT_STRING(0, "label", &N.label, "NAME", "the A/A run's folder DIR/.noise/NAME (uname -r)"),
 	POPT_BOOL(0, "quick", &N.quick, "every key's --quick value: a short demo"),

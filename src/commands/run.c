@@ -66,7 +66,7 @@ static const struct popt run_options[] = {
 	POPT_STRING('i', "iterations", &A.iterations, "N",
 		    "measured iterations, or auto (global.iterations)"),
 	POPT_STRING(0, "baseline", &A.baseline, "DIR/LABEL",
-		    "-i auto: stop when the change against it is decided"),
+		    "-i auto: until the change against it is decided"),
 	POPT_BOOL(0, "quick", &A.quick, "every key's --quick value: a short demo"),
 	POPT_STRLIST_CB(0, "set", NULL, "SEC.KEY=VAL", "set a config key, after the files (repeatable)",
 			set_key),
