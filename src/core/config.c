@@ -39,7 +39,8 @@ const struct option_def global_options[] = {
 	{ "sparse_size", OPT_SIZE, GOFF(sparse_size), "16G", NULL, NULL, 1ULL << 30, 1ULL << 44, NULL, 0,
 	  "size of the sparse image behind loop-ext4/loop-xfs (only written blocks use memory)" },
 	{ "precision", OPT_PCT, GOFF(precision), "2%", NULL, NULL, 0, 100, NULL, 0,
-	  "iterations = auto: a step ends when the 95% confidence interval of each op's mean is "
+	  "iterations = auto: a step ends when the 95% confidence interval of the mean of each op "
+	  "of the workload's first table is "
 	  "this narrow (half-width, relative to the mean); with run --baseline, also when the "
 	  "change against it is decided" },
 	{ "min_iterations", OPT_UINT, GOFF(min_iterations), "3", NULL, NULL, 2, 10000, NULL, 0,
