@@ -146,7 +146,14 @@ static int run_pair(const struct strlist *counts, const char *noise_dir, const c
 	strlist_push(&argv, N.resume ? "--resume" : "--force");
 	if (N.quiet)
 		strlist_push(&argv, "-q");
-	ret = cmd_run((int)argv.n, argv.v);
+	{
+		/* run's option parser reorders its argv: hand it a copy of the pointers */
+		char **v = xcalloc(argv.n + 1, sizeof(*v));
+
+		memcpy(v, argv.v, argv.n * sizeof(*v));
+		ret = cmd_run((int)argv.n, v);
+		free(v);
+	}
 	strlist_release(&argv);
 	return ret;
 }
