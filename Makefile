@@ -102,15 +102,39 @@ check: tests
 check-unit: tests
 	@LRUBENCH_BUILD=$(BUILD) tests/run-tests --unit
 
+# bench/mutate builds mutants in scratch copies and links the unit tests
+# itself (a mutant changes one object; relinking is most of its cost): it
+# takes the compiler, flags and objects from here, so they cannot drift.
+print-unit-build:
+	$(info CC=$(CC))
+	$(info CFLAGS=$(CPPFLAGS) $(CFLAGS) $(XCFLAGS) -Itests/unit)
+	$(info LDFLAGS=$(LDFLAGS))
+	$(info LIB_OBJS=$(LIB_OBJS))
+	$(info LIBS=$(LIBS) -lcmocka)
+	$(info TEST_SRCS=$(TEST_SRCS))
+	@:
+
 install: lrubench lrubench-net
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)/configs
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)/configs/suites
 	install -m 755 lrubench $(DESTDIR)$(BINDIR)/lrubench
 	install -m 755 lrubench-net $(DESTDIR)$(LIBEXECDIR)/lrubench-net
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/*.7 $(DESTDIR)$(MANDIR)/man7/
 	install -m 644 configs/*.conf $(DESTDIR)$(DATADIR)/configs/
+	install -m 644 configs/suites/*.conf $(DESTDIR)$(DATADIR)/configs/suites/
+
+# The nightly recipe (contrib/): the script (beside lrubench-net), the
+# systemd units and, unless one is there already, the settings file they read.
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+install-nightly:
+	install -d $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)/etc/default
+	install -m 755 contrib/nightly/lrubench-nightly $(DESTDIR)$(LIBEXECDIR)/lrubench-nightly
+	install -m 644 contrib/systemd/lrubench-nightly.service contrib/systemd/lrubench-nightly.timer \
+		$(DESTDIR)$(UNITDIR)/
+	[ -e $(DESTDIR)/etc/default/lrubench-nightly ] || \
+		install -m 644 contrib/systemd/lrubench-nightly.env $(DESTDIR)/etc/default/lrubench-nightly
 
 clean:
 	rm -rf build lrubench lrubench-net
 
-.PHONY: all check check-unit tests install clean
+.PHONY: all check check-unit print-unit-build tests install install-nightly clean

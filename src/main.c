@@ -21,6 +21,8 @@ static const struct command commands[] = {
 	{ cmd_run, &run_command },
 	{ cmd_compare, &compare_command },
 	{ cmd_plot, &plot_command },
+	{ cmd_report, &report_command },
+	{ cmd_trend, &trend_command },
 	{ cmd_list, &list_command },
 	{ cmd_check, &check_command },
 	{ cmd_fetch, &fetch_command },

@@ -15,6 +15,7 @@
 #include "core/path.h"
 #include "vm/kvm_probe.h"
 #include "core/workload.h"
+#include "profile/caps.h"
 
 static const struct popt check_options[] = {
 	POPT_END(),
@@ -47,6 +48,53 @@ static void program_line(const char *what, const char *prog, const char *install
 	bool ok = program_in_path(prog);
 
 	line(what, ok, "%s", ok ? "" : install);
+}
+
+/* What [global] profile can use here (profile/caps.h), each "no" with its reason. */
+static void check_profiling(void)
+{
+	struct profile_caps c;
+	struct strbuf why = STRBUF_INIT;
+	bool via_perf;
+
+	profile_caps_probe(&c);
+	printf("profiling (--profile; the CPU split and reclaim counters need none of it):\n");
+	if (c.perf_ok)
+		line("perf", true, "%s (%s)", c.perf_version, c.perf);
+	else
+		line("perf", false, "%s", c.perf_why.buf);
+	if (c.tracefs)
+		line("tracefs", true, "mounted at %s", c.tracefs);
+	else if (c.tracefs_ok)
+		line("tracefs", true, "not mounted; mountable: a run mounts it in its own mount namespace "
+		     "and unmounts it at the end");
+	else
+		line("tracefs", false, "%s", c.tracefs_why.buf);
+	line("lock tracepoints", c.tracepoints, "%s", c.tracepoints ? "lock:contention_begin/end"
+							       : c.tracepoints_why.buf);
+	if (c.paranoid_ok)
+		line("perf_event_paranoid", true, "%d%s", c.paranoid, c.root ? " (no limit for root)" : "");
+	else
+		line("perf_event_paranoid", false, "%s", c.paranoid_why.buf);
+	line("lock_stat", c.lock_stat, "%s", c.lock_stat ? "/proc/lock_stat (CONFIG_LOCK_STAT)"
+						      : c.lock_stat_why.buf);
+	for (int k = PROFILE_LOCK; k <= PROFILE_ALL; k++) {
+		char what[32];
+		int r;
+
+		strbuf_reset(&why);
+		r = profile_caps_allow(&c, (enum profile_kind)k, &via_perf, &why);
+		snprintf(what, sizeof(what), "profile=%s", profile_kind_names[k]);
+		if (r)
+			line(what, false, "%s", why.buf);
+		else if (k == PROFILE_CPU)
+			line(what, true, "perf record -a");
+		else
+			line(what, true, "lock contention from %s", via_perf ? "perf lock (tracepoints)"
+								     : "/proc/lock_stat");
+	}
+	strbuf_release(&why);
+	profile_caps_release(&c);
 }
 
 int cmd_check(int argc, char **argv)
@@ -107,6 +155,7 @@ int cmd_check(int argc, char **argv)
 		strbuf_release(&why);
 	}
 	line("root", geteuid() == 0, "%s", geteuid() == 0 ? "" : "run needs root");
+	check_profiling();
 
 	printf("workloads:\n");
 	if (config_init(&cfg, &(struct sizing){ &si, si.nr_cpus, si.mem_total_kb * 1024 }, false)) {

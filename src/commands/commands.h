@@ -14,6 +14,8 @@ int cmd_plot(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_fetch(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_trend(int argc, char **argv);
 int cmd_noise(int argc, char **argv);
 
 extern const struct popt_command run_command;
@@ -22,6 +24,8 @@ extern const struct popt_command plot_command;
 extern const struct popt_command list_command;
 extern const struct popt_command check_command;
 extern const struct popt_command fetch_command;
+extern const struct popt_command report_command;
+extern const struct popt_command trend_command;
 extern const struct popt_command noise_command;
 
 #endif

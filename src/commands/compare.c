@@ -13,12 +13,14 @@
 #include <string.h>
 #include "commands/commands.h"
 #include "compare/labels.h"
+#include "compare/baseline.h"
+#include "compare/email.h"
 #include "compare/model.h"
 #include "compare/noise_floor.h"
 #include "core/results.h"
 #include "core/util.h"
 
-enum format { FMT_TEXT, FMT_MARKDOWN, FMT_JSON, FMT_CSV };
+enum format { FMT_TEXT, FMT_MARKDOWN, FMT_JSON, FMT_CSV, FMT_EMAIL };
 
 static int parse_number(const char *opt, const char *s, double *v)
 {
@@ -33,13 +35,16 @@ static int parse_number(const char *opt, const char *s, double *v)
 
 /* The command line as given; reset by every cmd_compare(). */
 static struct {
-	const char *format, *names, *alpha, *fail_pct, *junit;
+	const char *format, *names, *alpha, *fail_pct, *junit, *baseline;
 } O;
 
 static const struct popt compare_options[] = {
-	POPT_STRING('f', "format", &O.format, "FMT", "text (default), markdown, json or csv"),
+	POPT_STRING('f', "format", &O.format, "FMT",
+		    "text (default), markdown, json, csv or email"),
 	POPT_STRING(0, "names", &O.names, "A,B,...", "pick and order the labels by name"),
 	POPT_STRING(0, "alpha", &O.alpha, "P", "significance level of the t-test, 0<P<1 (0.10)"),
+	POPT_STRING(0, "baseline", &O.baseline, "LABEL|DIR",
+		    "the label to compare against (name or folder)"),
 	POPT_STRING(0, "fail-on-regression", &O.fail_pct, "PCT",
 		    "exit 1 if a mean row is significantly PCT% worse"),
 	POPT_STRING(0, "junit", &O.junit, "FILE", "write JUnit XML: a testcase per (table, op)"),
@@ -50,7 +55,8 @@ const struct popt_command compare_command = {
 	"compare", "DIR...",
 	"Compare the results of two or more labels, mmtests style. DIR is a label\n"
 	"folder (it holds run.json) or a folder of them. The first label is the\n"
-	"baseline; without --names labels are ordered by the time their run started.\n"
+	"baseline (or the one --baseline names, a label or a label folder); without\n"
+	"--names labels are ordered by the time their run started.\n"
 	"\n"
 	"Per workload, table and op the samples of every iteration are pooled: Min, the\n"
 	"mean row (Hmean when higher is better, else Amean), Stddev, CoeffVar, Max and\n"
@@ -61,7 +67,8 @@ const struct popt_command compare_command = {
 	"Formats: text is mmtests' compare-kernels layout; markdown adds per op each\n"
 	"label's 95% confidence interval, the change with its interval, Welch's p and\n"
 	"a verdict; json and csv carry every number (lrubench-compare(1)). With csv\n"
-	"the warnings go to standard error.\n"
+	"the warnings go to standard error. email is for a cover letter: 72 columns of\n"
+	"ASCII, per op \"mean (stddev)\" per kernel, the change and the mark.\n"
 	"\n"
 	"Significance: mmtests' t-test on the mean row; a change is significant when\n"
 	"p < alpha (--alpha, default 0.10) and is starred in the text. The gate:\n"
@@ -88,8 +95,10 @@ static int check_options(enum format *fmt, double *alpha, double *fail_pct)
 		*fmt = FMT_JSON;
 	else if (!strcmp(f, "csv"))
 		*fmt = FMT_CSV;
+	else if (!strcmp(f, "email"))
+		*fmt = FMT_EMAIL;
 	else
-		return error("-f: unknown format '%s' (text, markdown, json or csv)", f);
+		return error("-f: unknown format '%s' (text, markdown, json, csv or email)", f);
 	if (O.alpha) {
 		if (parse_number("--alpha", O.alpha, alpha))
 			return -1;
@@ -146,6 +155,10 @@ int cmd_compare(int argc, char **argv)
 		error("%s", err.buf);
 		goto out;
 	}
+	if (O.baseline && labels_pick_baseline(&labels, &nlabels, O.baseline, &err)) {
+		error("%s", err.buf);
+		goto out;
+	}
 	if (nlabels < 2) {
 		error("only one label (%s in %s): compare needs a baseline and at least one more",
 		      labels[0].label, labels[0].dir);
@@ -170,6 +183,7 @@ int cmd_compare(int argc, char **argv)
 	switch (fmt) {
 	case FMT_TEXT: report_text(&cmp, &out); break;
 	case FMT_MARKDOWN: report_markdown(&cmp, &out); break;
+	case FMT_EMAIL: report_email(&cmp, &out); break;
 	case FMT_JSON: report_json(&cmp, fail_pct, &out); break;
 	case FMT_CSV:
 		report_csv(&cmp, &out);

@@ -12,6 +12,7 @@
 #include "commands/commands.h"
 #include "core/parse_options.h"
 #include "core/numa.h"
+#include "core/path.h"
 #include "core/workload.h"
 
 static void list_options(const char *section, const struct option_def *defs, const struct sizing *sz)
@@ -31,33 +32,118 @@ static void list_options(const char *section, const struct option_def *defs, con
 	}
 }
 
-static void list_configs(void)
+/* by the name before ".conf", so x.conf comes before x-short.conf */
+static int name_cmp(const void *a, const void *b)
 {
-	const char *dirs[] = { "configs", LRUBENCH_DATADIR "/configs" };
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	size_t lx = strlen(x) - 5, ly = strlen(y) - 5;
+	int c = memcmp(x, y, lx < ly ? lx : ly);
 
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
-		DIR *d = opendir(dirs[i]);
-		struct dirent *de;
-		bool any = false;
-
-		if (!d)
-			continue;
-		while ((de = readdir(d))) {
-			size_t l = strlen(de->d_name);
-			if (l > 5 && !strcmp(de->d_name + l - 5, ".conf")) {
-				if (!any)
-					printf("\nshipped configs (-c FILE) in %s/:\n", dirs[i]);
-				printf("  %s\n", de->d_name);
-				any = true;
-			}
-		}
-		closedir(d);
-		if (any)
-			break;
-	}
+	return c ? c : (lx > ly) - (lx < ly);
 }
 
+/* The *.conf files of a shipped folder, sorted; NULL when there is none. */
+static char **conf_files(const char *dir, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **v = NULL;
+
+	*n = 0;
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		if (l > 5 && de->d_name[0] != '.' && !strcmp(de->d_name + l - 5, ".conf")) {
+			v = xrealloc(v, (*n + 1) * sizeof(*v));
+			v[(*n)++] = xstrdup(de->d_name);
+		}
+	}
+	closedir(d);
+	if (*n)
+		qsort(v, *n, sizeof(*v), name_cmp);
+	return v;
+}
+
+static void list_configs(void)
+{
+	char *dir = shipped_path("configs");
+	size_t n;
+	char **v = dir ? conf_files(dir, &n) : NULL;
+
+	if (v) {
+		printf("\nshipped configs (-c FILE) in %s/:\n", dir);
+		for (size_t i = 0; i < n; i++)
+			printf("  %s\n", v[i]);
+		printf("  suites/ (lrubench list --suites)\n");
+		for (size_t i = 0; i < n; i++)
+			free(v[i]);
+		free(v);
+	}
+	free(dir);
+}
+
+/*
+ * A suite's one-line description: the first comment line of the file that
+ * is not its SPDX line (configs/suites/README.md says so to suite writers).
+ */
+static void suite_description(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+
+	snprintf(buf, len, "(no description)");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line;
+
+		if (*p != '#' && *p != ';')
+			break;
+		while (*p == '#' || *p == ';' || *p == ' ')
+			p++;
+		p[strcspn(p, "\r\n")] = '\0';
+		if (!*p || !strncmp(p, "SPDX-License-Identifier", 23))
+			continue;
+		snprintf(buf, len, "%.*s", (int)(len - 1), p);
+		break;
+	}
+	fclose(f);
+}
+
+/* list --suites: each shipped experiment, its file and what it reproduces. */
+static int list_suites(void)
+{
+	char *dir = shipped_path("configs/suites");
+	size_t n = 0;
+	char **v = dir ? conf_files(dir, &n) : NULL;
+
+	if (!v) {
+		error("no suites found: looked for configs/suites beside %s and in %s/configs/suites "
+		      "(make install puts them there)", "the lrubench binary", LRUBENCH_DATADIR);
+		free(dir);
+		return LB_EXIT_UNSUPPORTED;
+	}
+	printf("suites in %s/ (lrubench run -c %s/NAME.conf):\n", dir, dir);
+	for (size_t i = 0; i < n; i++) {
+		char *path = xasprintf("%s/%s", dir, v[i]), desc[256];
+
+		suite_description(path, desc, sizeof(desc));
+		v[i][strlen(v[i]) - 5] = '\0';
+		printf("  %-28s %s\n", v[i], desc);
+		free(path);
+		free(v[i]);
+	}
+	free(v);
+	free(dir);
+	return LB_EXIT_OK;
+}
+
+static bool suites;
+
 static const struct popt list_popts[] = {
+	POPT_BOOL(0, "suites", &suites, "the shipped suites and what each reproduces"),
 	POPT_END(),
 };
 
@@ -66,7 +152,9 @@ const struct popt_command list_command = {
 	"Every config key of the sections named (default: all of them): [global], each\n"
 	"workload's section and [vm], with its type, default (sized for this machine),\n"
 	"--quick value and help; then the tables each workload writes and the shipped\n"
-	"configs. The keys are set in INI files (run -c) or with run --set SEC.KEY=VAL.",
+	"configs. The keys are set in INI files (run -c) or with run --set SEC.KEY=VAL.\n"
+	"--suites lists the shipped suites instead: one INI file per experiment of the\n"
+	"review thread, each with what it reproduces.",
 	list_popts,
 };
 
@@ -85,10 +173,18 @@ int cmd_list(int argc, char **argv)
 	struct strbuf err = STRBUF_INIT;
 	struct sizing sz = { 0 };
 	bool any = false;
-	int n = parse_options(&list_command, argc, argv);
+	int n;
 
+	suites = false;
+	n = parse_options(&list_command, argc, argv);
 	if (n < 0)
 		return popt_exit(n);
+	if (suites) {
+		if (n)
+			return popt_usage_error(&list_command, "--suites takes no SECTION, not '%s'",
+						argv[0]);
+		return list_suites();
+	}
 	for (int i = 0; i < n; i++)
 		if (!workload_find(argv[i]) && strcmp(argv[i], "global") && strcmp(argv[i], "vm"))
 			return popt_usage_error(&list_command, "unknown section '%s': name global, vm or a workload",

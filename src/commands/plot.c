@@ -19,6 +19,7 @@
 #include "core/parse_options.h"
 #include "compare/plot.h"
 #include "compare/labels.h"
+#include "compare/plot_txt.h"
 #include "compare/model.h"
 #include "core/results.h"
 #include "core/util.h"
@@ -40,7 +41,8 @@ static struct {
 
 static const struct popt plot_options[] = {
 	POPT_STRING('o', "output", &O.outdir, "DIR", "where the figures go (plots; created)"),
-	POPT_STRING('f', "format", &O.format, "png|svg", "image format (png)"),
+	POPT_STRING('f', "format", &O.format, "png|svg|txt",
+		    "image format (png); txt: 72x20 characters"),
 	POPT_STRING('n', "names", &O.names, "A,B,...", "pick and order the labels by name"),
 	POPT_BOOL('q', "quiet", &O.quiet, "print errors only"),
 	POPT_END(),
@@ -81,7 +83,7 @@ int cmd_plot(int argc, char **argv)
 	outdir = O.outdir ? O.outdir : "plots";
 	names = O.names;
 	if (plot_parse_format(O.format ? O.format : "png", &fmt)) {
-		error("--format '%s' is not known: use png or svg", O.format);
+		error("--format '%s' is not known: use png, svg or txt", O.format);
 		return LB_EXIT_USAGE;
 	}
 	if (!n)
@@ -142,7 +144,8 @@ int cmd_plot(int argc, char **argv)
 		ret = LB_EXIT_UNSUPPORTED;
 		goto out;
 	}
-	if (plot_run_gnuplot(&set, outdir)) {
+	if (plot_run_gnuplot(&set, outdir) ||
+	    (fmt == PLOT_TXT && plot_txt_tidy_set(&set, outdir))) {
 		ret = lb_stop_requested() ? LB_EXIT_INTERRUPTED : LB_EXIT_FAIL;
 		goto out;
 	}

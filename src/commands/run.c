@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "core/cleanup.h"
 #include "core/label_name.h"
+#include "core/label_pattern.h"
 #include "commands/commands.h"
 #include "core/parse_options.h"
 #include "core/run_state.h"
@@ -62,7 +63,8 @@ static const struct popt run_options[] = {
 	POPT_STRING('w', "workloads", &A.workloads, "LIST",
 		    "a comma list, or \"all\" (global.workloads)"),
 	POPT_STRING('o', "output", &A.outdir, "DIR", "results root: writes DIR/LABEL/ (results)"),
-	POPT_STRING(0, "label", &A.label, "NAME", "the run's folder name (default: uname -r)"),
+	POPT_STRING(0, "label", &A.label, "NAME",
+		    "folder name (uname -r); auto: release-date-time"),
 	POPT_STRING('i', "iterations", &A.iterations, "N",
 		    "measured iterations, or auto (global.iterations)"),
 	POPT_STRING(0, "baseline", &A.baseline, "DIR/LABEL",
@@ -72,6 +74,9 @@ static const struct popt run_options[] = {
 			set_key),
 	POPT_BOOL(0, "force", &A.force, "replace the complete run in DIR/LABEL"),
 	POPT_BOOL(0, "resume", &A.resume, "continue an interrupted run where it stopped"),
+	POPT_CALLBACK(0, "profile", "global.profile", "KIND",
+		      "none|lock|cpu|all: one more, profiled iteration",
+		      set_key),
 	POPT_BOOL(0, "dry-run", &A.dry_run, "print the config (VM: the plan), run nothing"),
 	POPT_BOOL('q', "quiet", &A.quiet, "print errors only"),
 	POPT_GROUP("VM mode (lrubench-vm(7)): boot each kernel in qemu, run the suite above in it,\n"
@@ -359,6 +364,8 @@ static int run(int argc, char **argv)
 	const struct vm_opts *vm;
 	const struct workload_ops **wls = NULL;
 	size_t nwls = 0;
+	char *label = NULL;
+	struct strbuf err = STRBUF_INIT;
 	int n, ret;
 
 	n = parse_options(&run_command, argc, argv);
@@ -392,7 +399,13 @@ static int run(int argc, char **argv)
 		ret = bind_node(&cfg, &si, &rs.env.bind);
 	if (!ret && select_workloads(&cfg, A.workloads ? A.workloads : cfg.g.workloads, &wls, &nwls))
 		ret = LB_EXIT_USAGE;
-	if (!ret && check_label(A.label ? A.label : si.kernel_release))
+	/* "auto" and %-patterns (core/label_pattern.h) */
+	if (!ret && !(label = label_expand(A.label ? A.label : si.kernel_release,
+					   si.kernel_release, time(NULL), &err))) {
+		error("%s", strbuf_str(&err));
+		ret = LB_EXIT_USAGE;
+	}
+	if (!ret && check_label(label))
 		ret = LB_EXIT_USAGE;
 	if (!ret && A.dry_run) {
 		/* the effective config, as run.json would record it; nothing is run */
@@ -405,7 +418,7 @@ static int run(int argc, char **argv)
 		rs.cfg = &cfg;
 		rs.sys = &si;
 		rs.outdir = A.outdir;
-		rs.label = A.label ? A.label : si.kernel_release;
+		rs.label = label;
 		rs.force = A.force;
 		rs.resume = A.resume;
 		rs.baseline_dir = A.baseline;
@@ -417,6 +430,8 @@ out:
 	config_release(&cfg);
 	sysinfo_release(&si);
 	free(wls);
+	free(label);
+	strbuf_release(&err);
 	return ret;
 }
 

@@ -183,9 +183,15 @@ static void compute_chunk(void *arg, size_t i)
 				compute_cell(&cells[li], ch->t->better);
 		if (!cells[0].present)
 			continue;
-		for (size_t li = 1; li < cp->nlabels; li++)
-			if (cells[li].present)
-				compare_cell(&cells[0], &cells[li], ch->t->better, cp->alpha);
+		for (size_t li = 1; li < cp->nlabels; li++) {
+			if (!cells[li].present)
+				continue;
+			compare_cell(&cells[0], &cells[li], ch->t->better, cp->alpha);
+			/* one profiled pass per op has no variance to test against:
+			 * no star for a profile table with a single sample a side */
+			if (ch->t->explains && (cells[0].n < 2 || cells[li].n < 2))
+				cells[li].mm.significant = false;
+		}
 	}
 }
 
@@ -209,6 +215,14 @@ static void compute_all(struct comparison *c)
 		}
 	parallel_for(nchunks, compute_chunk, &cp);
 	free(cp.chunks);
+}
+
+bool cmp_has_explaining(const struct cmp_workload *w)
+{
+	for (size_t i = 0; i < w->ntables; i++)
+		if (w->tables[i].explains)
+			return true;
+	return false;
 }
 
 bool cmp_is_regression(const struct cmp_cell *c, double pct)
@@ -238,6 +252,7 @@ static int add_table(struct comparison *c, struct cmp_workload *w, size_t li,
 		t->title = rt->title;
 		t->unit = rt->unit;
 		t->better = rt->better;
+		t->explains = rt->explains;
 		t->has_table = xcalloc(c->nlabels, sizeof(*t->has_table));
 	} else {
 		while (!t->has_table[first])
@@ -256,6 +271,7 @@ static int add_table(struct comparison *c, struct cmp_workload *w, size_t li,
 		}
 	}
 	t->has_table[li] = true;
+	t->explains |= rt->explains;
 	/* the first label that declares an x axis gives it (older files have none) */
 	if (!t->x_axis && rt->x_known)
 		t->x_axis = rt;
@@ -376,6 +392,46 @@ static json_object *config_get(json_object *o, const char *dotted)
 	return o;
 }
 
+/*
+ * [global] profile adds an untimed pass: the timed samples of a profiled and
+ * an unprofiled label are comparable, so a difference is a note, not the
+ * "configs differ" warning. A label from before the key existed was not
+ * profiled.
+ */
+static void profile_difference(struct comparison *c)
+{
+	struct strbuf yes = STRBUF_INIT, no = STRBUF_INIT;
+	char **vals = xcalloc(c->nlabels, sizeof(*vals));
+
+	for (size_t i = 0; i < c->nlabels; i++) {
+		json_object *v = json_path(json_path(c->labels[i].run, "config", NULL), "global", "profile");
+		const char *kind = v && json_object_is_type(v, json_type_string) ? json_object_get_string(v)
+										 : "none";
+
+		vals[i] = xstrdup(kind);
+		if (strcmp(kind, "none"))
+			strbuf_addf(&yes, "%s%s (%s)", yes.len ? ", " : "", c->labels[i].label, kind);
+		else
+			strbuf_addf(&no, "%s%s", no.len ? ", " : "", c->labels[i].label);
+	}
+	if (yes.len && no.len)
+		c->profile_note = xasprintf("profiled: %s; not profiled: %s. Profiling adds an untimed "
+					    "pass, so the timed samples of all labels compare; the "
+					    "profile tables (lru_lock, spinlock) exist only for the "
+					    "profiled labels", yes.buf, no.buf);
+	else if (yes.len)
+		for (size_t i = 1; i < c->nlabels && !c->profile_note; i++)
+			if (strcmp(vals[i], vals[0]))
+				c->profile_note = xasprintf("profiled differently: %s; the profile "
+							    "tables of each kind exist only where it "
+							    "ran", yes.buf);
+	for (size_t i = 0; i < c->nlabels; i++)
+		free(vals[i]);
+	free(vals);
+	strbuf_release(&yes);
+	strbuf_release(&no);
+}
+
 static void find_differences(struct comparison *c)
 {
 	static const char *const sys[] = {
@@ -406,11 +462,17 @@ static void find_differences(struct comparison *c)
 	}
 	for (size_t i = 0; i < c->nlabels; i++)
 		config_keys(json_path(c->labels[i].run, "config", NULL), NULL, &keys);
+	profile_difference(c);
 	before = c->nfacts;
 	for (size_t k = 0; k < keys.n; k++) {
 		char **vals = xcalloc(c->nlabels, sizeof(*vals));
 		json_object *cfg;
 
+		if (!strcmp(keys.v[k], "global.profile")) {
+			/* not the measured work: the profile pass is untimed (profile_difference) */
+			free(vals);
+			continue;
+		}
 		for (size_t i = 0; i < c->nlabels; i++) {
 			cfg = json_path(c->labels[i].run, "config", NULL);
 			vals[i] = json_text(config_get(cfg, keys.v[k]));
@@ -506,5 +568,6 @@ void comparison_release(struct comparison *c)
 	}
 	free(c->facts);
 	strlist_release(&c->warnings);
+	free(c->profile_note);
 	memset(c, 0, sizeof(*c));
 }

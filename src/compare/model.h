@@ -67,6 +67,8 @@ struct cmp_op {
 struct cmp_table {
 	const char *title, *unit;         /* borrowed */
 	int better;                       /* BETTER_HIGHER / BETTER_LOWER */
+	bool explains;                    /* explains the throughput tables (results.h): grouped
+					   * under a heading of its own, never a regression */
 	/* the label's table that declares the x axis (x_name, x_unit; results.h),
 	 * NULL when no label's results say (files older than "x_axis") */
 	const struct result_table *x_axis;
@@ -97,6 +99,7 @@ struct comparison {
 	struct cmp_fact *facts;
 	size_t nfacts, factcap;
 	struct strlist warnings;          /* configs differ, TCG, ... */
+	char *profile_note;               /* labels profiled differently; NULL when alike */
 };
 
 /* The significance level of the mmtests t-test when none is given: what
@@ -131,8 +134,14 @@ void report_add_fixed2(struct strbuf *out, int width, double v);
  * first row); no '-' puts the whole label on the first row. */
 void cmp_split_label(const char *label, struct strbuf *first, struct strbuf *second);
 
+/* Does workload w have tables that explain its throughput tables? */
+bool cmp_has_explaining(const struct cmp_workload *w);
+/* The heading those tables are grouped under, for text and markdown. */
+#define CMP_EXPLAINING_HEADING "where the kernel spent the time: these tables explain the tables above"
+
 /* The regression gate: is this cell a significant regression of at least
- * pct percent on the mean row? */
+ * pct percent on the mean row? (Explaining tables are never gated: callers
+ * skip them.) */
 bool cmp_is_regression(const struct cmp_cell *cell, double pct);
 /* One stderr line per regression; returns how many. */
 size_t report_regressions(const struct comparison *c, double pct, FILE *err);

@@ -29,11 +29,14 @@
 #include "core/results.h"
 #include "core/util.h"
 
-enum plot_format { PLOT_PNG, PLOT_SVG };
+enum plot_format { PLOT_PNG, PLOT_SVG, PLOT_TXT };
 
 /* Image size in pixels (the tests read it back from the PNG header). */
 #define PLOT_WIDTH 960
 #define PLOT_HEIGHT 600
+/* txt: gnuplot's dumb terminal, in characters, to fit a 72-column mail */
+#define PLOT_TXT_COLUMNS 72
+#define PLOT_TXT_LINES 20
 
 struct plot_figure {
 	char *base;      /* file name without extension, e.g. readtwice-mb-s-aggregate-scaling */
@@ -49,7 +52,7 @@ struct plot_set {
 	size_t n, cap;
 };
 
-/* "png" or "svg"; -1 otherwise (nothing printed). */
+/* "png", "svg" or "txt"; -1 otherwise (nothing printed). */
 int plot_parse_format(const char *s, enum plot_format *f);
 const char *plot_format_ext(enum plot_format f);
 
@@ -66,6 +69,11 @@ int plot_write_figures(const struct comparison *c, const char *outdir,
 int plot_write_index(const struct comparison *c, const struct plot_set *set,
 		     const char *compare_text, const char *outdir);
 void plot_set_release(struct plot_set *set);
+
+/* The `set terminal` lines for fmt (figure size as above). */
+void plot_gp_terminal(struct strbuf *sb, enum plot_format fmt);
+/* s as a single-quoted gnuplot string: a label never becomes a command. */
+void plot_gp_quote(struct strbuf *sb, const char *s);
 
 /* Is `gnuplot` an executable in PATH? */
 bool plot_have_gnuplot(void);

@@ -104,7 +104,7 @@ static const char *const row_keys[NR_ROWS] = {
 };
 
 static void json_cell(const struct comparison *c, const struct cmp_cell *cell, size_t l,
-		      double fail_pct, struct strbuf *out)
+		      double fail_pct, bool explains, struct strbuf *out)
 {
 	const struct stats *st = &cell->st;
 
@@ -148,7 +148,7 @@ static void json_cell(const struct comparison *c, const struct cmp_cell *cell, s
 	      cell->change_ci_ok);
 	jkstr(out, "verdict", cmp_verdict_name(cell->verdict));
 	strbuf_addf(out, ", \"regression\": %s}",
-		    cmp_is_regression(cell, fail_pct >= 0 ? fail_pct : 0) ? "true" : "false");
+		    !explains && cmp_is_regression(cell, fail_pct >= 0 ? fail_pct : 0) ? "true" : "false");
 }
 
 static json_object *run_get(const struct label_result *l, const char *a, const char *b)
@@ -199,7 +199,13 @@ void report_json(const struct comparison *c, double fail_pct, struct strbuf *out
 	}
 	strbuf_addstr(out, c->nfacts ? "\n  ],\n  \"warnings\": [" : "],\n  \"warnings\": [");
 	jstr_list(out, (const char *const *)c->warnings.v, c->warnings.n);
-	strbuf_addstr(out, "],\n  \"workloads\": [");
+	strbuf_addstr(out, "],");
+	if (c->profile_note) {
+		strbuf_addstr(out, "\n  ");
+		jkstr(out, "profile_note", c->profile_note);
+		strbuf_addstr(out, ",");
+	}
+	strbuf_addstr(out, "\n  \"workloads\": [");
 	for (size_t w = 0; w < c->nwls; w++) {
 		const struct cmp_workload *wl = &c->wls[w];
 
@@ -214,6 +220,8 @@ void report_json(const struct comparison *c, double fail_pct, struct strbuf *out
 			jkstr(out, "title", tb->title);
 			strbuf_addstr(out, ", ");
 			jkstr(out, "unit", tb->unit);
+			if (tb->explains)
+				strbuf_addstr(out, ", \"explains\": true");
 			strbuf_addf(out, ", \"better\": \"%s\", \"mean_stat\": \"%s\", "
 				    "\"bmean_stat\": \"%s\", \"labels_without_table\": [",
 				    tb->better > 0 ? "higher" : "lower", cmp_row_name(ROW_MEAN, tb->better),
@@ -231,7 +239,7 @@ void report_json(const struct comparison *c, double fail_pct, struct strbuf *out
 				strbuf_addstr(out, ", \"labels\": [");
 				for (size_t l = 0; l < c->nlabels; l++) {
 					strbuf_addstr(out, l ? ",\n          " : "\n          ");
-					json_cell(c, &tb->ops[o].cells[l], l, fail_pct, out);
+					json_cell(c, &tb->ops[o].cells[l], l, fail_pct, tb->explains, out);
 				}
 				strbuf_addstr(out, "]}");
 			}

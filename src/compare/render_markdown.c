@@ -152,9 +152,25 @@ void report_markdown(const struct comparison *c, struct strbuf *out)
 		md_cell(out, c->warnings.v[i]);
 		strbuf_addstr(out, "\n");
 	}
+	if (c->profile_note) {
+		strbuf_addstr(out, "\n> **Note:** ");
+		md_cell(out, c->profile_note);
+		strbuf_addstr(out, ".\n");
+	}
 	strbuf_addstr(out, "\nChanges are against the baseline; a positive change is better. "
 		       "Verdicts come from the 95% confidence interval of the change.\n");
 	for (size_t w = 0; w < c->nwls; w++)
-		for (size_t t = 0; t < c->wls[w].ntables; t++)
-			md_table(c, &c->wls[w].tables[t], out);
+		for (int explaining = 0; explaining < 2; explaining++) {
+			if (explaining && cmp_has_explaining(&c->wls[w])) {
+				strbuf_addstr(out, "\n## ");
+				md_cell(out, c->wls[w].name);
+				strbuf_addstr(out, ": " CMP_EXPLAINING_HEADING "\n\nCPU split, reclaim "
+					       "rates, fairness and lock contention of the same ops; a "
+					       "profiled pass (lru_lock, spinlock) is one untimed iteration "
+					       "per op.\n");
+			}
+			for (size_t t = 0; t < c->wls[w].ntables; t++)
+				if (c->wls[w].tables[t].explains == (explaining == 1))
+					md_table(c, &c->wls[w].tables[t], out);
+		}
 }

@@ -39,6 +39,8 @@ void report_differences_text(const struct comparison *c, struct strbuf *out)
 	}
 	for (size_t i = 0; i < c->warnings.n; i++)
 		strbuf_addf(out, "WARNING: %s\n", c->warnings.v[i]);
+	if (c->profile_note)
+		strbuf_addf(out, "Note: %s.\n", c->profile_note);
 }
 
 /* "note: LABEL: WHAT for op a, b, c" with at most 8 ops named */
@@ -261,9 +263,17 @@ static void text_table(const struct comparison *c, const struct cmp_table *t,
 void report_text(const struct comparison *c, struct strbuf *out)
 {
 	report_differences_text(c, out);
-	for (size_t w = 0; w < c->nwls; w++)
-		for (size_t t = 0; t < c->wls[w].ntables; t++) {
-			strbuf_addstr(out, "\n");
-			text_table(c, &c->wls[w].tables[t], out);
+	for (size_t w = 0; w < c->nwls; w++) {
+		/* the measured tables, then those that explain them (profile.h) */
+		for (int explaining = 0; explaining < 2; explaining++) {
+			if (explaining && cmp_has_explaining(&c->wls[w]))
+				strbuf_addf(out, "\n== %s: %s ==\n", c->wls[w].name, CMP_EXPLAINING_HEADING);
+			for (size_t t = 0; t < c->wls[w].ntables; t++) {
+				if (c->wls[w].tables[t].explains != (explaining == 1))
+					continue;
+				strbuf_addstr(out, "\n");
+				text_table(c, &c->wls[w].tables[t], out);
+			}
 		}
+	}
 }

@@ -407,9 +407,9 @@ static bool stale_name(const char *name, pid_t *pid)
 }
 
 /* Remove lrubench-<pid> folders whose pid is gone (a SIGKILLed run). */
-static void remove_stale(const struct cg_env *env)
+void cg_remove_stale(const char *root)
 {
-	DIR *d = opendir(env->root);
+	DIR *d = opendir(root);
 	struct dirent *de;
 	pid_t pid;
 
@@ -423,7 +423,7 @@ static void remove_stale(const struct cg_env *env)
 			continue;
 		if (!kill(pid, 0) || errno != ESRCH)
 			continue;   /* its run is alive (or not ours to judge) */
-		if (cg_path_join(path, sizeof(path), env->root, de->d_name))
+		if (cg_path_join(path, sizeof(path), root, de->d_name))
 			continue;
 		r = remove_cgroup_tree(path, 0);
 		if (r)
@@ -440,7 +440,7 @@ int cg_create_run_parent(struct cg_env *env, struct cgroup *out)
 
 	if (env->mode == CG_NONE)
 		return error("no memory cgroup controller");
-	remove_stale(env);
+	cg_remove_stale(env->root);
 	snprintf(name, sizeof(name), "lrubench-%d", (int)getpid());
 	if (cg_create(env, NULL, name, out))
 		return -1;
@@ -461,10 +461,24 @@ int cg_create_run_parent(struct cg_env *env, struct cgroup *out)
 	return 0;
 }
 
+int cg_borrow_root(const struct cg_env *env, struct cgroup *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (env->mode == CG_NONE || !env->root)
+		return error("no memory cgroup controller: there is no root memory cgroup to run in");
+	out->path = xstrdup(env->root);
+	out->mode = env->mode;
+	out->borrowed = true;
+	return 0;
+}
+
 int cg_set_limit(const struct cgroup *cg, uint64_t bytes)
 {
 	char path[PATH_MAX], val[32];
 	bool v2 = cg->mode == CG_V2;
+
+	if (cg->borrowed)
+		return bytes ? error("the root memory cgroup %s takes no limit", cg->path) : 0;
 
 	if (cg_path_join(path, sizeof(path), cg->path, v2 ? "memory.max" : "memory.limit_in_bytes"))
 		return error("path too long: %s", cg->path);
@@ -602,6 +616,12 @@ int cg_destroy(struct cgroup *cg)
 
 	if (!cg->path)
 		return 0;
+	if (cg->borrowed) {
+		/* the machine's root cgroup: its tasks are not ours to kill */
+		free(cg->path);
+		cg->path = NULL;
+		return 0;
+	}
 	r = remove_cgroup_tree(cg->path, 0);
 	cleanup_pop(cg->cleanup_id, false);
 	cg->cleanup_id = 0;

@@ -32,6 +32,8 @@ struct cgroup {
 	char *path;          /* absolute directory */
 	enum cg_mode mode;
 	int cleanup_id;      /* > 0 while registered */
+	bool borrowed;       /* the hierarchy's root (cg_borrow_root): not ours, never
+			      * limited, emptied or removed */
 };
 
 const char *cg_mode_name(enum cg_mode m);   /* "v1", "v2", "none" */
@@ -50,6 +52,14 @@ int cg_create(struct cg_env *env, const struct cgroup *parent, const char *name,
 /* The run-scoped parent "lrubench-<pid>"; also removes stale lrubench-<pid>
  * directories whose pid is no longer alive (left by a SIGKILLed run). */
 int cg_create_run_parent(struct cg_env *env, struct cgroup *out);
+/* Remove the lrubench-<pid> folders directly under root whose pid is gone
+ * (a SIGKILLed run's), in any hierarchy; cg_create_run_parent calls it. */
+void cg_remove_stale(const char *root);
+/* The root of the memory hierarchy as a cgroup tasks can be placed in:
+ * "memcgs = 0" (docs/ARCHITECTURE.md §5): the controller is enabled, the
+ * tasks belong to no memcg of their own. out->borrowed is set: cg_destroy
+ * only forgets it, cg_set_limit refuses it. -1 (message) with CG_NONE. */
+int cg_borrow_root(const struct cg_env *env, struct cgroup *out);
 /* memory.max (v2) / memory.limit_in_bytes (v1); 0 = no limit. */
 int cg_set_limit(const struct cgroup *cg, uint64_t bytes);
 /* The file a process writes its pid to: cgroup.procs. */
@@ -64,7 +74,8 @@ int cg_usage(const struct cgroup *cg, uint64_t *bytes);
 /* Number of processes inside. */
 int cg_nr_procs(const struct cgroup *cg);
 /* SIGKILL every member, wait for it to empty, rmdir (retrying on EBUSY for
- * up to a few seconds). Unregisters. Idempotent. */
+ * up to a few seconds). Unregisters. Idempotent. A borrowed root is only
+ * forgotten (its path freed): nothing in it is touched. */
 int cg_destroy(struct cgroup *cg);
 
 /* Path helpers, pure, unit-tested on fake trees. */

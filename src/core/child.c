@@ -226,6 +226,7 @@ int child_start(struct child *c)
 	c->pid = 0;
 	c->running = false;
 	c->cleanup_id = 0;
+	c->term_signal = 0;
 	if (!!c->argv == !!c->fn)
 		return error("child '%s': exactly one of argv and fn must be set", name);
 	if (c->argv) {
@@ -361,6 +362,7 @@ static int try_reap(struct child *c, int *code, struct rusage *ru)
 	if (r == 0)
 		return 0;
 	reaped(c);
+	c->term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	if (code)
 		*code = decode_status(status);
 	return 1;

@@ -40,6 +40,8 @@ struct child {
 	const char *name;          /* for messages; default argv[0] or "child" */
 
 	/* filled in */
+	int term_signal;           /* once reaped: the signal that ended it, 0 when it exited
+				    * (an exit status of 129 and SIGHUP both read 129 as a code) */
 	pid_t pid;
 	int cleanup_id;
 	bool running;

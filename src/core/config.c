@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/workload.h"
+#include "profile/caps.h"
 
 #define GOFF(f) offsetof(struct global_opts, f)
 #define COFF(f) offsetof(struct wl_common_opts, f)
@@ -28,7 +29,8 @@ const struct option_def global_options[] = {
 	{ "warmup", OPT_UINT, GOFF(warmup), "1", NULL, NULL, 0, 100, NULL, 0,
 	  "untimed iterations before the measured ones of every step (first touches of memory are slow)" },
 	{ "numa_node", OPT_STR, GOFF(numa_node), "auto", NULL, NULL, 0, 0, NULL, 0,
-	  "bind every workload process to this node: a number, \"auto\" (most free memory) or \"none\"" },
+	  "bind every workload process to this node: a number, \"auto\" (most free memory), \"last\" "
+	  "(the highest node with memory) or \"none\"" },
 	{ "workdir", OPT_STR, GOFF(workdir), "/var/tmp/lrubench", NULL, NULL, 0, 0, NULL, 0,
 	  "scratch folder; each run uses and removes its own run-<pid> folder inside" },
 	{ "drop_caches", OPT_BOOL, GOFF(drop_caches), "yes", NULL, NULL, 0, 0, NULL, 0,
@@ -38,6 +40,10 @@ const struct option_def global_options[] = {
 	  "private tmpfs) | dir:/path (an existing folder, not tmpfs)" },
 	{ "sparse_size", OPT_SIZE, GOFF(sparse_size), "16G", NULL, NULL, 1ULL << 30, 1ULL << 44, NULL, 0,
 	  "size of the sparse image behind loop-ext4/loop-xfs (only written blocks use memory)" },
+	{ "profile", OPT_ENUM, GOFF(profile), "none", NULL, NULL, 0, 0, profile_kind_names, 0,
+	  "after each step's timed iterations, one untimed iteration under a profiler: lock (lock "
+	  "contention: perf's lock tracepoints, else /proc/lock_stat), cpu (perf sampling), all, or none; "
+	  "the CPU split and reclaim counters are recorded either way" },
 	{ "precision", OPT_PCT, GOFF(precision), "2%", NULL, NULL, 0, 100, NULL, 0,
 	  "iterations = auto: a step ends when the 95% confidence interval of the mean of each op "
 	  "of the workload's first table is "
@@ -312,6 +318,86 @@ void options_free(const struct option_def *defs, void *base)
 	}
 }
 
+int config_expand_cpus(const char *val, int cpus, struct strbuf *out, struct strbuf *err)
+{
+	const char *p = val;
+	bool any = false;
+
+	if (!strstr(val, "cpus"))
+		return 0;
+	if (cpus < 1)
+		cpus = 1;
+	strbuf_reset(out);
+	while (*p) {
+		unsigned long long mul = 1, div = 1, v;
+		const char *q = p;
+		char *end;
+
+		if (isdigit((unsigned char)*p)) {
+			v = strtoull(p, &end, 10);
+			if (strncmp(end, "*cpus", 5)) {
+				if (!strncmp(end, "cpus", 4)) {
+					strbuf_addf(err, "'%s': write cpus as cpus, N*cpus or cpus/N", val);
+					return -1;
+				}
+				strbuf_add(out, p, (size_t)(end - p));
+				p = end;
+				continue;
+			}
+			mul = v;
+			q = end + 1;
+		}
+		if (strncmp(q, "cpus", 4)) {
+			strbuf_add(out, p++, 1);
+			continue;
+		}
+		q += 4;
+		if (*q == '/') {
+			if (!isdigit((unsigned char)q[1]) || !(div = strtoull(q + 1, &end, 10))) {
+				strbuf_addf(err, "'%s': cpus/N needs a whole number N >= 1", val);
+				return -1;
+			}
+			q = end;
+		}
+		if (isalnum((unsigned char)*q) || *q == '*') {
+			strbuf_addf(err, "'%s': write cpus as cpus, N*cpus or cpus/N", val);
+			return -1;
+		}
+		v = mul * (unsigned long long)cpus / div;
+		strbuf_addf(out, "%llu", v ? v : 1);
+		any = true;
+		p = q;
+	}
+	if (!any) {
+		strbuf_addf(err, "'%s': write cpus as cpus, N*cpus or cpus/N", val);
+		return -1;
+	}
+	return 1;
+}
+
+/* Parse val into a key, expanding "cpus" for integers and lists; *given
+ * keeps val when it was expanded (else NULL), *text the effective value. */
+static int parse_value(const struct config *cfg, const struct option_def *d, const char *val,
+		       void *dst, char **given, char **text, struct strbuf *err)
+{
+	struct strbuf x = STRBUF_INIT;
+	int r = 0;
+
+	if (d->type == OPT_UINT || d->type == OPT_LIST)
+		r = config_expand_cpus(val, cfg->cpus, &x, err);
+	if (r >= 0 && !option_parse(d, r ? x.buf : val, dst, err)) {
+		free(*given);
+		*given = r ? xstrdup(val) : NULL;
+		free(*text);
+		*text = xstrdup(r ? x.buf : val);
+		r = 0;
+	} else {
+		r = -1;
+	}
+	strbuf_release(&x);
+	return r;
+}
+
 static void default_text(const struct option_def *d, const struct sizing *sz, bool quick,
 			 char *buf, size_t len)
 {
@@ -340,6 +426,7 @@ static int section_add(struct config *cfg, const char *name, const struct option
 	s->base = xcalloc(1, size ? size : 1);
 	s->text = xcalloc(n + 1, sizeof(char *));
 	s->origin = xcalloc(n + 1, sizeof(char *));
+	s->given = xcalloc(n + 1, sizeof(char *));
 	s->common = common;
 	s->enabled = !strcmp(name, "global");
 	for (size_t i = 0; i < n; i++) {
@@ -368,6 +455,7 @@ int config_init(struct config *cfg, const struct sizing *sz, bool quick)
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->quick = quick;
+	cfg->cpus = sz && sz->node_cpus > 0 ? sz->node_cpus : 1;
 	strbuf_init(&cfg->files);
 	if (section_add(cfg, "global", global_options, sizeof(struct global_opts), false, sz, &err))
 		ret = -1;
@@ -396,6 +484,7 @@ static void sync_global(struct config *cfg)
 
 void config_resize(struct config *cfg, const struct sizing *sz)
 {
+	cfg->cpus = sz->node_cpus > 0 ? sz->node_cpus : 1;
 	for (size_t s = 0; s < cfg->nsec; s++) {
 		struct config_section *sec = &cfg->sec[s];
 		for (size_t i = 0; sec->defs[i].name; i++) {
@@ -403,6 +492,15 @@ void config_resize(struct config *cfg, const struct sizing *sz)
 			char buf[256];
 			struct strbuf e = STRBUF_INIT;
 
+			if (sec->given[i]) {
+				/* accepted once already: it cannot fail for another count */
+				char *given = xstrdup(sec->given[i]);
+				parse_value(cfg, d, given, (char *)sec->base + d->offset, &sec->given[i],
+					    &sec->text[i], &e);
+				free(given);
+				strbuf_release(&e);
+				continue;
+			}
 			if (!d->def_fn || strcmp(sec->origin[i], "default"))
 				continue;
 			d->def_fn(sz, buf, sizeof(buf));
@@ -455,15 +553,14 @@ int config_set_value(struct config *cfg, const char *secname, const char *key,
 
 			if (strcmp(sec->defs[i].name, key))
 				continue;
-			if (option_parse(&sec->defs[i], val, (char *)sec->base + sec->defs[i].offset, &e)) {
+			if (parse_value(cfg, &sec->defs[i], val, (char *)sec->base + sec->defs[i].offset,
+					&sec->given[i], &sec->text[i], &e)) {
 				strbuf_addf(err, "%s: %s.%s: %s", origin, secname, key, strbuf_str(&e));
 				strbuf_release(&e);
 				return -1;
 			}
 			strbuf_release(&e);
-			free(sec->text[i]);
 			free(sec->origin[i]);
-			sec->text[i] = xstrdup(val);
 			sec->origin[i] = xstrdup(origin);
 			if (s == 0)
 				sync_global(cfg);
@@ -629,9 +726,11 @@ void config_release(struct config *cfg)
 		for (size_t i = 0; sec->defs[i].name; i++) {
 			free(sec->text[i]);
 			free(sec->origin[i]);
+			free(sec->given[i]);
 		}
 		free(sec->text);
 		free(sec->origin);
+		free(sec->given);
 		free(sec->base);
 	}
 	free(cfg->sec);

@@ -74,6 +74,7 @@ struct global_opts {
 	char *sparse_root;     /* loop-ext4 | loop-xfs | dir:/path */
 	uint64_t sparse_size;  /* size of the loop image (sparse) */
 	char *workloads;       /* default for -w: comma list or "all" */
+	int profile;           /* enum profile_kind (profile/caps.h) */
 	/* iterations = auto (core/adaptive.h) */
 	double precision;      /* percent: the 95% CI half-width of an op's mean, relative */
 	unsigned long long min_iterations, max_iterations;
@@ -108,6 +109,8 @@ struct config_section {
 	size_t size;
 	char **text;             /* effective value text per def, for run.json */
 	char **origin;           /* "default", "--quick", "file:line", "--set" */
+	char **given;            /* the value as written when it names "cpus" (text holds
+				  * it expanded; config_resize expands it again), else NULL */
 	bool enabled;            /* workload selected by -w */
 	bool common;             /* the core's keys every workload section has */
 };
@@ -123,7 +126,8 @@ struct wl_common_opts {
 };
 extern const struct option_def wl_common_options[];
 /* Recompute def_fn defaults (keys still at their default) for a new sizing:
- * the chosen NUMA node is only known after files and --set are read. */
+ * the chosen NUMA node is only known after files and --set are read. Values
+ * written with the word "cpus" are expanded again for the node's CPUs. */
 void config_resize(struct config *cfg, const struct sizing *sz);
 /* The common keys of a workload section (never NULL for a known workload). */
 struct wl_common_opts *config_common(struct config *cfg, const char *workload);
@@ -133,8 +137,19 @@ struct config {
 	struct config_section *sec;  /* [0] is global, then one per workload, then vm */
 	size_t nsec;
 	bool quick;
+	int cpus;                /* what "cpus" stands for: CPUs of the node (sizing) */
 	struct strbuf files;     /* config files read, for messages */
 };
+
+/*
+ * Integers and lists may say "cpus" for the CPUs of the run's NUMA node (of
+ * the machine with numa_node = none): "cpus", "2*cpus", "cpus/2" (at least
+ * 1), in any place of a list: "memcgs = cpus", "threads = 1-cpus:x2". This
+ * is how a suite sizes "one memcg per CPU" for the machine it runs on.
+ * Writes the value with every such term replaced by its number to out and
+ * returns 1; 0 when val names no "cpus" (out untouched); -1 with err.
+ */
+int config_expand_cpus(const char *val, int cpus, struct strbuf *out, struct strbuf *err);
 
 /* Build the config with defaults for every known section (global + every
  * workload in the table); sizing may be NULL in tests (def_fn then see zeros). */

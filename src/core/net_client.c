@@ -10,6 +10,7 @@
  * cleaned up), anything else a bug or a crash (reported here).
  */
 #include "core/net_client.h"
+#include "core/path.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -98,18 +99,13 @@ static bool is_program(const char *path)
 
 char *net_helper_find(struct strbuf *why)
 {
-	char self[PATH_MAX], *slash, *here = NULL, *installed;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *dir = self_dir(), *here = NULL, *installed;
 
-	if (n > 0) {
-		self[n] = '\0';
-		slash = strrchr(self, '/');
-		if (slash) {
-			*slash = '\0';
-			here = xasprintf("%s/%s", self, NET_HELPER_NAME);
-			if (is_program(here))
-				return here;
-		}
+	if (dir) {
+		here = xasprintf("%s/%s", dir, NET_HELPER_NAME);
+		free(dir);
+		if (is_program(here))
+			return here;
 	}
 	installed = xasprintf("%s/%s", LRUBENCH_LIBEXECDIR, NET_HELPER_NAME);
 	if (is_program(installed)) {

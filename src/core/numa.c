@@ -191,7 +191,7 @@ int numa_resolve(const char *root, const char *spec, struct numa_bind *out, stru
 	memset(out, 0, sizeof(*out));
 	out->node = -1;
 	if (!spec || !*spec) {
-		strbuf_addstr(err, "numa_node is empty: expected a node number, auto or none");
+		strbuf_addstr(err, "numa_node is empty: expected a node number, auto, last or none");
 		return -2;
 	}
 	if (!strcmp(spec, "none")) {
@@ -204,7 +204,11 @@ int numa_resolve(const char *root, const char *spec, struct numa_bind *out, stru
 		free(s);
 		return 0;
 	}
-	if (!strcmp(spec, "auto")) {
+	if (!strcmp(spec, "last")) {
+		/* the highest-numbered node with memory: "node 1" of a two-node
+		 * machine, and node 0 of a single-node one */
+		node = nodes[n - 1];
+	} else if (!strcmp(spec, "auto")) {
 		uint64_t best = 0;
 
 		node = nodes[0];
@@ -222,7 +226,7 @@ int numa_resolve(const char *root, const char *spec, struct numa_bind *out, stru
 		bool found = false;
 
 		if (parse_ull(spec, &v)) {
-			strbuf_addf(err, "numa_node=%s: expected a node number, auto or none", spec);
+			strbuf_addf(err, "numa_node=%s: expected a node number, auto, last or none", spec);
 			return -2;
 		}
 		for (int i = 0; i < n; i++)

@@ -25,7 +25,8 @@ struct numa_bind {
 /* Nodes with memory present, ascending; returns the count (>= 1). `root` is
  * the sysfs root ("" for the real one; a fake tree in unit tests). */
 int numa_nodes(const char *root, int *nodes, int max);
-/* Resolve "N", "auto" (node with most free memory) or "none". A node that
+/* Resolve "N", "auto" (node with most free memory), "last" (the highest
+ * node with memory) or "none". A node that
  * does not exist returns -1 with err naming it and the nodes present; the
  * caller exits 3 (LB_EXIT_UNSUPPORTED). A malformed spec returns -2 (exit 2). */
 int numa_resolve(const char *root, const char *spec, struct numa_bind *out, struct strbuf *err);

@@ -49,3 +49,33 @@ bool program_in_path(const char *name)
 	free(p);
 	return p != NULL;
 }
+
+char *self_dir(void)
+{
+	char self[4096], *slash;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0)
+		return NULL;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	return xstrdup(slash == self ? "/" : self);
+}
+
+char *shipped_path(const char *rel)
+{
+	char *dir = self_dir(), *p = dir ? xasprintf("%s/%s", dir, rel) : NULL;
+
+	free(dir);
+	if (p && path_exists(p))
+		return p;
+	free(p);
+	p = xasprintf("%s/%s", LRUBENCH_DATADIR, rel);
+	if (path_exists(p))
+		return p;
+	free(p);
+	return NULL;
+}

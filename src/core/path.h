@@ -25,4 +25,12 @@ char *find_in_path(const char *name);
 /* find_in_path(name) found something: for checks that only ask. */
 bool program_in_path(const char *name);
 
+/* The folder of the running binary (/proc/self/exe), malloc'ed; NULL when
+ * it cannot be read. The build tree keeps what lrubench ships beside it. */
+char *self_dir(void);
+/* What lrubench ships (e.g. "configs/suites"): beside the binary when it
+ * runs from a build tree, else under the installed data folder
+ * ($(DATADIR), make install); malloc'ed, NULL when neither exists. */
+char *shipped_path(const char *rel);
+
 #endif

@@ -32,6 +32,15 @@ struct result_table *wl_result_table(struct wl_result *r, const char *title,
 	return t;
 }
 
+struct result_table *wl_result_explaining_table(struct wl_result *r, const char *title,
+						const char *unit, int better)
+{
+	struct result_table *t = wl_result_table(r, title, unit, better);
+
+	t->explains = true;
+	return t;
+}
+
 struct op_samples *result_table_op(struct result_table *t, const char *op)
 {
 	struct op_samples *o;
@@ -113,6 +122,8 @@ json_object *wl_result_to_json(const struct wl_result *r)
 		json_object_object_add(jt, "unit", json_object_new_string(t->unit));
 		json_object_object_add(jt, "better",
 				       json_object_new_string(t->better == BETTER_HIGHER ? "higher" : "lower"));
+		if (t->explains)
+			json_object_object_add(jt, "explains", json_object_new_boolean(1));
 		if (t->x_known) {
 			json_object *ax = NULL;
 
@@ -219,6 +230,13 @@ int wl_result_from_json(json_object *o, const char *path, struct wl_result *out,
 			goto fail;
 		}
 		t = wl_result_table(out, json_object_get_string(title), json_object_get_string(unit), b);
+		if (json_object_object_get_ex(jt, "explains", &v)) {
+			if (!json_object_is_type(v, json_type_boolean)) {
+				strbuf_addf(err, "%s: %s.explains is not true or false", path, where);
+				goto fail;
+			}
+			t->explains = json_object_get_boolean(v);
+		}
 		if (json_object_object_get_ex(jt, "x_axis", &v)) {
 			json_object *xn, *xu;
 			char w2[96];

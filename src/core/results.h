@@ -9,6 +9,7 @@
  *   { "schema": 1, "workload": "readtwice",
  *     "tables": [ { "title": "...", "unit": "MB/s", "better": "higher",
  *                   "x_axis": { "name": "memory cgroups", "unit": "count" },
+ *                   "explains": true,                           (optional)
  *                   "ops": [ { "op": "memcgs-1", "samples": [ ... ] } ] } ],
  *     "details": [ { "step": "memcgs-1", "iteration": 0, ... } ],   (optional)
  *     "progress": [ { "step": "memcgs-1", "done": 3 } ],            (optional, for --resume)
@@ -54,6 +55,7 @@ struct result_table {
 	char *title;
 	char *unit;
 	int better;              /* enum better */
+	bool explains;           /* explains the throughput tables (CPU split, reclaim, locks) */
 	bool x_known;            /* "x_axis" present (false in older files) */
 	char *x_name, *x_unit;   /* x_known: the axis; x_name NULL: categorical ops */
 	struct op_samples *ops;  /* in first-seen order */
@@ -81,6 +83,10 @@ struct label_result {
 /* Find or add a table / an op. */
 struct result_table *wl_result_table(struct wl_result *r, const char *title,
 				     const char *unit, int better);
+/* The same, for a table that explains the throughput tables ("explains":
+ * true: compare groups it under its own heading, the gate skips it). */
+struct result_table *wl_result_explaining_table(struct wl_result *r, const char *title,
+						const char *unit, int better);
 struct op_samples *result_table_op(struct result_table *t, const char *op);
 void result_table_add(struct result_table *t, const char *op, double v);
 /* Declare the table's x axis (name NULL: categorical ops); copies. */

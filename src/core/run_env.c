@@ -119,6 +119,15 @@ int env_memcg(struct run_env *env, const char *name, uint64_t limit, struct cgro
 	return 0;
 }
 
+int env_root_memcg(struct run_env *env, struct cgroup *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!env->cg || env->cg->mode == CG_NONE)
+		return error("memcgs = 0 runs in the root memory cgroup: this machine has no memory "
+			     "cgroup controller");
+	return cg_borrow_root(env->cg, out);
+}
+
 char *env_log_path(struct run_env *env, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;

@@ -19,6 +19,7 @@
 #include "core/run_summary.h"
 #include "core/schedule.h"
 #include "core/sparse_root.h"
+#include "profile/profile.h"
 
 /* ---- run.json ---- */
 
@@ -72,6 +73,7 @@ static int run_json_write(struct run_state *rs, const char *status)
 	}
 	if (rs->env.facts)
 		json_object_object_add(rs->run_json, "workload_facts", json_object_get(rs->env.facts));
+	json_object_object_add(rs->run_json, "profile", profile_run_json(&rs->prof));
 	ret = json_save_file(path, rs->run_json, &err);
 	if (ret)
 		error("%s", strbuf_str(&err));
@@ -231,12 +233,36 @@ static void remove_workdir(void *arg)
 
 /* ---- the iteration loop ---- */
 
+/* Was the step's profile pass made (profile.h)? */
+static bool progress_profiled(json_object *progress, const char *step)
+{
+	for (size_t i = 0; progress && i < json_object_array_length(progress); i++) {
+		json_object *e = json_object_array_get_idx(progress, i), *s, *p;
+		if (json_object_object_get_ex(e, "step", &s) && !strcmp(json_object_get_string(s), step) &&
+		    json_object_object_get_ex(e, "profiled", &p))
+			return json_object_get_boolean(p);
+	}
+	return false;
+}
+
+static void progress_set_profiled(struct wl_result *r, const char *step)
+{
+	for (size_t i = 0; r->progress && i < json_object_array_length(r->progress); i++) {
+		json_object *e = json_object_array_get_idx(r->progress, i), *s;
+		if (json_object_object_get_ex(e, "step", &s) && !strcmp(json_object_get_string(s), step)) {
+			json_object_object_add(e, "profiled", json_object_new_boolean(1));
+			return;
+		}
+	}
+}
+
 static void merge_staging(struct wl_result *dst, const struct wl_result *src, json_object *details)
 {
 	for (size_t i = 0; i < src->ntables; i++) {
 		const struct result_table *t = &src->tables[i];
 		struct result_table *d = wl_result_table(dst, t->title, t->unit, t->better);
 
+		d->explains |= t->explains;
 		if (t->x_known)
 			result_table_set_x_axis(d, t->x_name, t->x_unit);
 		for (size_t j = 0; j < t->nops; j++)
@@ -258,8 +284,33 @@ static enum wl_status settle(enum wl_status st)
 	return st;
 }
 
+/* A step's profile pass (profile.h), once its timed iterations are done. */
+static enum wl_status profile_step(struct run_state *rs, struct wl_ctx *ctx, size_t s,
+				   struct wl_result *res, const char *path, struct progress *pg,
+				   int iters, int warm, size_t *profiles)
+{
+	struct strbuf err = STRBUF_INIT;
+	enum wl_status out = WL_OK;
+	double t0 = now_monotonic();
+
+	progress_unit(pg, ctx->steps[s], iters, iters, warm);
+	if (profile_pass(&rs->prof, ctx, s, res) == WL_INTERRUPTED)
+		return WL_INTERRUPTED;
+	progress_set_profiled(res, ctx->steps[s]);
+	if (wl_result_save(path, res, &err)) {
+		error("%s", strbuf_str(&err));
+		out = WL_FAILED;
+	}
+	if (*profiles)
+		(*profiles)--;
+	progress_done(pg, now_monotonic() - t0, ctx->steps[s], iters, iters, warm);
+	strbuf_release(&err);
+	return out;
+}
+
 /* setup, then every step's warm-up and measured iterations, in the order
- * and number the schedule gives (core/schedule.h). */
+ * and number the schedule gives (core/schedule.h), each step's profile
+ * pass after its timed iterations. */
 static enum wl_status run_workload(struct run_state *rs, struct wl_ctx *ctx, struct wl_result *res,
 				   const char *path)
 {
@@ -269,7 +320,7 @@ static enum wl_status run_workload(struct run_state *rs, struct wl_ctx *ctx, str
 	bool adaptive = ctx->iterations == LB_AUTO;
 	/* progress shows "iteration 4 (auto)" with no count */
 	int iters = adaptive ? 0 : (int)ctx->iterations, warm = (int)ctx->warmup;
-	size_t s;
+	size_t s, profiles = 0;   /* profile passes still to make */
 	int it;
 	enum wl_status out = settle(ctx->ops->setup(ctx));
 
@@ -280,12 +331,22 @@ static enum wl_status run_workload(struct run_state *rs, struct wl_ctx *ctx, str
 	}
 	sched_init(&sc, ctx, res, adaptive ? &rs->plan : NULL, rs->cfg->g.interleave,
 		   rs->baseline ? label_result_find(rs->baseline, ctx->ops->name) : NULL);
-	progress_begin(&pg, ctx->ops->name, sched_units_left(&sc));
+	for (s = 0; s < ctx->nsteps; s++)
+		if (profile_wanted(&rs->prof) && !progress_profiled(res->progress, ctx->steps[s]))
+			profiles++;
+	progress_begin(&pg, ctx->ops->name, sched_units_left(&sc) + profiles);
+	/* --resume: steps whose timed iterations were done before, profile pass pending */
+	for (s = 0; s < ctx->nsteps && out == WL_OK; s++)
+		if (sc.st[s].finished && profile_wanted(&rs->prof) &&
+		    !progress_profiled(res->progress, ctx->steps[s]))
+			out = profile_step(rs, ctx, s, res, path, &pg, iters, warm, &profiles);
 	while (out == WL_OK && sched_next(&sc, &s, &it)) {
 		struct wl_result staging = { 0 };
 		struct wl_samples smp;
+		struct iter_counters ic;
 		double t0, secs;
 		enum wl_status st;
+		bool finished = false;
 
 		if (lb_stop_requested()) {
 			out = WL_INTERRUPTED;
@@ -299,6 +360,8 @@ static enum wl_status run_workload(struct run_state *rs, struct wl_ctx *ctx, str
 		smp = (struct wl_samples){ &staging, ctx->ops->tables, ctx->steps[s], it, it < 0, 0,
 					   json_object_new_array() };
 		progress_unit(&pg, ctx->steps[s], it, iters, warm);
+		/* where the kernel spent the time: CPU split and reclaim counters */
+		profile_iter_begin(&rs->prof, &ic);
 		t0 = now_monotonic();
 		st = ctx->ops->run_step(ctx, s, &smp);
 		secs = now_monotonic() - t0;
@@ -316,8 +379,10 @@ static enum wl_status run_workload(struct run_state *rs, struct wl_ctx *ctx, str
 			if (!smp.added)
 				warning("%s: %s iteration %d produced no sample", ctx->ops->name,
 					ctx->steps[s], it + 1);
+			profile_iter_end(&rs->prof, &ic, ctx->ops->name, ctx->steps[s], it, &staging,
+					 smp.pending_details);
 			merge_staging(res, &staging, smp.pending_details);
-			sched_measured(&sc, s, secs, res, &staging);
+			finished = sched_measured(&sc, s, secs, res, &staging);
 			progress_set_note(&pg, sc.note);
 			if (wl_result_save(path, res, &err)) {
 				error("%s", strbuf_str(&err));
@@ -325,10 +390,15 @@ static enum wl_status run_workload(struct run_state *rs, struct wl_ctx *ctx, str
 			}
 		}
 		/* the units left after this one, which progress_done counts */
-		progress_replan(&pg, sched_units_left(&sc) + 1);
+		progress_replan(&pg, sched_units_left(&sc) + profiles + 1);
 		progress_done(&pg, secs, ctx->steps[s], it, iters, warm);
+		profile_iter_release(&ic);
 		json_object_put(smp.pending_details);
 		wl_result_release(&staging);
+		/* the step's timed iterations are done: one more, untimed, under the profiler */
+		if (out == WL_OK && finished && profile_wanted(&rs->prof) &&
+		    !progress_profiled(res->progress, ctx->steps[s]))
+			out = profile_step(rs, ctx, s, res, path, &pg, iters, warm, &profiles);
 	}
 	progress_end(&pg);
 	sched_release(&sc);
@@ -422,7 +492,7 @@ int run_state_execute(struct run_state *rs)
 	char **summaries = xcalloc(rs->nwls, sizeof(*summaries));
 	json_object *old_run = NULL;
 	enum wl_status out = WL_OK;
-	int ret = LB_EXIT_OK;
+	int ret = LB_EXIT_OK, r0;
 
 	rs->env.sys = rs->sys;
 	rs->env.g = &rs->cfg->g;
@@ -470,6 +540,11 @@ int run_state_execute(struct run_state *rs)
 		ret = LB_EXIT_USAGE;
 		goto out;
 	}
+	/* a requested profile this machine cannot make is exit 3, before anything exists */
+	if ((r0 = profile_run_init(&rs->prof, (enum profile_kind)rs->cfg->g.profile))) {
+		ret = r0;
+		goto out;
+	}
 
 	/* from here on the label folder exists and says what happened */
 	if (rs->force && remove_tree(rs->env.label_dir)) {
@@ -497,7 +572,7 @@ int run_state_execute(struct run_state *rs)
 		ret = LB_EXIT_FAIL;
 		goto out;
 	}
-	if (prepare_env(rs)) {
+	if (prepare_env(rs) || profile_run_setup(&rs->prof, &rs->env)) {
 		out = settle(WL_FAILED);
 		goto finish;
 	}
@@ -528,6 +603,7 @@ int run_state_execute(struct run_state *rs)
 		free(path);
 	}
 finish:
+	profile_run_release(&rs->prof);
 	release_env(rs);
 	if (out == WL_OK && lb_stop_requested())
 		out = WL_INTERRUPTED;
@@ -535,6 +611,9 @@ finish:
 	if (out == WL_OK) {
 		for (size_t i = 0; i < rs->nwls; i++)
 			run_summary_print(&res[i], summaries[i], stdout);
+		if (rs->prof.failed)
+			warning("the profile of %u step%s failed (see \"profile\" in the details): the "
+				"timed samples are complete", rs->prof.failed, rs->prof.failed > 1 ? "s" : "");
 		info("results: %s/", rs->env.label_dir);
 	} else if (out == WL_INTERRUPTED) {
 		error("interrupted; what was measured is in %s/ ('lrubench run --resume' with the same "
@@ -542,6 +621,7 @@ finish:
 	}
 	ret = wl_status_exit(out);
 out:
+	profile_run_release(&rs->prof);
 	cleanup_run_all();
 	if (ret == LB_EXIT_OK && lb_stop_requested())
 		ret = LB_EXIT_INTERRUPTED;

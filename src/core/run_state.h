@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include "core/adaptive.h"
 #include "core/workload.h"
+#include "profile/profile.h"
 
 struct run_state {
 	struct config *cfg;
@@ -25,6 +26,7 @@ struct run_state {
 	struct cgroup run_cg;
 	double started;
 	json_object *run_json;
+	struct profile_run prof;    /* where the kernel spent the time (profile.h) */
 	/* iterations = auto (core/adaptive.h) */
 	struct adaptive_plan plan;
 	const char *baseline_dir;         /* run --baseline DIR/LABEL; NULL: none */

@@ -10,6 +10,39 @@
 #include <string.h>
 #include "compare/stats.h"
 
+/* The tables that explain the ones above (CPU split, reclaim rates, lock
+ * contention, fairness), one line each: the mean per op. */
+static void summary_explaining(const struct wl_result *res, FILE *out)
+{
+	size_t prefix = strlen(res->workload), w = 0;
+	bool any = false;
+
+	for (size_t t = 0; t < res->ntables; t++)
+		if (res->tables[t].explains && strlen(res->tables[t].title) > w)
+			w = strlen(res->tables[t].title);
+	for (size_t t = 0; t < res->ntables; t++) {
+		const struct result_table *tb = &res->tables[t];
+		const char *title = tb->title;
+
+		if (!tb->explains)
+			continue;
+		if (!any)
+			fprintf(out, "\nwhere the time went (mean per op; all samples in %s.json, "
+				"'lrubench compare' tests them):\n", res->workload);
+		any = true;
+		if (!strncmp(title, res->workload, prefix) && title[prefix] == ' ')
+			title += prefix + 1;
+		fprintf(out, "  %-*s", (int)(w - prefix), title);
+		for (size_t o = 0; o < tb->nops; o++) {
+			struct stats st;
+
+			stats_compute(tb->ops[o].v, tb->ops[o].n, &st);
+			fprintf(out, "  %s %.2f", tb->ops[o].op, stats_mean(&st, tb->better));
+		}
+		fprintf(out, "  (%s)\n", tb->unit);
+	}
+}
+
 char *run_summary_capture(struct wl_ctx *ctx)
 {
 	char *text = NULL;
@@ -60,6 +93,8 @@ void run_summary_print(const struct wl_result *res, const char *extra, FILE *out
 		const struct result_table *tb = &res->tables[t];
 		size_t w = 2;
 
+		if (tb->explains)
+			continue;   /* summed up below, one line each */
 		for (size_t o = 0; o < tb->nops; o++)
 			if (strlen(tb->ops[o].op) > w)
 				w = strlen(tb->ops[o].op);
@@ -83,6 +118,7 @@ void run_summary_print(const struct wl_result *res, const char *extra, FILE *out
 	if (noisy)
 		fprintf(out, "  note: CoeffVar above 10%% somewhere: more iterations (-i N, or -i auto), a longer runtime or "
 			     "a quieter machine make a comparison more telling\n");
+	summary_explaining(res, out);
 	if (extra)
 		fputs(extra, out);
 }

@@ -182,6 +182,12 @@ enum wl_status env_sparse_dir(struct run_env *env, const char **dir);
 /* Create a child memcg of the run parent, named "<workload>-<n>", with a
  * limit (0 = none), registered for cleanup. Fails (message) with CG_NONE. */
 int env_memcg(struct run_env *env, const char *name, uint64_t limit, struct cgroup *out);
+/* Where "memcgs = 0" puts a workload's tasks: the root of the memory
+ * hierarchy, so the controller is enabled but the tasks belong to no memcg
+ * of their own (the case of the seed thread's first -10%). A borrowed
+ * cgroup: place children with cg_procs_file, read cg_stat; cg_destroy only
+ * forgets it. Fails (message) with CG_NONE. */
+int env_root_memcg(struct run_env *env, struct cgroup *out);
 /* A log file path results/<label>/logs/<name>; creates logs/. Returns malloc'ed. */
 char *env_log_path(struct run_env *env, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Record a fact about how this workload ran (e.g. the effective THP mode

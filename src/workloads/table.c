@@ -3,13 +3,16 @@
 #include <string.h>
 #include "core/workload.h"
 
-extern const struct workload_ops readtwice_ops, thpscale_ops, sysbench_ops, kernbench_ops;
+extern const struct workload_ops readtwice_ops, thpscale_ops, sysbench_ops, kernbench_ops,
+	mmapread_ops, colocate_ops;
 
 const struct workload_ops *const workloads[] = {
 	&readtwice_ops,
 	&thpscale_ops,
 	&kernbench_ops,
 	&sysbench_ops,
+	&mmapread_ops,
+	&colocate_ops,
 	NULL,
 };
 

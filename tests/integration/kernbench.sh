@@ -95,10 +95,13 @@ test_kernbench_local_tarball_root_cgroup() {
   local ops; ops=$(ops_of "$T/res/a/kernbench.json")
   case $ops in "elsp-1:1:True user-1:1:True syst-1:1:"*" elsp-3:1:True user-3:1:True syst-3:1:"*) ;;
     *) fail "unexpected ops: $ops" ;; esac
-  # memcgs = 0: the build stays in lrubench's own cgroup, no kernbench memcg
+  # memcgs = 0: the build runs in the root memory cgroup (the controller on,
+  # no memcg of its own), not in a kernbench memcg nor in lrubench's cgroup
   if grep -q "kernbench-1" "$T/res/a/logs/kernbench-build-j1-i0-m1.log"; then
     fail "memcgs=0 build ran in a kernbench memcg"
   fi
+  grep -qE "built in memcg ([0-9]+:memory|0:):/$" "$T/res/a/logs/kernbench-build-j1-i0-m1.log" ||
+    fail "memcgs=0 build did not run in the root memory cgroup: $(grep 'built in' "$T/res/a/logs/kernbench-build-j1-i0-m1.log")"
   assert_cache_entries "$T/cache" 0
 }
 

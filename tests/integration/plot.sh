@@ -179,7 +179,7 @@ test_plot_write_failure_is_exit_1() {
 test_plot_bad_format() {
   expect_exit 2 "$LRUBENCH" plot --format bogus -o "$T/plots" "$PLOT_FIX"
   assert_grep_err "bogus"
-  assert_grep_err "png or svg"
+  assert_grep_err "png, svg or txt"
   assert_no_file "$T/plots"
 }
 

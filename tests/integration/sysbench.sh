@@ -92,6 +92,7 @@ tables = {t["title"]: t for t in w["tables"]}
 tps = tables["sysbench Transactions per second"]
 lat = tables["sysbench Latency 95th percentile"]
 assert tps["better"] == "higher" and lat["better"] == "lower", "directions"
+assert "sysbench Time" not in tables, "a Time table from runs of a fixed time"
 ops = [o["op"] for o in tps["ops"]]
 assert ops == ["1", "2"], ops
 for o in tps["ops"]:
@@ -278,5 +279,54 @@ test_sysbench_probe() {
   chmod +x "$T/bin/sysbench"
   PATH=$T/bin:$PATH sb_run 3 run -w sysbench --quick -o "$T/r" --label b
   assert_grep_err "sysbench has no PostgreSQL (pgsql) driver"
+  sb_no_leaks
+}
+
+# A fixed transaction count (events = N): sysbench runs --events=N --time=0,
+# and the table "sysbench Time" holds the time each run took, as sysbench
+# printed it; memcgs = 0 runs the server and the client in the root memory
+# cgroup (no sysbench memcg is made).
+test_sysbench_fixed_events_time_table() {
+  sb_need
+  "$LRUBENCH" run -w sysbench --quick -o "$T/r" --label t -i 2 --set sysbench.threads=1,2 \
+    --set sysbench.events=300 --set sysbench.memcgs=0 --set global.warmup=0 \
+    >"$T/out" 2>"$T/err" &
+  local pid=$!; SB_PIDS=$pid
+  local i made=""
+  # while it runs: no sysbench memcg under the run's parent
+  for i in $(seq 1 600); do
+    [ -e "$T/r/t/sysbench.json" ] && break
+    made=$made$(find /sys/fs/cgroup -maxdepth 3 -type d -path "*/lrubench-$pid/sysbench-*" 2>/dev/null)
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  wait "$pid"; local rc=$?
+  [ "$rc" = 0 ] || { tail -20 "$T/err"; fail "exit $rc"; }
+  [ -z "$made" ] || fail "memcgs=0 made sysbench memcgs: $made"
+  local dir=$T/r/t
+  python3 - "$dir" <<'EOF2' || fail "the Time table does not match the logs"
+import json, re, os, sys
+d = sys.argv[1]
+w = json.load(open(os.path.join(d, "sysbench.json")))
+tables = {t["title"]: t for t in w["tables"]}
+tt = tables["sysbench Time"]
+assert tt["unit"] == "s" and tt["better"] == "lower", tt
+assert tt["x_axis"] == {"name": "threads", "unit": "count"}, tt.get("x_axis")
+assert [o["op"] for o in tt["ops"]] == ["1", "2"], tt["ops"]
+for o in tt["ops"]:
+    assert len(o["samples"]) == 2, o
+    for i, v in enumerate(o["samples"]):
+        log = open(os.path.join(d, "logs", "sysbench-t%s-i%d.log" % (o["op"], i))).read()
+        assert re.search(r"--events=300\b", log) is None  # sysbench does not echo options
+        m = re.search(r"^\s*total time:\s+([0-9.]+)s", log, re.M)
+        n = re.search(r"^\s*transactions:\s+(\d+)", log, re.M)
+        assert m and float(m.group(1)) == v, (o["op"], i, v, m and m.group(1))
+        assert n and int(n.group(1)) == 300, (o["op"], i, n and n.group(1))
+        assert v > 0
+# TPS is still recorded beside it
+assert len(tables["sysbench Transactions per second"]["ops"]) == 2
+EOF2
+  assert_eq "$(json_get "$dir/run.json" '["config"]["sysbench"]["events"]')" 300 "events in config"
+  sb_assert_gone "$(sb_cluster "$dir")"
   sb_no_leaks
 }

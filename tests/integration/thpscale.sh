@@ -16,12 +16,17 @@ other_enabled() { [ "$(thp_mode enabled)" = never ] && echo always || echo never
 other_defrag() { [ "$(thp_mode defrag)" = defer ] && echo never || echo defer; }
 
 # thp_run ARGS...: the acceptance command plus ARGS, results in $T/r/t; the
-# run's pid in $pid (its cgroups and mounts are named after it)
+# run's pid in $pid (its cgroups and mounts are named after it); the kernel's
+# counters around it in $T/vmstat.before and $T/vmstat.after
 thp_run() {
+  local rc
+  cp /proc/vmstat "$T/vmstat.before"
   "$LRUBENCH" run -w thpscale --quick -o "$T/r" --label t \
     --set thpscale.threads=1,2 --set thpscale.mapsize=512M "$@" &
   pid=$!
-  wait "$pid"
+  wait "$pid"; rc=$?
+  cp /proc/vmstat "$T/vmstat.after"
+  return $rc
 }
 
 # lib.sh's assert_no_leaks ignores objects of runs that are still alive
@@ -30,10 +35,12 @@ thp_no_leaks() { assert_no_leaks; }
 
 # thp_check_counts MAPSIZE_MB INSTANCES: every op's sample count matches the
 # faults the layout makes (mapsize / T per thread, half of it in 2 MB steps)
-# and the per-iteration details; latencies positive; prints "T pct..." lines
+# and the per-iteration details; latencies positive; the vmstat counters of
+# each iteration add up to the summary the run printed ($T/out) and to no
+# more than the kernel's own counters over the whole run; prints "T pct..."
 thp_check_counts() {
-  python3 - "$T/r/t" "$1" "$2" <<'PY'
-import json, sys
+  python3 - "$T/r/t" "$1" "$2" "$T/out" "$T/vmstat.before" "$T/vmstat.after" <<'PY'
+import json, re, sys
 d = json.load(open(sys.argv[1] + "/thpscale.json"))
 run = json.load(open(sys.argv[1] + "/run.json"))
 mapsize_mb, inst = int(sys.argv[2]), int(sys.argv[3])
@@ -68,7 +75,38 @@ for T in (1, 2):
         # classification); other processes can only add to it
         if x["vmstat"]["thp_fault_alloc"] < x["faults_huge"]:
             die("thp_fault_alloc %d < huge faults %d" % (x["vmstat"]["thp_fault_alloc"], x["faults_huge"]))
+        # a counter is a difference of two readings: never negative, never the
+        # "missing" marker or a wrapped subtraction
+        for k, v in x["vmstat"].items():
+            if not isinstance(v, int) or v < 0 or v >= 1 << 40:
+                die("vmstat %s = %r in an iteration of threads-%d" % (k, v, T))
+    # the summary line: faults, huge share and each counter summed over the
+    # iterations, the same numbers as the details
+    m = re.search(r"^thpscale threads-%d: (\d+) faults, ([\d.]+)%% huge; vmstat over (\d+) "
+                  r"iterations?:(.*)$" % T, open(sys.argv[4]).read(), re.M)
+    if not m: die("no summary line for threads-%d in the run's output" % T)
+    if int(m.group(1)) != faults or int(m.group(3)) != iters:
+        die("threads-%d summary %s faults over %s iterations, details %d over %d"
+            % (T, m.group(1), m.group(3), faults, iters))
+    if abs(float(m.group(2)) - 100.0 * huge / faults) > 0.051:
+        die("threads-%d summary %s%% huge, details %.2f%%" % (T, m.group(2), 100.0 * huge / faults))
+    printed = dict(kv.split("=") for kv in m.group(4).split())
+    for k, v in printed.items():
+        want = sum(x["vmstat"].get(k, 0) for x in det)
+        if int(v) != want:
+            die("threads-%d summary %s=%s, details sum to %d" % (T, k, v, want))
     print(T, min(pops["huge-%d" % T]), max(pops["huge-%d" % T]))
+# over the whole run the kernel counted at least what the iterations did
+def vmstat(path):
+    return {k: int(v) for k, v in (l.split() for l in open(path))}
+before, after = vmstat(sys.argv[5]), vmstat(sys.argv[6])
+for k in ("thp_fault_alloc", "thp_fault_fallback", "compact_stall", "pgmigrate_success"):
+    if k not in before:
+        continue
+    total = sum(x["vmstat"].get(k, 0) for x in d["details"])
+    if total > after[k] - before[k]:
+        die("%s: the iterations sum to %d, the kernel counted %d over the run"
+            % (k, total, after[k] - before[k]))
 PY
 }
 
@@ -227,5 +265,36 @@ test_thpscale_data_file_beyond_sparse_image() {
   expect_exit 2 thp_run --set thpscale.mapsize=384M --set thpscale.memcgs=2 \
     --set thpscale.threads=1 --set global.sparse_root=loop-ext4 --set global.sparse_size=512M
   assert_grep_err "global.sparse_size"
+  thp_no_leaks
+}
+
+# memcgs = 0: one instance in the root memory cgroup (the controller on, no
+# memcg of its own), not in lrubench's cgroup nor in a memcg of the run.
+thp_in_root_memcg() {
+  local c
+  for c in $(pgrep -P "$1"); do
+    grep -E '^[0-9]+:memory:|^0::' "/proc/$c/cgroup" 2>/dev/null | head -1 | grep -qE ':/$' && return 0
+  done
+  return 1
+}
+test_thpscale_memcgs_zero_runs_in_root_cgroup() {
+  thp_need
+  [ -d /sys/fs/cgroup/memory ] || [ -f /sys/fs/cgroup/cgroup.controllers ] || skip "no memory cgroup"
+  grep -E '^[0-9]+:memory:|^0::' /proc/$$/cgroup | head -1 | grep -qE ':/$' &&
+    skip "this shell already runs in the root memory cgroup: nothing to tell apart"
+  "$LRUBENCH" run -w thpscale -o "$T/r" --label t -i 1000 --set global.warmup=0 \
+    --set thpscale.threads=1 --set thpscale.mapsize=256M --set thpscale.memcgs=0 \
+    >"$T/out" 2>"$T/err" &
+  pid=$!
+  local i
+  for i in $(seq 1 3000); do
+    thp_in_root_memcg "$pid" && break
+    kill -0 "$pid" 2>/dev/null || { cat "$T/err"; fail "run ended before an instance was seen"; }
+    sleep 0.01
+  done
+  thp_in_root_memcg "$pid" || { kill -9 "$pid"; fail "no instance appeared in the root memory cgroup"; }
+  [ -z "$(find /sys/fs/cgroup -maxdepth 3 -type d -path "*/lrubench-$pid/thpscale-*")" ] ||
+    fail "memcgs=0 created a thpscale memcg"
+  kill -INT "$pid"; wait "$pid"; assert_eq "$?" 130 "exit after SIGINT"
   thp_no_leaks
 }

@@ -313,27 +313,38 @@ static void test_fn_exit_keeps_parent_cleanups(void **state)
 	cleanup_pop(id, false);
 }
 
-static void test_null_stdio_and_ids(void **state)
+static void test_null_stdio(void **state)
 {
-	char out[512], *text;
-	const char *argv[] = { "sh", "-c", "id -u; id -g; echo hidden >&2", NULL };
+	char out[512];
+	const char *argv[] = { "sh", "-c", "echo shown; echo hidden >&2", NULL };
 	struct child c = { .argv = argv, .out_path = out };
 
 	(void)state;
-	snprintf(out, sizeof(out), "%s/ids.log", unit_tmp);
+	snprintf(out, sizeof(out), "%s/null.log", unit_tmp);
 	c.null_stdio = true;
 	assert_int_equal(child_run(&c, 10), 0);
 	assert_false(path_exists(out));   /* null_stdio wins over out_path */
+}
+
+/* Root only: a child of root runs with the uid and gid it is given. */
+static void test_set_ids(void **state)
+{
+	char out[512], *text;
+	const char *argv[] = { "sh", "-c", "id -u; id -g; id -G; echo hidden >&2", NULL };
+	struct child c = { .argv = argv, .out_path = out };
+
+	(void)state;
 	if (getuid() != 0)
-		return;   /* changing ids needs root */
-	c.null_stdio = false;
+		skip();   /* changing ids needs root: reported as skipped, not passed */
+	snprintf(out, sizeof(out), "%s/ids.log", unit_tmp);
 	c.set_ids = true;
 	c.uid = 65534;
 	c.gid = 65534;
 	assert_int_equal(child_run(&c, 10), 0);
 	text = read_file_str(out, NULL);
 	assert_non_null(text);
-	assert_string_equal(text, "65534\n65534\nhidden\n");
+	/* no supplementary group of root's is kept */
+	assert_string_equal(text, "65534\n65534\n65534\nhidden\n");
 	free(text);
 }
 
@@ -432,7 +443,8 @@ int main(void)
 		cmocka_unit_test(test_cleanup_registry_kills),
 		cmocka_unit_test(test_bad_cgroup_file),
 		cmocka_unit_test(test_fn_exit_keeps_parent_cleanups),
-		cmocka_unit_test(test_null_stdio_and_ids),
+		cmocka_unit_test(test_null_stdio),
+		cmocka_unit_test(test_set_ids),
 		cmocka_unit_test(test_registry_full),
 		cmocka_unit_test(test_numa_bound_child),
 		cmocka_unit_test(test_child_failed_message),

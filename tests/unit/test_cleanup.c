@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The cleanup registry: order, pops, growth, and room for the largest run the config allows. */
+/* The cleanup registry (core/cleanup.c): undo newest first, pop by id (with
+ * or without running), stale ids, slot reuse, forgetting in a child, growth,
+ * and room for the largest run the config allows. */
 #include "unit.h"
 #include "core/cleanup.h"
 #include "core/config.h"
@@ -83,11 +85,126 @@ static void test_room_for_the_largest_run(void **state)
 	assert_int_equal(order[0], 7);
 }
 
+/* Each action appends its letter, so a test reads the order things ran in. */
+static char ran[64];
+
+static void note(void *arg)
+{
+	size_t n = strlen(ran);
+
+	if (n + 1 < sizeof(ran)) {
+		ran[n] = *(const char *)arg;
+		ran[n + 1] = '\0';
+	}
+}
+
+static void nothing(void *arg)
+{
+	(void)arg;
+}
+
+static int reset(void **state)
+{
+	(void)state;
+	cleanup_run_all();   /* whatever a failed test left */
+	ran[0] = '\0';
+	return 0;
+}
+
+static void test_newest_first(void **state)
+{
+	(void)state;
+	assert_true(cleanup_push("a", note, "a") > 0);
+	assert_true(cleanup_push("b", note, "b") > 0);
+	assert_true(cleanup_push("c", note, "c") > 0);
+	cleanup_run_all();
+	assert_string_equal(ran, "cba");
+	/* nothing is left to run twice */
+	cleanup_run_all();
+	assert_string_equal(ran, "cba");
+}
+
+static void test_pop_by_id(void **state)
+{
+	int a, b, c, d;
+	(void)state;
+	a = cleanup_push("a", note, "a");
+	b = cleanup_push("b", note, "b");
+	c = cleanup_push("c", note, "c");
+	d = cleanup_push("d", note, "d");
+	assert_true(a > 0 && b > 0 && c > 0 && d > 0);
+	assert_true(a != b && b != c && c != d);
+	cleanup_pop(b, true);             /* undone now, in the middle */
+	assert_string_equal(ran, "b");
+	cleanup_pop(c, false);            /* forgotten: never run */
+	assert_string_equal(ran, "b");
+	cleanup_pop(b, true);             /* twice is nothing */
+	cleanup_pop(0, true);
+	cleanup_pop(-1, true);
+	assert_string_equal(ran, "b");
+	cleanup_run_all();
+	assert_string_equal(ran, "bda");
+}
+
+/* An id is never valid again once popped, even when its slot is reused. */
+static void test_stale_id(void **state)
+{
+	int a, b;
+	(void)state;
+	a = cleanup_push("a", note, "a");
+	cleanup_pop(a, false);
+	b = cleanup_push("b", note, "b");   /* takes the slot a had */
+	assert_true(b > 0);
+	assert_true(b != a);
+	cleanup_pop(a, true);
+	assert_string_equal(ran, "");
+	cleanup_run_all();
+	assert_string_equal(ran, "b");
+}
+
+/* Children come and go by the thousand: popped slots must be reused, or the
+ * registry fills up after CLEANUP_MAX pushes in a long run. */
+static void test_slots_reused(void **state)
+{
+	int keep;
+	(void)state;
+	keep = cleanup_push("keep", note, "k");
+	for (int i = 0; i < 140000; i++) {   /* CLEANUP_MAX is 131072 */
+		int id = cleanup_push("child", nothing, NULL);
+
+		if (id <= 0)
+			fail_msg("push %d failed: popped slots are not reused", i);
+		cleanup_pop(id, i % 2);
+	}
+	assert_true(keep > 0);
+	cleanup_run_all();
+	assert_string_equal(ran, "k");
+}
+
+/* A forked child forgets its parent's entries: its exit undoes nothing. */
+static void test_forget_all(void **state)
+{
+	(void)state;
+	cleanup_push("a", note, "a");
+	cleanup_push("b", note, "b");
+	cleanup_forget_all();
+	cleanup_run_all();
+	assert_string_equal(ran, "");
+	cleanup_push("c", note, "c");
+	cleanup_run_all();
+	assert_string_equal(ran, "c");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_newest_first_and_pops),
 		cmocka_unit_test(test_room_for_the_largest_run),
+		cmocka_unit_test_setup(test_newest_first, reset),
+		cmocka_unit_test_setup(test_pop_by_id, reset),
+		cmocka_unit_test_setup(test_stale_id, reset),
+		cmocka_unit_test_setup(test_slots_reused, reset),
+		cmocka_unit_test_setup(test_forget_all, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

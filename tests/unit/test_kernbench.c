@@ -123,7 +123,10 @@ static void test_entry_names(void **state)
 	assert_non_null(archive_check_name("linux/../../x"));
 	assert_non_null(archive_check_name(".."));
 	assert_non_null(archive_check_name("a/.."));
+	assert_non_null(archive_check_name("a/../b"));
 	assert_non_null(archive_check_name(""));
+	assert_non_null(archive_check_name("/x"));
+	assert_null(archive_check_name("x/"));
 }
 
 static void test_symlink_targets(void **state)
@@ -141,7 +144,17 @@ static void test_symlink_targets(void **state)
 	assert_non_null(archive_check_symlink("linux/a/l", "b/../../../x"));
 	assert_non_null(archive_check_symlink("toplink", "../x"));
 	assert_non_null(archive_check_symlink("linux/l", "/etc"));
+	assert_non_null(archive_check_symlink("linux/l", "/usr/lib/x"));
 	assert_non_null(archive_check_symlink("linux/l", ""));
+	/* '.' components are no folders, in the name or in the target */
+	assert_non_null(archive_check_symlink("./././linux/l", "../../../x"));
+	assert_non_null(archive_check_symlink("./linux/l", ".."));
+	assert_null(archive_check_symlink("./linux/a/l", "../b"));
+	assert_null(archive_check_symlink("linux/./a/l", "../b"));
+	assert_non_null(archive_check_symlink("linux/a/l", "./.././../x"));
+	assert_null(archive_check_symlink("linux/a/l", "./../././b"));
+	/* empty components ("a//b") are no folders either */
+	assert_non_null(archive_check_symlink("linux//l", "../x"));
 }
 
 static void test_safe_perm(void **state)
@@ -153,6 +166,9 @@ static void test_safe_perm(void **state)
 	assert_int_equal(archive_safe_perm(0666), 0664);
 	assert_int_equal(archive_safe_perm(0644), 0644);
 	assert_int_equal(archive_safe_perm(0700), 0700);
+	assert_int_equal(archive_safe_perm(06775), 0775);
+	assert_int_equal(archive_safe_perm(02775), 0775);
+	assert_int_equal(archive_safe_perm(07777), 0775);
 }
 
 int main(void)

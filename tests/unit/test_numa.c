@@ -89,7 +89,16 @@ static void test_resolve_number(void **state)
 	assert_int_equal(numa_resolve(root, "1", &b, &err), 0);
 	assert_int_equal(b.nr_cpus, 4);
 	assert_true(CPU_ISSET(4, &b.cpus) && CPU_ISSET(7, &b.cpus));
+	/* "last": the highest node with memory (the seed's node 1) */
+	assert_int_equal(numa_resolve(root, "last", &b, &err), 0);
+	assert_int_equal(b.node, 1);
+	assert_int_equal(b.nr_cpus, 4);
 	strbuf_release(&err);
+	free(root);
+	/* one node, no NUMA sysfs: "last" is node 0 */
+	root = xasprintf("%s/empty-last", unit_tmp);
+	assert_int_equal(numa_resolve(root, "last", &b, &err), 0);
+	assert_int_equal(b.node, 0);
 	free(root);
 }
 

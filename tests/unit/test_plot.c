@@ -66,6 +66,18 @@ static bool has_fig(const struct plot_set *s, const char *base)
 	return false;
 }
 
+/* The file outdir/name holds exactly want. */
+static void expect_file(const char *outdir, const char *name, const char *want)
+{
+	char *path = xasprintf("%s/%s", outdir, name), *text = read_file_str(path, NULL);
+
+	if (!text)
+		fail_msg("cannot read %s", path);
+	assert_string_equal(text, want);
+	free(text);
+	free(path);
+}
+
 /* One label, built in memory: which figures does each kind of table give? */
 static void test_figures_per_table(void **state)
 {
@@ -84,8 +96,11 @@ static void test_figures_per_table(void **state)
 	/* one sweep and a leftover op: scaling-elsp + bars + candles */
 	t = wl_result_table(&w, "kb Elapsed", "s", BETTER_LOWER);
 	result_table_add(t, "elsp-1", 10);
+	result_table_add(t, "elsp-1", 12);
 	result_table_add(t, "elsp-2", 6);
 	result_table_add(t, "elsp-4", 4);
+	result_table_add(t, "elsp-4", 4);
+	result_table_add(t, "elsp-4", 5);
 	result_table_add(t, "warmup", 30);
 	/* a lone count is no sweep: bars + candles */
 	t = wl_result_table(&w, "kb Single", "s", BETTER_LOWER);
@@ -108,12 +123,56 @@ static void test_figures_per_table(void **state)
 	assert_true(has_fig(&set, "kb-single-2-bars"));
 	assert_true(has_fig(&set, "kb-single-2-candles"));
 	assert_int_equal(set.n, 7);
-	path = xasprintf("%s/kb-elapsed-scaling-elsp.dat", dir);
-	assert_true(path_exists(path));
-	free(path);
-	assert_int_equal(plot_write_index(&cmp, &set, NULL, dir), 0);
+	/* the scaling data: x is N, the mean row is compare's Amean (lower is
+	 * better) with the sample stddev, min, max and the sample count */
+	expect_file(dir, "kb-elapsed-scaling-elsp.dat",
+		    "# lrubench plot data: kb / kb Elapsed (s, lower is better)\n"
+		    "# mean = Amean, stddev = sample stddev (0 when n = 1), as in 'lrubench compare'\n"
+		    "# columns: 1 op, 2 x (N), 3 mean, 4 stddev, 5 min, 6 max, 7 samples\n"
+		    "# one block per label (gnuplot index 0, 1, ...)\n"
+		    "\n# label: L\n"
+		    "\"elsp-1\" 1 11.000000 1.414214 10.000000 12.000000 2\n"
+		    "\"elsp-2\" 2 6.000000 0.000000 6.000000 6.000000 1\n"
+		    "\"elsp-4\" 4 4.333333 0.577350 4.000000 5.000000 3\n");
+	/* the bars: the op that is not part of the sweep, x its position */
+	expect_file(dir, "kb-elapsed-bars.dat",
+		    "# lrubench plot data: kb / kb Elapsed (s, lower is better)\n"
+		    "# mean = Amean, stddev = sample stddev (0 when n = 1), as in 'lrubench compare'\n"
+		    "# columns: 1 op, 2 x (op position), 3 mean, 4 stddev, 5 min, 6 max, 7 samples\n"
+		    "# one block per label (gnuplot index 0, 1, ...)\n"
+		    "\n# label: L\n"
+		    "\"warmup\" 0 30.000000 0.000000 30.000000 30.000000 1\n");
+	assert_int_equal(plot_write_index(&cmp, &set, "the compare table", dir), 0);
 	path = xasprintf("%s/index.md", dir);
-	assert_true(path_exists(path));
+	{
+		char *md = read_file_str(path, NULL), *want;
+
+		assert_non_null(md);
+		assert_true(!strncmp(md, "# lrubench plots\n\nLabels, baseline first:\n\n", 42));
+		want = xasprintf("\n- `L`, from `%s`\n", dir);
+		assert_non_null(strstr(md, want));
+		free(want);
+		assert_non_null(strstr(md, "\n## Comparison\n\n```\nthe compare table\n```\n"));
+		/* per workload, per table, each figure with its script and data */
+		assert_non_null(strstr(md, "\n## kb\n\n### kb Elapsed\n\n"
+				       "![kb Elapsed over elsp-N](kb-elapsed-scaling-elsp.png)\n\n"
+				       "[kb-elapsed-scaling-elsp.gp](kb-elapsed-scaling-elsp.gp) · "
+				       "[kb-elapsed-scaling-elsp.dat](kb-elapsed-scaling-elsp.dat)\n"
+				       "\n![kb Elapsed per op](kb-elapsed-bars.png)\n"));
+		assert_non_null(strstr(md, "\n### kb single!\n\n![kb single! per op](kb-single-2-bars.png)"));
+		/* every figure once, in the set's order */
+		for (size_t i = 0, at = 0; i < set.n; i++) {
+			char *img = xasprintf("](%s.png)", set.figs[i].base);
+			const char *p = strstr(md, img);
+
+			assert_non_null(p);
+			assert_true((size_t)(p - md) > at);
+			at = (size_t)(p - md);
+			assert_null(strstr(p + 1, img));
+			free(img);
+		}
+		free(md);
+	}
 	free(path);
 	plot_set_release(&set);
 	comparison_release(&cmp);

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The results schema: round trip, and errors that name file and place. */
+/* The results schema: round trip, and errors that name file and place;
+ * label folders and the labels of a command line (labels.c). */
 #include "unit.h"
 #include "core/results.h"
+#include "compare/labels.h"
+
+/* A results file with one table "t" (lower is better) of the given ops text */
+#define ONE_TABLE(ops) "{\"schema\": 1, \"workload\": \"x\", \"tables\": [{\"title\": \"t\", " \
+	"\"unit\": \"u\", \"better\": \"lower\", \"ops\": [" ops "]}]}"
 
 static void round_trip(void **state)
 {
@@ -45,15 +51,38 @@ static void errors(void **state)
 		  "tables[0].ops[0].samples[1]: not a number" },
 		{ "{\"schema\": 1, \"workload\": \"x\", \"tables\": {}}", "\"tables\" has the wrong type" },
 		{ "", "invalid JSON at line 1, byte 0" },
+		/* json-c reads NaN and Infinity; a sample must be a finite number */
+		{ ONE_TABLE("{\"op\": \"1\", \"samples\": [1, NaN]}"),
+		  "tables[0].ops[0].samples[1]: not a finite number" },
+		{ ONE_TABLE("{\"op\": \"1\", \"samples\": [Infinity]}"),
+		  "tables[0].ops[0].samples[0]: not a finite number" },
+		{ ONE_TABLE("{\"op\": \"1\", \"samples\": [2, -Infinity]}"),
+		  "tables[0].ops[0].samples[1]: not a finite number" },
+		{ ONE_TABLE("{\"op\": \"1\", \"samples\": [1e999]}"),
+		  "tables[0].ops[0].samples[0]: not a finite number" },
+		/* a table or an op twice is an error, not a merge */
+		{ "{\"schema\": 1, \"workload\": \"x\", \"tables\": ["
+		  "{\"title\": \"t\", \"unit\": \"u\", \"better\": \"lower\", \"ops\": []},"
+		  "{\"title\": \"t\", \"unit\": \"u\", \"better\": \"lower\", \"ops\": []}]}",
+		  "tables[1]: table \"t\" appears twice" },
+		{ ONE_TABLE("{\"op\": \"1\", \"samples\": [1]}, {\"op\": \"2\", \"samples\": [1]},"
+			    "{\"op\": \"1\", \"samples\": [2]}"),
+		  "tables[0].ops[2]: op \"1\" appears twice in \"t\"" },
+		{ "{\"schema\": 0, \"workload\": \"x\", \"tables\": []}", "schema version 0 is not known" },
+		{ "{\"schema\": 1, \"workload\": \"x\", \"tables\": []} {}",
+		  "invalid JSON at line 1, byte 45: unexpected data after the JSON value" },
+		{ ONE_TABLE("{\"op\": \"1\", \"samples\": {}}"),
+		  "tables[0].ops[0].\"samples\" has the wrong type" },
 		{ "{\"schema\": 1, \"workload\": \"x\", \"tables\": [{\"title\": \"t\", \"unit\": \"u\", "
 		  "\"better\": \"lower\", \"x_axis\": \"threads\", \"ops\": []}]}",
 		  "tables[0].x_axis is neither an object nor null" },
 		{ "{\"schema\": 1, \"workload\": \"x\", \"tables\": [{\"title\": \"t\", \"unit\": \"u\", "
 		  "\"better\": \"lower\", \"x_axis\": {\"name\": \"n\"}, \"ops\": []}]}",
 		  "tables[0].x_axis.\"unit\" is missing" },
+		{ NULL, NULL },
 	};
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; cases[i].want; i++) {
 		struct wl_result r;
 		struct strbuf e = STRBUF_INIT;
 		char *p = unit_put("bad.json", cases[i].text);
@@ -64,6 +93,125 @@ static void errors(void **state)
 		strbuf_release(&e);
 		free(p);
 	}
+}
+
+/* What the loader accepts beyond its own output: integer samples (files
+ * written by hand), an op name in two tables, white space after the value. */
+static void accepted(void **state)
+{
+	struct wl_result r;
+	struct strbuf e = STRBUF_INIT;
+	char *p = unit_put("ok.json", "{\"schema\": 1, \"workload\": \"x\", \"tables\": ["
+			   "{\"title\": \"a\", \"unit\": \"u\", \"better\": \"higher\", \"ops\": ["
+			   "{\"op\": \"1\", \"samples\": [1000, 2.5]}]},"
+			   "{\"title\": \"b\", \"unit\": \"u\", \"better\": \"lower\", \"ops\": ["
+			   "{\"op\": \"1\", \"samples\": [-3]}, {\"op\": \"2\", \"samples\": []}]}]}\n\n");
+	(void)state;
+	if (wl_result_load(p, &r, &e))
+		fail_msg("%s", strbuf_str(&e));
+	assert_int_equal(r.ntables, 2);
+	assert_int_equal(r.tables[0].better, BETTER_HIGHER);
+	assert_int_equal(r.tables[1].better, BETTER_LOWER);
+	assert_int_equal(r.tables[0].ops[0].n, 2);
+	assert_true(r.tables[0].ops[0].v[0] == 1000 && r.tables[0].ops[0].v[1] == 2.5);
+	assert_int_equal(r.tables[1].nops, 2);
+	assert_true(r.tables[1].ops[0].v[0] == -3);
+	assert_int_equal(r.tables[1].ops[1].n, 0);
+	wl_result_release(&r);
+	strbuf_release(&e);
+	free(p);
+}
+
+/* a label folder: run.json plus one file per workload */
+static char *put_label(const char *dir, const char *run, const char *workload)
+{
+	char *rel = xasprintf("%s/run.json", dir), *p;
+
+	free(unit_put(rel, run));
+	free(rel);
+	rel = xasprintf("%s/%s.json", dir, workload);
+	p = xasprintf("{\"schema\": 1, \"workload\": \"%s\", \"tables\": []}", workload);
+	free(unit_put(rel, p));
+	free(p);
+	free(rel);
+	return xasprintf("%s/%s", unit_tmp, dir);
+}
+
+static void label_folder(void **state)
+{
+	struct label_result l;
+	struct strbuf e = STRBUF_INIT;
+	char *d = put_label("lf/6.1-base", "{\"schema\": 1}", "readtwice");
+	(void)state;
+	free(unit_put("lf/6.1-base/notes.txt", "not results"));
+	if (label_result_load(d, &l, &e))
+		fail_msg("%s", strbuf_str(&e));
+	/* no "label" in run.json: the folder's name, not its path */
+	assert_string_equal(l.label, "6.1-base");
+	assert_string_equal(l.dir, d);
+	assert_int_equal(l.nwls, 1);   /* run.json and notes.txt are not workloads */
+	assert_string_equal(l.wls[0].workload, "readtwice");
+	label_result_release(&l);
+	free(d);
+	d = put_label("lf/other", "{\"schema\": 1, \"label\": \"named\"}", "thpscale");
+	assert_int_equal(label_result_load(d, &l, &e), 0);
+	assert_string_equal(l.label, "named");
+	label_result_release(&l);
+	free(d);
+	strbuf_release(&e);
+}
+
+static void collect(char **dirs, size_t n, const char *names, const char *want_err,
+		    const char *want_order)
+{
+	struct label_result *l;
+	struct strbuf e = STRBUF_INIT, order = STRBUF_INIT;
+	size_t nl;
+	int ret = labels_collect(dirs, n, names, &l, &nl, &e);
+
+	if (want_err) {
+		assert_int_equal(ret, -1);
+		if (!strstr(strbuf_str(&e), want_err))
+			fail_msg("got '%s', want '%s'", strbuf_str(&e), want_err);
+	} else {
+		if (ret)
+			fail_msg("%s", strbuf_str(&e));
+		for (size_t i = 0; i < nl; i++)
+			strbuf_addf(&order, "%s%s", i ? "," : "", l[i].label);
+		assert_string_equal(strbuf_str(&order), want_order);
+		labels_release(l, nl);
+	}
+	strbuf_release(&e);
+	strbuf_release(&order);
+}
+
+static void labels_of_command_line(void **state)
+{
+	char *dirs[2];
+	(void)state;
+	/* sorted by run.json "started", not by name */
+	free(put_label("lc/r/a", "{\"schema\": 1, \"started\": \"2026-01-03T00:00:00Z\"}", "w"));
+	free(put_label("lc/r/b", "{\"schema\": 1, \"started\": \"2026-01-01T00:00:00Z\"}", "w"));
+	free(put_label("lc/r/c", "{\"schema\": 1, \"started\": \"2026-01-02T00:00:00Z\"}", "w"));
+	/* hidden folders (an editor's, a half-copied run) are no labels */
+	free(put_label("lc/r/.old", "{\"schema\": 1, \"started\": \"2020-01-01T00:00:00Z\"}", "w"));
+	dirs[0] = xasprintf("%s/lc/r", unit_tmp);
+	collect(dirs, 1, NULL, NULL, "b,c,a");
+	collect(dirs, 1, "a,b", NULL, "a,b");
+	collect(dirs, 1, "a,a", "--names: label 'a' named twice", NULL);
+	collect(dirs, 1, "a,zz", "--names: no label 'zz' in the results given (found: a b c)", NULL);
+	/* the same label in two folders, anywhere on the command line */
+	free(put_label("lc/s/b", "{\"schema\": 1}", "w"));
+	dirs[1] = xasprintf("%s/lc/s/b", unit_tmp);
+	collect(dirs, 2, NULL, "label 'b' is in both", NULL);
+	free(dirs[0]);
+	dirs[0] = xasprintf("%s/lc/r/b", unit_tmp);
+	collect(dirs, 2, NULL, "label 'b' is in both", NULL);
+	free(dirs[0]);
+	free(dirs[1]);
+	dirs[0] = xasprintf("%s/lc/none", unit_tmp);
+	collect(dirs, 1, NULL, "no such folder", NULL);
+	free(dirs[0]);
 }
 
 /* The x value of an op: the decimal number that ends its name. */
@@ -130,8 +278,9 @@ static void x_axis_round_trip(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(round_trip), cmocka_unit_test(errors), cmocka_unit_test(op_x),
-		cmocka_unit_test(x_axis_round_trip),
+		cmocka_unit_test(round_trip), cmocka_unit_test(errors), cmocka_unit_test(accepted),
+		cmocka_unit_test(label_folder), cmocka_unit_test(labels_of_command_line),
+		cmocka_unit_test(op_x), cmocka_unit_test(x_axis_round_trip),
 	};
 	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
 }

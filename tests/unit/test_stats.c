@@ -119,25 +119,70 @@ static void test_single_sample(void **state)
 	static const double one[] = { 42 }, base[] = { 40, 44, 41 };
 	struct stats b, n;
 	struct ttest tt;
+	double t;
 	(void)state;
 	stats_compute(base, 3, &b);
 	stats_compute(one, 1, &n);
 	assert_false(n.stddev_ok);
 	assert_true(n.stddev == 0);
 	assert_true(n.coeffvar == 0);
+	assert_true(n.min == 42 && n.max == 42 && n.amean == 42);
+	assert_true(n.hmean_ok);
+	AT(n.hmean, 42, 9);
 	/* Stddev prints 0.00 ( 0.00%)? only against an equal baseline; CoeffVar
 	 * against a real one is pndiff(0, x) = 100 */
 	AT(stats_pndiff(n.coeffvar, b.coeffvar), 100.00, 2);
 	AT(stats_pndiff(0, 0), 0, 2);
+	/* one sample against three: SE from the baseline's spread alone, the
+	 * pooled df = 3 + 1 - 2, and for df = 2 the two-sided p has the closed
+	 * form 1 - |t| / sqrt(t^2 + 2) */
 	stats_ttest_mmtests(&b, &n, 1, 0.10, &tt);
 	assert_true(tt.df == 2);
-	assert_true(tt.p > 0 && tt.p < 1);
+	AT(tt.se, 2.0816659995 / sqrt(3), 9);
+	t = fabs(b.hmean - 42) / tt.se;
+	AT(tt.t, t, 9);
+	AT(tt.t, 0.3338433925, 9);
+	AT(tt.p, 1 - t / sqrt(t * t + 2), 9);
+	AT(tt.p, 0.7702517357, 9);
+	assert_false(tt.significant);
 	/* both single samples: SE = 0, significant iff the means differ */
 	stats_ttest_mmtests(&n, &n, 1, 0.10, &tt);
 	assert_false(tt.significant);
+	assert_true(tt.t == 0 && tt.p == 1);
 	stats_compute(base, 1, &b);
 	stats_ttest_mmtests(&b, &n, 1, 0.10, &tt);
 	assert_true(tt.significant);
+	assert_true(isinf(tt.t) && tt.p == 0);
+}
+
+/* Constant samples (every run gave the same count) have no spread: equal
+ * means are no change at all, different ones are certainly different. */
+static void test_no_spread(void **state)
+{
+	static const double five[] = { 5, 5, 5 }, six[] = { 6, 6, 6 };
+	struct stats a, b;
+	struct ttest tt;
+	(void)state;
+	stats_compute(five, 3, &a);
+	stats_compute(six, 3, &b);
+	assert_true(a.stddev_ok && a.stddev == 0);
+	stats_ttest_mmtests(&a, &a, -1, 0.10, &tt);
+	assert_true(tt.df == 4);
+	assert_true(tt.t == 0);
+	assert_true(tt.p == 1);
+	assert_false(tt.significant);
+	stats_ttest_mmtests(&a, &b, -1, 0.10, &tt);
+	assert_true(isinf(tt.t));
+	assert_true(tt.p == 0);
+	assert_true(tt.significant);
+	stats_welch_se(5, 0, 3, 5, 0, 3, &tt);
+	assert_true(tt.p == 1 && !tt.significant);
+	stats_welch_se(5, 0, 3, 6, 0, 3, &tt);
+	assert_true(tt.p == 0 && tt.significant);
+	/* an infinite t is as significant as it gets */
+	assert_true(stats_t_pvalue(INFINITY, 5) == 0);
+	assert_true(stats_t_pvalue(-INFINITY, 5) == 0);
+	assert_true(stats_t_pvalue(0, 5) == 1);
 }
 
 static void test_v4(void **state)
@@ -183,19 +228,73 @@ static void test_undefined_hmean(void **state)
 	stats_compute(x, 3, &s);
 	assert_false(s.hmean_ok);
 	assert_false(s.gmean_ok);
+	assert_true(s.hmean == 0 && s.gmean == 0);
+	assert_true(s.min == 0 && s.max == 5);
 	assert_true(stats_mean(&s, 1) == 0);
 	AT(stats_mean(&s, -1), 8.0 / 3, 9);
 	/* best 50% of {5,3,0} is {5}: defined */
 	AT(stats_bmean(x, 3, 50, 1, &ok), 5, 9);
 	assert_true(ok);
-	stats_bmean(x, 3, 99, 1, &ok);   /* k = 2: {5, 3} */
+	/* k = 2: {5, 3}, Hmean 2 / (1/5 + 1/3) */
+	AT(stats_bmean(x, 3, 99, 1, &ok), 3.75, 9);
 	assert_true(ok);
-	stats_bmean(x, 3, 100, 1, &ok);  /* the 0 is in: undefined, 0 */
+	/* the 0 is in: undefined, 0 */
+	assert_true(stats_bmean(x, 3, 100, 1, &ok) == 0);
 	assert_false(ok);
+	/* lower is better: the best two are {0, 3}, an Amean, defined */
+	AT(stats_bmean(x, 3, 99, -1, &ok), 1.5, 9);
+	assert_true(ok);
+	/* no standard error for an undefined Hmean */
+	assert_true(stats_mean_se(x, 3, 1, &ok) == 0);
+	assert_false(ok);
+	AT(stats_mean_se(x, 3, -1, &ok), sqrt(19.0 / 3 / 3), 9);
+	assert_true(ok);
 	stats_compute(y, 2, &s);
 	assert_false(s.hmean_ok);
 	stats_compute(NULL, 0, &s);
 	assert_true(s.n == 0);
+	assert_true(stats_mean(&s, -1) == 0);
+	assert_true(stats_bmean(NULL, 0, 50, 1, &ok) == 0);
+	assert_false(ok);
+}
+
+/* B?mean trimming: k = n * pct / 100 samples in integer arithmetic, at least
+ * one; up to 48 samples are sorted by insertion, more by qsort. */
+static void test_bmean_trimming(void **state)
+{
+	static const double one[] = { 7 }, two[] = { 4, 8 };
+	double many[60], back[60];
+	bool ok = false;
+	(void)state;
+	/* small n: 1 * 50 / 100 = 0 is raised to 1 */
+	AT(stats_bmean(one, 1, 50, 1, &ok), 7, 9);
+	assert_true(ok);
+	AT(stats_bmean(one, 1, 50, -1, &ok), 7, 9);
+	AT(stats_bmean(two, 2, 50, 1, &ok), 8, 9);
+	AT(stats_bmean(two, 2, 50, -1, &ok), 4, 9);
+	AT(stats_bmean(two, 2, 99, 1, &ok), 8, 9);
+	AT(stats_bmean(two, 2, 100, 1, &ok), 2 / (1.0 / 4 + 1.0 / 8), 9);
+	/* n > 48, shuffled: 1..60 */
+	for (int i = 0; i < 60; i++)
+		many[i] = (double)((i * 37) % 60 + 1);
+	memcpy(back, many, sizeof(many));
+	AT(stats_bmean(many, 60, 50, 1, &ok), 43.8030840978, 9);   /* Hmean of 31..60 */
+	assert_true(ok);
+	AT(stats_bmean(many, 60, 95, 1, &ok), 20.0243307590, 9);   /* Hmean of 4..60 */
+	AT(stats_bmean(many, 60, 50, -1, &ok), 15.5, 9);           /* Amean of 1..30 */
+	AT(stats_bmean(many, 60, 95, -1, &ok), 29, 9);             /* Amean of 1..57 */
+	/* the caller's samples are not reordered */
+	assert_memory_equal(many, back, sizeof(many));
+	/* both sort paths agree on order, best first */
+	stats_sort_best_first(many, 60, 1);
+	for (int i = 0; i < 60; i++)
+		assert_true(many[i] == 60 - i);
+	stats_sort_best_first(many, 60, -1);
+	for (int i = 0; i < 60; i++)
+		assert_true(many[i] == i + 1);
+	stats_sort_best_first(many, 48, 1);
+	for (int i = 0; i < 48; i++)
+		assert_true(many[i] == 48 - i);
 }
 
 static void test_incbeta(void **state)
@@ -262,6 +361,7 @@ static void test_t_quantile(void **state)
 
 static void test_welch(void **state)
 {
+	static const double two_b[] = { 10, 12 }, two_n[] = { 11, 15 };
 	struct stats b, n;
 	struct ttest tt;
 	bool ok;
@@ -273,13 +373,28 @@ static void test_welch(void **state)
 	NEAR(tt.t, -3.7084202772044264, 1e-9);
 	NEAR(tt.df, 5.0966271682876538, 1e-9);
 	NEAR(tt.p, 0.013407275331288713, 1e-9);
+	NEAR(tt.se, sqrt(85.84870412533 * 85.84870412533 / 5 + 32.09361307176 * 32.09361307176 / 5),
+	     1e-6);
+	/* significant at Welch's 5%, which a 1% test would not be */
 	assert_true(tt.significant);
+	/* R: t.test(c(11, 15), c(10, 12)): t 0.894427, df 1.470588, p 0.4964 */
+	stats_compute(two_b, 2, &b);
+	stats_compute(two_n, 2, &n);
+	stats_ttest_welch(&b, &n, &tt);
+	NEAR(tt.t, 0.89442719099991586, 1e-9);
+	NEAR(tt.df, 1.4705882352941178, 1e-9);
+	assert_false(tt.significant);
 	/* lower is better: the Amean standard error is s/sqrt(n) */
 	AT(stats_mean_se(v1b, 5, -1, &ok), 85.8487 / sqrt(5), 4);
 	assert_true(ok);
 	stats_mean_se(v1b, 1, 1, &ok);
 	assert_false(ok);
-	assert_true(stats_mean_se(v1b, 5, 1, &ok) > 0);
+	stats_mean_se(v1b, 1, -1, &ok);
+	assert_false(ok);
+	/* higher is better: Hmean's standard error by the delta method,
+	 * Hmean^2 * SE(mean(1/x)) */
+	AT(stats_mean_se(v1b, 5, 1, &ok), 36.5922426459, 9);
+	assert_true(ok);
 }
 
 int main(void)
@@ -290,8 +405,10 @@ int main(void)
 		cmocka_unit_test(test_v3),
 		cmocka_unit_test(test_v4),
 		cmocka_unit_test(test_single_sample),
+		cmocka_unit_test(test_no_spread),
 		cmocka_unit_test(test_percent_rules),
 		cmocka_unit_test(test_undefined_hmean),
+		cmocka_unit_test(test_bmean_trimming),
 		cmocka_unit_test(test_incbeta),
 		cmocka_unit_test(test_t_table),
 		cmocka_unit_test(test_t_quantile),

@@ -165,6 +165,16 @@ static void test_argv(void **state)
 	assert_null(strstr(all.buf, "--time"));
 	assert_non_null(strstr(all.buf, "--threads=4 prepare"));
 	strlist_release(&v);
+	strbuf_reset(&all);
+	/* a fixed transaction count: no time limit, the time is the result */
+	c.command = "run";
+	c.events = 5000;
+	sb_argv(&c, &v);
+	for (size_t i = 0; v.v[i]; i++)
+		strbuf_addf(&all, "%s%s", i ? " " : "", v.v[i]);
+	assert_non_null(strstr(all.buf, " --threads=4 --time=0 --events=5000 --percentile=95 "));
+	assert_null(strstr(all.buf, "--events=0"));
+	strlist_release(&v);
 	strbuf_release(&all);
 }
 

@@ -232,6 +232,22 @@ static void test_vmstat_parse(void **state)
 	assert_true(v[5] == THP_VMSTAT_MISSING);   /* compact_isolated absent */
 	assert_int_equal(v[6], 4096);
 	assert_string_equal(thp_vmstat_keys[5], "compact_isolated");
+
+	/* since 5.8 a longer key follows each fallback counter: a key matches
+	 * only whole, whatever comes after it */
+	thp_vmstat_parse("thp_fault_alloc 20\n"
+			 "thp_fault_fallback 3\n"
+			 "thp_fault_fallback_charge 5\n"
+			 "compact_stall 0\n"
+			 "compact_stall_extra 9\n", v);
+	assert_int_equal(v[0], 20);
+	assert_int_equal(v[1], 3);
+	assert_int_equal(v[2], 0);
+	assert_true(v[3] == THP_VMSTAT_MISSING);
+	/* no text, no counters */
+	thp_vmstat_parse("", v);
+	for (int k = 0; k < THP_NVMSTAT; k++)
+		assert_true(v[k] == THP_VMSTAT_MISSING);
 }
 
 int main(void)

@@ -20,6 +20,32 @@ static void sizes(void **state)
 	assert_int_equal(parse_size("M", &b), -1);
 	assert_int_equal(parse_size("99999999999999999999", &b), -1);
 	assert_int_equal(parse_size("17179869184T", &b), -1);   /* overflows 64 bits */
+	assert_int_equal(parse_size("16777215T", &b), 0);       /* the largest in T */
+	assert_int_equal(b, 16777215ULL << 40);
+	/* "i" and "B" only after a unit: a plain number is bytes, nothing more */
+	assert_int_equal(parse_size("64KB", &b), 0); assert_int_equal(b, 65536);
+	assert_int_equal(parse_size("64kb", &b), 0); assert_int_equal(b, 65536);
+	assert_int_equal(parse_size("1gib", &b), 0); assert_int_equal(b, 1ULL << 30);
+	assert_int_equal(parse_size("5i", &b), -1);
+	assert_int_equal(parse_size("5B", &b), -1);
+	assert_int_equal(parse_size("1Gx", &b), -1);
+	assert_int_equal(parse_size("0", &b), 0); assert_int_equal(b, 0);
+}
+
+static void whole_numbers(void **state)
+{
+	unsigned long long v;
+	(void)state;
+	assert_int_equal(parse_ull("0", &v), 0); assert_int_equal(v, 0);
+	assert_int_equal(parse_ull("18446744073709551615", &v), 0);
+	assert_true(v == 18446744073709551615ULL);
+	assert_int_equal(parse_ull("18446744073709551616", &v), -1);   /* ERANGE */
+	assert_int_equal(parse_ull("12abc", &v), -1);
+	assert_int_equal(parse_ull("-1", &v), -1);   /* strtoull would say ULLONG_MAX */
+	assert_int_equal(parse_ull("+1", &v), -1);
+	assert_int_equal(parse_ull(" 1", &v), -1);
+	assert_int_equal(parse_ull("", &v), -1);
+	assert_int_equal(parse_ull(NULL, &v), -1);
 }
 
 static void times(void **state)
@@ -35,6 +61,11 @@ static void times(void **state)
 	assert_int_equal(parse_seconds("-1", &s), -1);
 	assert_int_equal(parse_seconds("10x", &s), -1);
 	assert_int_equal(parse_seconds("", &s), -1);
+	assert_int_equal(parse_seconds("2min", &s), 0); assert_true(s == 120);
+	assert_int_equal(parse_seconds(".5", &s), 0); assert_true(s == 0.5);
+	assert_int_equal(parse_seconds("1e999", &s), -1);
+	assert_int_equal(parse_seconds("5 s", &s), -1);
+	assert_int_equal(parse_seconds("1hour", &s), -1);
 }
 
 static void lists(void **state)
@@ -59,6 +90,43 @@ static void lists(void **state)
 	assert_int_equal(parse_ull_list("a", v, 64, &n), -1);
 	assert_int_equal(parse_ull_list("1-100", v, 64, &n), -1);   /* too many */
 	assert_int_equal(parse_ull_list("0-8:x2", v, 64, &n), -1);
+	/* a range of one */
+	assert_int_equal(parse_ull_list("4-4", v, 64, &n), 0);
+	assert_int_equal(n, 1); assert_int_equal(v[0], 4);
+	assert_int_equal(parse_ull_list("4-4:x2", v, 64, &n), 0);
+	assert_int_equal(n, 1); assert_int_equal(v[0], 4);
+	/* doubling that lands on the top: 1,2,4,...,64 */
+	assert_int_equal(parse_ull_list("1-64:x2", v, 64, &n), 0);
+	assert_int_equal(n, 7); assert_int_equal(v[0], 1); assert_int_equal(v[6], 64);
+	assert_int_equal(parse_ull_list("3-100:x4", v, 64, &n), 0);
+	assert_int_equal(n, 4); assert_int_equal(v[2], 48); assert_int_equal(v[3], 100);
+	/* ranges and items mixed, in the order given */
+	assert_int_equal(parse_ull_list("8,1-3", v, 64, &n), 0);
+	assert_int_equal(n, 4); assert_int_equal(v[0], 8); assert_int_equal(v[3], 3);
+	/* a step needs a range and is at least x2 */
+	assert_int_equal(parse_ull_list("4:x2", v, 64, &n), -1);
+	assert_int_equal(parse_ull_list("4-4:x1", v, 64, &n), -1);
+	assert_int_equal(parse_ull_list("1-8:2", v, 64, &n), -1);
+	assert_int_equal(parse_ull_list("1-", v, 64, &n), -1);
+	assert_int_equal(parse_ull_list("-1", v, 64, &n), -1);
+}
+
+/* max is the size of the caller's array: never one entry more */
+static void list_bounds(void **state)
+{
+	unsigned long long v[8];
+	size_t n;
+	(void)state;
+	for (size_t i = 0; i < 8; i++)
+		v[i] = 999;
+	assert_int_equal(parse_ull_list("1-4", v, 4, &n), 0);
+	assert_int_equal(n, 4);
+	assert_int_equal(v[3], 4);
+	assert_int_equal(v[4], 999);
+	assert_int_equal(parse_ull_list("1-5", v, 4, &n), -1);
+	assert_int_equal(v[4], 999);
+	assert_int_equal(parse_ull_list("1,2,3,4,5", v, 4, &n), -1);
+	assert_int_equal(v[4], 999);
 }
 
 static void strbufs(void **state)
@@ -75,6 +143,13 @@ static void strbufs(void **state)
 	format_size(256ULL << 20, b, sizeof(b)); assert_string_equal(b, "256M");
 	format_size(1000, b, sizeof(b)); assert_string_equal(b, "1000");
 	format_size(3ULL << 30, b, sizeof(b)); assert_string_equal(b, "3G");
+	format_size(1ULL << 40, b, sizeof(b)); assert_string_equal(b, "1T");
+	format_size(1ULL << 50, b, sizeof(b)); assert_string_equal(b, "1024T");
+	format_size(0, b, sizeof(b)); assert_string_equal(b, "0");
+	format_size(1024, b, sizeof(b)); assert_string_equal(b, "1K");
+	format_size(1536, b, sizeof(b)); assert_string_equal(b, "1536");
+	format_size(1ULL << 20, b, sizeof(b)); assert_string_equal(b, "1M");
+	format_size(3ULL << 39, b, sizeof(b)); assert_string_equal(b, "1536G");
 }
 
 static void atomic_write(void **state)
@@ -196,7 +271,8 @@ static void error_with_log_without_a_tail(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(sizes), cmocka_unit_test(times), cmocka_unit_test(lists),
+		cmocka_unit_test(sizes), cmocka_unit_test(whole_numbers), cmocka_unit_test(times),
+		cmocka_unit_test(lists), cmocka_unit_test(list_bounds),
 		cmocka_unit_test(strbufs), cmocka_unit_test(atomic_write),
 		cmocka_unit_test(file_tails), cmocka_unit_test(file_tail_is_printable),
 		cmocka_unit_test(file_tail_of_a_large_log), cmocka_unit_test(error_with_log_shows_the_tail),

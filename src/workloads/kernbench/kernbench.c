@@ -19,8 +19,9 @@
  * iterations are those builds (make clean + make, samples dropped); when it
  * is 0, setup runs one build of every tree with the largest jobs value.
  *
- * memcgs = 0 runs one build in lrubench's own cgroup (the memory controller
- * enabled but unused); memcgs = N runs N concurrent builds, build i in memcg
+ * memcgs = 0 runs one build in the root memory cgroup (the memory controller
+ * enabled but unused; lrubench's own cgroup on a machine without the
+ * controller); memcgs = N runs N concurrent builds, build i in memcg
  * kernbench-i with memory limit memcg_limit.
  *
  * A source that cannot be fetched or fails its checksum fails the run with
@@ -130,7 +131,7 @@ static const struct option_def kernbench_options[] = {
 	  "make -j values, one step each (default: powers of two up to 2 x CPUs of the node, "
 	  "then that maximum)" },
 	{ "memcgs", OPT_UINT, KOFF(memcgs), "0", NULL, NULL, 0, 64, NULL, 0,
-	  "0: one build in lrubench's cgroup; N: N concurrent builds, each in its own memcg "
+	  "0: one build in the root memory cgroup; N: N concurrent builds, each in its own memcg "
 	  "on its own copy of the tree" },
 	{ "memcg_limit", OPT_SIZE, KOFF(memcg_limit), "none", NULL, NULL, 0, 0, NULL, OPTF_NONE,
 	  "memory limit of each build's memcg (needs memcgs >= 1)" },
@@ -250,7 +251,7 @@ static enum wl_status kernbench_validate(struct wl_ctx *ctx, struct strbuf *err)
 	}
 	if (o->memcg_limit && !o->memcgs) {
 		strbuf_addstr(err, "kernbench.memcg_limit needs kernbench.memcgs >= 1 (memcgs = 0 "
-			      "builds in lrubench's own cgroup, which gets no limit)");
+			      "builds in the root memory cgroup, which takes no limit)");
 		return WL_BAD_CONFIG;
 	}
 	return WL_OK;
@@ -490,14 +491,16 @@ static enum wl_status kernbench_setup(struct wl_ctx *ctx)
 		if (r)
 			return WL_FAILED;
 	}
-	if (o->memcgs) {
+	if (o->memcgs || (env->cg && env->cg->mode != CG_NONE)) {
 		st->cgs = xcalloc(st->ntrees, sizeof(*st->cgs));
 		st->procs = xcalloc(st->ntrees, sizeof(*st->procs));
 		for (size_t i = 0; i < st->ntrees; i++) {
 			char name[64];
 
 			snprintf(name, sizeof(name), "kernbench-%zu", i + 1);
-			if (env_memcg(env, name, o->memcg_limit, &st->cgs[i]))
+			/* memcgs = 0: the root memory cgroup, the controller on but unused */
+			if (o->memcgs ? env_memcg(env, name, o->memcg_limit, &st->cgs[i])
+				      : env_root_memcg(env, &st->cgs[i]))
 				return WL_FAILED;
 			st->ncgs++;
 			cg_procs_file(&st->cgs[i], st->procs[i], sizeof(st->procs[i]));
@@ -590,7 +593,7 @@ static void kernbench_summary(struct wl_ctx *ctx, FILE *out)
 
 	fprintf(out, "kernbench: %s, make %s, %zu build%s at once%s\n", st->archive,
 		o->build_target, st->ntrees, st->ntrees == 1 ? "" : "s",
-		o->memcgs ? " (one memcg each)" : " (no memcg)");
+		o->memcgs ? " (one memcg each)" : st->ncgs ? " (root memory cgroup)" : " (no memcg)");
 }
 
 const struct workload_ops kernbench_ops = {

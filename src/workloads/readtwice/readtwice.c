@@ -3,7 +3,8 @@
  * readtwice: page-cache LRU churn as the number of memcgs grows (lrubench(1)).
  * One step per memcg count N (op "memcgs-N"); each iteration creates N fresh
  * memcgs, runs readers_per_memcg readers in each on the memcg's own sparse
- * file for `runtime`, and removes the memcgs again.
+ * file for `runtime`, and removes the memcgs again. N = 0 runs one set of
+ * readers in the root memory cgroup (env_root_memcg).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +15,8 @@
 #include "core/cleanup.h"
 #include "workloads/readtwice/readers.h"
 #include "core/workload.h"
+#include "profile/memcg_rates.h"
+#include "profile/profile.h"
 
 struct readtwice_opts {
 	struct ull_list memcgs;
@@ -51,14 +54,16 @@ static void memcgs_default(const struct sizing *sz, char *buf, size_t len)
 
 #define ROFF(f) offsetof(struct readtwice_opts, f)
 static const struct option_def readtwice_options[] = {
-	{ "memcgs", OPT_LIST, ROFF(memcgs), NULL, memcgs_default, "1,2,4", 1, 4096, NULL, 0,
-	  "memcg counts to sweep; each count N is the op memcgs-N" },
+	{ "memcgs", OPT_LIST, ROFF(memcgs), NULL, memcgs_default, "1,2,4", 0, 4096, NULL, 0,
+	  "memcg counts to sweep; each count N is the op memcgs-N; 0: one set of readers in the "
+	  "root memory cgroup (the controller enabled, no memcg of their own)" },
 	{ "readers_per_memcg", OPT_UINT, ROFF(readers_per_memcg), "2", NULL, NULL, 1, 64, NULL, 0,
 	  "sequential 4 KiB readers of the memcg's file (two: the second reads what the first cached)" },
 	{ "file_size", OPT_SIZE, ROFF(file_size), "1G", NULL, "512M", 1ULL << 20, 1ULL << 42, NULL, 0,
 	  "size of each memcg's sparse file" },
 	{ "memcg_limit", OPT_SIZE, ROFF(memcg_limit), "256M", NULL, NULL, 16ULL << 20, 1ULL << 50, NULL,
-	  OPTF_NONE, "memory limit of each memcg; none for global reclaim only" },
+	  OPTF_NONE, "memory limit of each memcg (not of the root cgroup of memcgs = 0); none for "
+	  "global reclaim only" },
 	{ "runtime", OPT_TIME, ROFF(runtime), "20s", NULL, "3s", 1, 86400, NULL, 0,
 	  "how long the readers read in each iteration" },
 	OPT_END,
@@ -93,7 +98,7 @@ static enum wl_status readtwice_setup(struct wl_ctx *ctx)
 	struct readtwice_opts *o = ctx->opts;
 	struct readtwice_state *st = ctx->priv;
 	const char *dir;
-	size_t most = 0;
+	size_t most = 1;   /* memcgs = 0 reads one file too */
 	enum wl_status r;
 
 	for (size_t i = 0; i < o->memcgs.n; i++) {
@@ -143,7 +148,8 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 {
 	struct readtwice_opts *o = ctx->opts;
 	struct readtwice_state *st = ctx->priv;
-	size_t n = o->memcgs.v[step], r = o->readers_per_memcg, made = 0;
+	size_t want = o->memcgs.v[step], r = o->readers_per_memcg, made = 0;
+	size_t n = want ? want : 1;   /* memcgs = 0: one set of readers, in the root cgroup */
 	size_t nk = ARRAY_SIZE(stat_keys);
 	struct cgroup *cgs = xcalloc(n, sizeof(*cgs));
 	struct rt_reader *res = xcalloc(n * r, sizeof(*res));
@@ -152,8 +158,15 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 	bool have_b[ARRAY_SIZE(stat_keys)], have_a[ARRAY_SIZE(stat_keys)];
 	struct rt_spec spec;
 	struct rt_summary sum;
+	struct memcg_snapshot snap_b = { 0 }, snap_a = { 0 };
+	double t0, secs;
 	enum wl_status ret = WL_FAILED;
 
+	if (!want) {
+		if (env_root_memcg(ctx->env, &cgs[0]))
+			goto out;
+		made = 1;
+	}
 	for (; made < n; made++) {
 		char name[64];
 
@@ -167,22 +180,29 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 		}
 	}
 	stats_snapshot(cgs, n, before, have_b);
+	memcg_snapshot_take(&snap_b, cgs, n);
 	spec = (struct rt_spec){ n, r, st->files, cgs, &ctx->env->bind, o->runtime };
+	t0 = now_monotonic();
 	switch (readtwice_round(&spec, res)) {
 	case 0: break;
 	case -2: ret = WL_INTERRUPTED; goto out;
 	default: ret = WL_FAILED; goto out;
 	}
+	secs = now_monotonic() - t0;
 	ret = WL_OK;
 	stats_snapshot(cgs, n, after, have_a);
+	memcg_snapshot_take(&snap_a, cgs, n);
 	rt_summarize(res, n, r, mbps, &sum);
 	{
 		char op[32];
 		json_object *d = json_object_new_object(), *per = json_object_new_array();
 
-		snprintf(op, sizeof(op), "memcgs-%zu", n);
+		snprintf(op, sizeof(op), "memcgs-%zu", want);
 		wl_sample(s, T_AGGREGATE, op, sum.aggregate);
 		wl_sample(s, T_PER_MEMCG, op, sum.per_memcg_mean);
+		/* does every memcg get its share? how hard did reclaim work? */
+		wl_sample_fairness(s, op, mbps, n);
+		wl_sample_memcg_rates(s, op, &snap_b, &snap_a, secs);
 		for (size_t m = 0; m < n; m++)
 			json_object_array_add(per, json_object_new_double(mbps[m]));
 		json_object_object_add(d, "memcg_mbps", per);
@@ -222,6 +242,8 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 		wl_detail(s, d);
 	}
 out:
+	memcg_snapshot_release(&snap_b);
+	memcg_snapshot_release(&snap_a);
 	for (size_t m = 0; m < made; m++)
 		if (cg_destroy(&cgs[m]) && ret == WL_OK)
 			ret = WL_FAILED;

@@ -192,8 +192,15 @@ void sb_argv(const struct sb_cmd *c, struct strlist *argv)
 	if (!strcmp(c->command, "run")) {
 		/* whole seconds: sysbench's --time takes an integer */
 		unsigned long long t = (unsigned long long)(c->time + 0.5);
-		strlist_pushf(argv, "--time=%llu", t ? t : 1);
-		strlist_push(argv, "--events=0");
+
+		if (c->events) {
+			/* a fixed amount of work: the time it takes is the result */
+			strlist_push(argv, "--time=0");
+			strlist_pushf(argv, "--events=%llu", c->events);
+		} else {
+			strlist_pushf(argv, "--time=%llu", t ? t : 1);
+			strlist_push(argv, "--events=0");
+		}
 		strlist_push(argv, "--percentile=95");
 		strlist_push(argv, "--report-interval=0");
 	}

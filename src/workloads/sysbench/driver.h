@@ -118,6 +118,7 @@ struct sb_cmd {
 	const char *user, *db;
 	unsigned long long tables, table_size, threads;
 	double time;                /* run only; seconds */
+	unsigned long long events;  /* run only; > 0: this many transactions, --time=0 */
 };
 /* Append sysbench's argv for c to argv. Pure. */
 void sb_argv(const struct sb_cmd *c, struct strlist *argv);

@@ -11,12 +11,17 @@
  * teardown: sysbench cleanup, fast/immediate/kill stop, cluster removed
  *
  * Where things run: the postmaster and its backends in the memcg
- * "server" (memcg_limit applies there; "none" is the seed's "memory
- * controller enabled but unused" case); the sysbench client in its own
+ * "server" (memcg_limit applies there); the sysbench client in its own
  * memcg "client" without a limit, so its memory is never charged to the
  * server; both bound to the run's NUMA node (like numactl --cpunodebind
- * --membind in the seed's runs). Without a memory controller both stay in
- * lrubench's cgroup (memcg_limit must then be none).
+ * --membind in the seed's runs). memcgs = 0 puts both in the root memory
+ * cgroup: the seed's "memory controller enabled but unused" case. Without
+ * a memory controller both stay in lrubench's cgroup (memcg_limit must
+ * then be none).
+ *
+ * events > 0 runs a fixed number of transactions (--events=N --time=0)
+ * instead of a fixed time: the table "sysbench Time" then holds how long
+ * they took, as the seed thread posted beside TPS.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -40,6 +45,9 @@ struct sysbench_opts {
 	uint64_t work_mem;
 	char *max_connections;
 	uint64_t memcg_limit;
+	unsigned long long memcgs;
+	unsigned long long events;
+	double events_timeout;
 	char *pg_bindir;
 	unsigned long long port;
 };
@@ -112,7 +120,18 @@ static const struct option_def sysbench_options[] = {
 	  "at least 100" },
 	{ "memcg_limit", OPT_SIZE, offsetof(struct sysbench_opts, memcg_limit), "none", NULL, NULL,
 	  0, 0, NULL, OPTF_NONE,
-	  "memory limit of the server's memcg; none = memory controller enabled but unused" },
+	  "memory limit of the server's memcg (none: no limit)" },
+	{ "memcgs", OPT_UINT, offsetof(struct sysbench_opts, memcgs), "1", NULL, NULL,
+	  0, 1, NULL, 0,
+	  "1: the server and the client each in a memcg of their own; 0: both in the root "
+	  "memory cgroup (the controller enabled but unused)" },
+	{ "events", OPT_UINT, offsetof(struct sysbench_opts, events), "0", NULL, NULL,
+	  0, 1ULL << 40, NULL, 0,
+	  "0: each run lasts runtime; N: each run does N transactions (--events=N --time=0) and "
+	  "the table \"sysbench Time\" holds how long they took" },
+	{ "events_timeout", OPT_TIME, offsetof(struct sysbench_opts, events_timeout), "30m", NULL,
+	  NULL, 1, 7 * 86400, NULL, 0,
+	  "with events > 0: a run that has not done its transactions by then fails" },
 	{ "pg_bindir", OPT_STR, offsetof(struct sysbench_opts, pg_bindir), "auto", NULL, NULL,
 	  0, 0, NULL, OPTF_AUTO,
 	  "folder of the PostgreSQL server binaries; auto = newest /usr/lib/postgresql/*/bin" },
@@ -121,10 +140,12 @@ static const struct option_def sysbench_options[] = {
 	OPT_END
 };
 
-enum { TABLE_TPS, TABLE_LAT };
+enum { TABLE_TPS, TABLE_LAT, TABLE_TIME };
 static const struct table_def sysbench_tables[] = {
 	[TABLE_TPS] = { "sysbench Transactions per second", "tps", BETTER_HIGHER, { "threads", "count" } },
 	[TABLE_LAT] = { "sysbench Latency 95th percentile", "ms", BETTER_LOWER, { "threads", "count" } },
+	/* only with events > 0: the time a fixed number of transactions took */
+	[TABLE_TIME] = { "sysbench Time", "s", BETTER_LOWER, { "threads", "count" } },
 	{ NULL, NULL, 0 },
 };
 
@@ -226,6 +247,11 @@ static enum wl_status sysbench_validate(struct wl_ctx *ctx, struct strbuf *err)
 			      "controller (set memcg_limit = none)");
 		return WL_UNSUPPORTED;
 	}
+	if (o->memcg_limit && !o->memcgs) {
+		strbuf_addstr(err, "sysbench.memcg_limit needs sysbench.memcgs = 1 (memcgs = 0 runs "
+			      "in the root memory cgroup, which takes no limit)");
+		return WL_BAD_CONFIG;
+	}
 	st->table_size = sb_table_rows(o->workload_size, o->tables);
 	if (!st->table_size) {
 		strbuf_addf(err, "sysbench.workload_size: too small for %llu tables "
@@ -258,9 +284,10 @@ static enum wl_status sysbench_validate(struct wl_ctx *ctx, struct strbuf *err)
 	return WL_OK;
 }
 
-/* Run one sysbench command as a child in the client memcg. */
+/* Run one sysbench command as a child in the client memcg; events > 0
+ * (command run) does that many transactions instead of secs. */
 static enum wl_status run_sysbench(struct wl_ctx *ctx, const char *command, unsigned long long threads,
-			double secs, const char *log, double timeout)
+			double secs, unsigned long long events, const char *log, double timeout)
 {
 	struct sysbench_opts *o = opts_of(ctx);
 	struct sb_state *st = ctx->priv;
@@ -268,7 +295,7 @@ static enum wl_status run_sysbench(struct wl_ctx *ctx, const char *command, unsi
 		.test = "oltp_read_only", .command = command, .host = st->srv.sockdir,
 		.port = st->srv.conf.port, .user = "sbtest", .db = "sbtest",
 		.tables = o->tables, .table_size = st->table_size, .threads = threads,
-		.time = secs,
+		.time = secs, .events = events,
 	};
 	struct strlist argv = STRLIST_INIT;
 	struct child c = {
@@ -365,11 +392,14 @@ static enum wl_status sysbench_setup(struct wl_ctx *ctx)
 	}
 
 	if (env->cg && env->cg->mode != CG_NONE) {
-		if (env_memcg(env, "sysbench-server", o->memcg_limit, &st->server_cg))
+		/* memcgs = 0: both in the root memory cgroup (borrowed, never removed) */
+		if (o->memcgs ? env_memcg(env, "sysbench-server", o->memcg_limit, &st->server_cg)
+			      : env_root_memcg(env, &st->server_cg))
 			return WL_FAILED;
 		st->have_server_cg = true;
 		cg_procs_file(&st->server_cg, st->srv.cgroup_procs, sizeof(st->srv.cgroup_procs));
-		if (env_memcg(env, "sysbench-client", 0, &st->client_cg))
+		if (o->memcgs ? env_memcg(env, "sysbench-client", 0, &st->client_cg)
+			      : env_root_memcg(env, &st->client_cg))
 			return WL_FAILED;
 		st->have_client_cg = true;
 		cg_procs_file(&st->client_cg, st->client_procs, sizeof(st->client_procs));
@@ -437,7 +467,7 @@ static enum wl_status sysbench_setup(struct wl_ctx *ctx)
 		unsigned long long pt = o->tables;
 		if (pt > (unsigned long long)env->bind.nr_cpus && env->bind.nr_cpus > 0)
 			pt = (unsigned long long)env->bind.nr_cpus;
-		if ((r = run_sysbench(ctx, "prepare", pt, 0, log, 24 * 3600)) != WL_OK)
+		if ((r = run_sysbench(ctx, "prepare", pt, 0, 0, log, 24 * 3600)) != WL_OK)
 			goto out;
 		r = WL_FAILED;
 	}
@@ -447,7 +477,7 @@ static enum wl_status sysbench_setup(struct wl_ctx *ctx)
 		goto out;
 	free(log);
 	log = env_log_path(env, "sysbench-warmup.log");
-	if ((r = run_sysbench(ctx, "run", st->max_threads, o->warmup_time, log,
+	if ((r = run_sysbench(ctx, "run", st->max_threads, o->warmup_time, 0, log,
 			      o->warmup_time * 2 + 120)) != WL_OK)
 		goto out;
 
@@ -475,7 +505,8 @@ static enum wl_status sysbench_run_step(struct wl_ctx *ctx, size_t step, struct 
 		log = env_log_path(ctx->env, "sysbench-t%llu-i%d.log", t, s->iteration);
 	else
 		log = env_log_path(ctx->env, "sysbench-t%llu-warmup%u.log", t, st->warmup_runs++);
-	r = run_sysbench(ctx, "run", t, o->runtime, log, o->runtime * 2 + 120);
+	r = run_sysbench(ctx, "run", t, o->runtime, o->events, log,
+			 o->events ? o->events_timeout : o->runtime * 2 + 120);
 	if (r != WL_OK) {
 		free(log);
 		return r;
@@ -495,9 +526,17 @@ static enum wl_status sysbench_run_step(struct wl_ctx *ctx, size_t step, struct 
 		free(log);
 		return WL_FAILED;
 	}
+	if (o->events && res.events < o->events) {
+		error("sysbench did %llu of %llu transactions at %llu threads (%s)", res.events,
+		      o->events, t, log);
+		free(log);
+		return WL_FAILED;
+	}
 	snprintf(op, sizeof(op), "%llu", t);
 	wl_sample(s, TABLE_TPS, op, res.tps);
 	wl_sample(s, TABLE_LAT, op, res.lat_pct);
+	if (o->events)
+		wl_sample(s, TABLE_TIME, op, res.total_time);
 	{
 		json_object *d = json_object_new_object();
 		const char *base = strrchr(log, '/');
@@ -534,7 +573,7 @@ static void sysbench_teardown(struct wl_ctx *ctx)
 		char *log = env_log_path(ctx->env, "sysbench-cleanup.log");
 		/* drop the tables before the server goes: mirrors mmtests, and
 		 * makes a cluster that failed to be removed small */
-		run_sysbench(ctx, "cleanup", 1, 0, log, 300);
+		run_sysbench(ctx, "cleanup", 1, 0, 0, log, 300);
 		free(log);
 	}
 	st->prepared = false;

@@ -53,7 +53,8 @@ static const struct option_def thpscale_options[] = {
 	{ "threads", OPT_LIST, OFF(threads), NULL, threads_default, "1,2", 1, 1024, NULL, 0,
 	  "thread counts, one step each (default 1..min(4 x node CPUs, 32), mmtests' large stride)" },
 	{ "memcgs", OPT_UINT, OFF(memcgs), "1", NULL, NULL, 0, 64, NULL, 0,
-	  "concurrent instances, each in its own memcg; 0: one instance in lrubench's own cgroup" },
+	  "concurrent instances, each in its own memcg; 0: one instance in the root memory cgroup "
+	  "(the controller enabled, no memcg of its own; lrubench's cgroup without a controller)" },
 	{ "memcg_limit", OPT_SIZE, OFF(memcg_limit), "none", NULL, NULL, 0, 0, NULL, OPTF_NONE,
 	  "memory limit of each instance's memcg (none: no limit)" },
 	{ "thp_enabled", OPT_ENUM, OFF(thp_enabled), "keep", NULL, NULL, 0, 0, enabled_modes, 0,
@@ -165,7 +166,7 @@ static enum wl_status thpscale_validate(struct wl_ctx *ctx, struct strbuf *err)
 	}
 	if (!o->memcgs && o->memcg_limit) {
 		strbuf_addstr(err, "thpscale.memcg_limit needs thpscale.memcgs >= 1 "
-			      "(memcgs=0 runs in lrubench's own cgroup)");
+			      "(memcgs=0 runs in the root memory cgroup, which takes no limit)");
 		return WL_BAD_CONFIG;
 	}
 	if (o->memcgs && (!env->cg || env->cg->mode == CG_NONE)) {
@@ -251,7 +252,13 @@ static enum wl_status thpscale_setup(struct wl_ctx *ctx)
 		json_object_array_add(arr, json_object_new_int64((int64_t)o->threads.v[i]));
 	env_fact(ctx->env, "thpscale", "threads", arr);
 
-	if (o->memcgs) {
+	if (!o->memcgs && ctx->env->cg && ctx->env->cg->mode != CG_NONE) {
+		/* memcgs = 0: the controller is on, the instance in no memcg of its own */
+		p->cgs = xcalloc(1, sizeof(*p->cgs));
+		if (env_root_memcg(ctx->env, &p->cgs[0]))
+			return WL_FAILED;
+		p->ncgs = 1;
+	} else if (o->memcgs) {
 		p->cgs = xcalloc(p->instances, sizeof(*p->cgs));
 		for (unsigned i = 0; i < p->instances; i++) {
 			char name[32];

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * lrubench trend [-o FIGURE] [--window N] [--threshold K] DIR...
+ *
+ * The nightly history of one machine: every label under DIR in run.json
+ * "started" order, per op the series of the mean row and where it changed
+ * (compare/trend.h has the method). -o also writes a gnuplot figure of the
+ * series; its format is the file's extension (png, svg or txt) and its
+ * script and data are written beside it, as `plot` does.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "commands/commands.h"
+#include "compare/model.h"
+#include "compare/plot.h"
+#include "compare/plot_txt.h"
+#include "compare/trend.h"
+#include "core/cleanup.h"
+#include "core/parse_options.h"
+#include "core/results.h"
+#include "compare/labels.h"
+
+static const char *figure, *window_arg, *threshold_arg;
+
+static const struct popt trend_opts[] = {
+	POPT_STRING('o', "output", &figure, "FIGURE",
+		    "also draw the series: NAME.png, .svg or .txt"),
+	POPT_STRING(0, "window", &window_arg, "N",
+		    "labels on each side of a change (default 4)"),
+	POPT_STRING(0, "threshold", &threshold_arg, "K",
+		    "sigmas a change must exceed (default 3)"),
+	POPT_END(),
+};
+
+const struct popt_command trend_command = {
+	"trend", "DIR...",
+	"Read many labels of one machine (a folder of nightly results) in time order\n"
+	"(run.json started) and print, per table and op, the series of the Hmean (Amean\n"
+	"where lower is better) and where it changed: where the median of the labels\n"
+	"after a point differs from the median of those before by more than K robust\n"
+	"standard deviations. See lrubench-trend(1).",
+	trend_opts,
+};
+
+/* "dir/name.ext" into dir, base "name" and the format of ext. */
+static int split_figure(const char *path, char **dir, char **base, enum plot_format *fmt)
+{
+	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+	const char *dot = strrchr(name, '.');
+
+	if (!dot || dot == name || plot_parse_format(dot + 1, fmt))
+		return error("-o '%s': name the figure NAME.png, NAME.svg or NAME.txt", path);
+	*dir = slash ? xstrndup(path, (size_t)(slash - path) + (slash == path)) : xstrdup(".");
+	*base = xstrndup(name, (size_t)(dot - name));
+	return 0;
+}
+
+static int parse_params(struct trend_params *p)
+{
+	unsigned long long w;
+	char *end;
+
+	p->window = TREND_WINDOW;
+	p->threshold = TREND_THRESHOLD;
+	p->min_sigma = 0;   /* per op from the labels' samples (compare/trend.c) */
+	if (window_arg) {
+		if (parse_ull(window_arg, &w) || w < TREND_MIN_SIDE || w > 1000)
+			return error("--window '%s': give a whole number from %d to 1000", window_arg,
+				     TREND_MIN_SIDE);
+		p->window = (size_t)w;
+	}
+	if (threshold_arg) {
+		errno = 0;
+		p->threshold = strtod(threshold_arg, &end);
+		if (!*threshold_arg || *end || errno || !isfinite(p->threshold) || p->threshold <= 0)
+			return error("--threshold '%s': give a number above 0", threshold_arg);
+	}
+	return 0;
+}
+
+int cmd_trend(int argc, char **argv)
+{
+	struct label_result *labels = NULL;
+	size_t nlabels = 0;
+	struct comparison cmp;
+	bool have_cmp = false;
+	struct trend_params params;
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct plot_set set = { 0 };
+	char *dir = NULL, *base = NULL;
+	enum plot_format fmt = PLOT_PNG;
+	int n, ret = LB_EXIT_USAGE;
+
+	figure = window_arg = threshold_arg = NULL;
+	n = parse_options(&trend_command, argc, argv);
+	if (n < 0)
+		return popt_exit(n);
+	if (!n)
+		return popt_usage_error(&trend_command, "give the results folder (a folder of labels)");
+	if (parse_params(&params) || (figure && split_figure(figure, &dir, &base, &fmt)))
+		goto out;
+	if (labels_collect(argv, (size_t)n, NULL, &labels, &nlabels, &err)) {
+		error("%s", strbuf_str(&err));
+		goto out;
+	}
+	if (nlabels < 2) {
+		error("only one label (%s in %s): a trend needs two or more", labels[0].label,
+		      labels[0].dir);
+		goto out;
+	}
+	if (comparison_build(labels, nlabels, 0.10, &cmp, &err)) {
+		error("%s", strbuf_str(&err));
+		goto out;
+	}
+	have_cmp = true;
+	if (!cmp.nwls) {
+		error("no workload results (<workload>.json) in any of the %zu labels", nlabels);
+		goto out;
+	}
+	if (figure && (!is_dir(dir) || trend_write_figure(&cmp, &params, dir, base, fmt))) {
+		if (!is_dir(dir))
+			error("-o '%s': no folder %s", figure, dir);
+		goto out;
+	}
+	report_trend(&cmp, &params, &out);
+	if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout)) {
+		error_errno("cannot write the trend to standard output");
+		ret = LB_EXIT_FAIL;
+		goto out;
+	}
+	ret = LB_EXIT_OK;
+	if (figure) {
+		if (!plot_have_gnuplot()) {
+			error("gnuplot is not installed (apt-get install gnuplot-nox); the script is "
+			      "%s/%s.gp", dir, base);
+			ret = LB_EXIT_UNSUPPORTED;
+			goto out;
+		}
+		set.format = fmt;
+		ALLOC_GROW(set.figs, 1, set.cap);
+		memset(&set.figs[0], 0, sizeof(set.figs[0]));
+		set.figs[0].base = xstrdup(base);
+		set.n = 1;
+		if (plot_run_gnuplot(&set, dir) || (fmt == PLOT_TXT && plot_txt_tidy_set(&set, dir)))
+			ret = lb_stop_requested() ? LB_EXIT_INTERRUPTED : LB_EXIT_FAIL;
+	}
+out:
+	plot_set_release(&set);
+	if (have_cmp)
+		comparison_release(&cmp);
+	labels_release(labels, nlabels);
+	strbuf_release(&err);
+	strbuf_release(&out);
+	free(dir);
+	free(base);
+	return ret;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What plot.c's figure writers share with plot_profile.c: quoting for
+ * comments and data (plot.h has plot_gp_quote for scripts), the script
+ * header, label colours, writing a file into the output folder, and the
+ * figures of the profile tables.
+ * Internal to `lrubench plot`.
+ */
+#ifndef LRUBENCH_PLOT_GP_H
+#define LRUBENCH_PLOT_GP_H
+
+#include <stdbool.h>
+#include "compare/model.h"
+#include "compare/plot.h"
+#include "core/util.h"
+
+/* Free text in a '#' comment line. */
+void add_comment_text(struct strbuf *sb, const char *s);
+/* A string column of a .dat. */
+void dat_quote(struct strbuf *sb, const char *s);
+/* Terminal, size and output file of a script. */
+void gp_header(struct strbuf *sb, const char *base, enum plot_format fmt,
+	       const struct label_result *labels, size_t nl);
+/* A label's line colour, the same in every figure. */
+unsigned line_rgb(size_t idx);
+/* Write sb to dir/name; 0 or -1 with a message. */
+int write_text(const char *dir, const char *name, const struct strbuf *sb);
+/* Is a figure of that base name in set already? */
+bool base_taken(const struct plot_set *set, const char *base);
+
+/*
+ * The figures of a workload's profile tables (profile.h), when it has them
+ * (not for --format txt: they are drawn in colour):
+ *   <workload>-cpu-split                 stacked user/sys/irq/softirq/iowait
+ *                                        bars, per op and label;
+ *   <workload>-lru-lock-wait-beside-<t>  the lru_lock wait next to the
+ *                                        throughput table t, per op.
+ */
+int plot_profile_figures(const struct comparison *c, const struct cmp_workload *w,
+			 const char *outdir, struct plot_set *set);
+
+#endif

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A timed round of forked tasks started together (docs/ARCHITECTURE.md §5),
+ * for workloads whose result is "how much N tasks did in T seconds"
+ * (mmapread; readtwice's readers are the same pattern in readers.c).
+ *
+ * Each task is a child (core/child.h), placed in its cgroup and on the run's
+ * node before it runs. It prepares (opens, maps), says it is ready through a
+ * pipe, and waits; when every task is ready, closing a second pipe releases
+ * them all at once. Each task times itself from its release, works until
+ * `runtime` has passed on its own clock and records what it did in its slot,
+ * in memory shared with the parent: a late start or a slow exit is not
+ * counted as working time. A task that has not ended `grace` seconds after
+ * its runtime is stuck: the round fails naming it, its pid and its state.
+ */
+#ifndef LRUBENCH_TASK_ROUND_H
+#define LRUBENCH_TASK_ROUND_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/numa.h"
+
+/* What one task did; one per task, in memory shared with the parent. */
+struct round_slot {
+	uint64_t bytes;   /* what the work counted */
+	double elapsed;   /* seconds between its release and the end of its work */
+	int err;          /* errno of a failed prepare or work; 0 when fine */
+	int cpu, node;    /* where it ran when it stopped (getcpu): the binding held? */
+};
+
+struct round_task {
+	void *arg;                 /* given to prepare and work */
+	const char *cgroup_procs;  /* cgroup.procs to join; NULL: stay in lrubench's */
+};
+
+struct round_spec {
+	size_t ntasks;
+	const struct round_task *tasks;
+	/* in the task, before it says ready: 0 or an errno */
+	int (*prepare)(void *arg);
+	/* in the task, after the release: work until now_monotonic() >= end
+	 * (reading the clock often enough that the overshoot is small), adding
+	 * to slot->bytes; 0 or an errno */
+	int (*work)(void *arg, double end, struct round_slot *slot);
+	const struct numa_bind *bind;
+	double runtime;            /* seconds */
+	double grace;              /* seconds past runtime before a task counts as stuck */
+	const char *name;          /* "mmapread task": messages name task i of it */
+};
+
+/* Run one round: 0 with out[ntasks] filled; -1 when a task failed, died or
+ * got stuck (the message names it); -2 when a stop was requested. Every task
+ * is gone when it returns. */
+int round_run(const struct round_spec *spec, struct round_slot *out);
+
+/* MB/s with 1 MB = 10^6 bytes; 0 when secs <= 0. */
+double round_mbps(uint64_t bytes, double secs);
+
+#endif

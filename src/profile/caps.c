@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* What profiling this machine can do (caps.h). */
+#include "profile/caps.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "core/child.h"
+#include "core/path.h"
+#include "profile/tracefs.h"
+
+const char *const profile_kind_names[] = { "none", "lock", "cpu", "all", NULL };
+
+void perf_version_parse(const char *text, char *out, size_t len)
+{
+	const char *p = text ? strstr(text, "perf version ") : NULL;
+	size_t n = 0;
+
+	if (len)
+		out[0] = '\0';
+	if (!p || !len)
+		return;
+	p += 13;
+	while (p[n] && p[n] != '\n' && p[n] != ' ' && n + 1 < len)
+		n++;
+	memcpy(out, p, n);
+	out[n] = '\0';
+}
+
+/* `perf version`, its output through a temporary file */
+static void probe_perf(struct profile_caps *c)
+{
+	char tmp[] = "/tmp/lrubench-perf-version.XXXXXX";
+	const char *argv[] = { NULL, "version", NULL };
+	struct child ch;
+	int fd, code;
+	char *text;
+
+	c->perf = find_in_path("perf");
+	if (!c->perf) {
+		strbuf_addstr(&c->perf_why, "no perf in PATH (apt-get install linux-perf)");
+		return;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		strbuf_addf(&c->perf_why, "cannot make a temporary file: %s", strerror(errno));
+		return;
+	}
+	close(fd);
+	argv[0] = c->perf;
+	memset(&ch, 0, sizeof(ch));
+	ch.argv = argv;
+	ch.out_path = tmp;
+	ch.name = "perf version";
+	code = child_run(&ch, 20.0);
+	text = read_file_str(tmp, NULL);
+	unlink(tmp);
+	perf_version_parse(text, c->perf_version, sizeof(c->perf_version));
+	if (code == 0 && c->perf_version[0]) {
+		c->perf_ok = true;
+	} else {
+		char d[96];
+
+		if (code < 0)
+			snprintf(d, sizeof(d), "could not run");
+		else
+			child_describe_code(code, d, sizeof(d));
+		strbuf_addf(&c->perf_why, "'%s version' %s%s%.120s", c->perf, d,
+			    text && *text ? ": " : "", text ? text : "");
+		while (c->perf_why.len && c->perf_why.buf[c->perf_why.len - 1] == '\n')
+			c->perf_why.buf[--c->perf_why.len] = '\0';
+	}
+	free(text);
+}
+
+static void probe_tracefs(struct profile_caps *c)
+{
+	c->tracefs = tracefs_find("/proc/mounts");
+	if (c->tracefs) {
+		c->tracefs_ok = true;
+		if (tracefs_has_event(c->tracefs, "lock", "contention_begin") &&
+		    tracefs_has_event(c->tracefs, "lock", "contention_end"))
+			c->tracepoints = true;
+		else
+			strbuf_addf(&c->tracepoints_why, "no lock:contention_begin/end under %s/events "
+				    "(the tracepoints came with Linux 5.19)", c->tracefs);
+		return;
+	}
+	if (!c->root) {
+		strbuf_addstr(&c->tracefs_why, "not mounted, and mounting it needs root");
+		strbuf_addstr(&c->tracepoints_why, "tracefs is not available");
+		return;
+	}
+	switch (tracefs_probe_mount("lock", "contention_begin", &c->tracefs_why)) {
+	case 0:
+		c->tracefs_ok = c->tracepoints = true;
+		break;
+	case 2:
+		c->tracefs_ok = true;
+		strbuf_addf(&c->tracepoints_why, "%s (the tracepoints came with Linux 5.19)",
+			    c->tracefs_why.buf);
+		strbuf_reset(&c->tracefs_why);
+		break;
+	default:
+		strbuf_addstr(&c->tracepoints_why, "tracefs cannot be mounted");
+		break;
+	}
+}
+
+static void probe_paranoid(struct profile_caps *c)
+{
+	char *t = read_file_str("/proc/sys/kernel/perf_event_paranoid", NULL);
+
+	c->paranoid = -100;
+	if (t)
+		c->paranoid = atoi(t);
+	free(t);
+	if (c->root) {
+		c->paranoid_ok = true;
+	} else if (c->paranoid != -100 && c->paranoid <= -1) {
+		c->paranoid_ok = true;
+	} else {
+		strbuf_addf(&c->paranoid_why, "system-wide tracepoints need root, or perf_event_paranoid "
+			    "<= -1 (it is %d)", c->paranoid);
+	}
+}
+
+void profile_caps_probe(struct profile_caps *c)
+{
+	memset(c, 0, sizeof(*c));
+	strbuf_init(&c->perf_why);
+	strbuf_init(&c->tracefs_why);
+	strbuf_init(&c->tracepoints_why);
+	strbuf_init(&c->paranoid_why);
+	strbuf_init(&c->lock_stat_why);
+	c->root = geteuid() == 0;
+	probe_perf(c);
+	probe_tracefs(c);
+	probe_paranoid(c);
+	c->lock_stat = access("/proc/lock_stat", R_OK) == 0;
+	if (!c->lock_stat)
+		strbuf_addf(&c->lock_stat_why, "no /proc/lock_stat (the kernel is built without "
+			    "CONFIG_LOCK_STAT)");
+}
+
+void profile_caps_release(struct profile_caps *c)
+{
+	free(c->perf);
+	free(c->tracefs);
+	strbuf_release(&c->perf_why);
+	strbuf_release(&c->tracefs_why);
+	strbuf_release(&c->tracepoints_why);
+	strbuf_release(&c->paranoid_why);
+	strbuf_release(&c->lock_stat_why);
+	memset(c, 0, sizeof(*c));
+}
+
+int profile_caps_allow(const struct profile_caps *c, enum profile_kind kind, bool *lock_via_perf,
+		       struct strbuf *why)
+{
+	bool lock = kind == PROFILE_LOCK || kind == PROFILE_ALL;
+	bool cpu = kind == PROFILE_CPU || kind == PROFILE_ALL;
+	bool perf_ready = c->perf_ok && c->paranoid_ok;
+
+	*lock_via_perf = false;
+	if (cpu && !perf_ready) {
+		strbuf_addf(why, "profile=%s needs perf to sample CPUs: %s", profile_kind_names[kind],
+			    !c->perf_ok ? c->perf_why.buf : c->paranoid_why.buf);
+		return -1;
+	}
+	if (!lock)
+		return 0;
+	if (perf_ready && c->tracefs_ok && c->tracepoints) {
+		*lock_via_perf = true;
+		return 0;
+	}
+	if (c->lock_stat)
+		return 0;
+	strbuf_addf(why, "profile=%s: lock contention cannot be measured on this machine: ",
+		    profile_kind_names[kind]);
+	if (!c->perf_ok)
+		strbuf_addstr(why, c->perf_why.buf);
+	else if (!c->paranoid_ok)
+		strbuf_addstr(why, c->paranoid_why.buf);
+	else if (!c->tracefs_ok)
+		strbuf_addf(why, "tracefs: %s", c->tracefs_why.buf);
+	else
+		strbuf_addf(why, "tracepoints: %s", c->tracepoints_why.buf);
+	strbuf_addf(why, "; and %s", c->lock_stat_why.buf);
+	return -1;
+}

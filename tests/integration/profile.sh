@@ -1,0 +1,341 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Where the kernel spent the time (src/profile/): the CPU split and reclaim
+# counters of every timed iteration, and the profile pass under the real
+# perf (perf lock record / perf lock contention on the real kernel's
+# lock:contention_begin/end tracepoints), its failures, and cleanup.
+
+PQUICK=(--quick -w readtwice --set global.warmup=0 --set readtwice.runtime=2s --set readtwice.file_size=64M)
+
+pwait_for() {   # bounded polling for an event, not a sleep to pass
+  local what=$1; shift
+  for _ in $(seq 1 600); do
+    "$@" && return 0
+    sleep 0.1
+  done
+  fail "timed out waiting for $what"
+}
+
+need_perf() {
+  need_root
+  command -v perf >/dev/null 2>&1 || skip "needs perf (apt-get install linux-perf)"
+  perf version >/dev/null 2>&1 || skip "perf does not run here: $(perf version 2>&1 | head -1)"
+  [ -n "$(ls /sys/kernel/tracing/events/lock/contention_begin 2>/dev/null)" ] ||
+    grep -q tracefs /proc/filesystems || skip "no tracefs"
+}
+
+# the perf lock record started by lrubench run $1 (pid), if any
+perf_of() { pgrep -P "$1" -f "lock record" 2>/dev/null | head -1; }
+has_perf() { [ -n "$(perf_of "$1")" ]; }
+
+# A folder of wrappers that run the real perf, with something changed.
+perf_wrapper() {   # DIR BODY
+  local real
+  real=$(command -v perf)
+  mkdir -p "$1"
+  printf '#!/bin/sh\nREAL=%s\n%s\n' "$real" "$2" >"$1/perf"
+  chmod 755 "$1/perf"
+}
+
+profile_of() {   # JSON STEP -> the profile detail of the step, as JSON
+  python3 - "$1" "$2" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = [e["profile"] for e in d.get("details", []) if e.get("step") == sys.argv[2] and "profile" in e]
+assert len(p) == 1, p
+print(json.dumps(p[0]))
+EOF
+}
+
+test_profile_lock_pass() {
+  need_perf
+  expect_exit 0 "$LRUBENCH" run "${PQUICK[@]}" -i 2 -o "$T/r" --label p --set readtwice.memcgs=1,2 --profile lock
+  python3 - "$T/r/p" <<'EOF' || fail "profiled results"
+import json, os, sys
+d = json.load(open(os.path.join(sys.argv[1], "readtwice.json")))
+t = {x["title"]: x for x in d["tables"]}
+ops = lambda title: {o["op"]: o["samples"] for o in t[title]["ops"]}
+# the timed tables hold the 2 timed iterations only: the profiled one is not in them
+for title in ("readtwice MB/s aggregate", "readtwice MB/s per memcg"):
+    assert not t[title].get("explains"), title
+    assert {k: len(v) for k, v in ops(title).items()} == {"memcgs-1": 2, "memcgs-2": 2}, ops(title)
+# the lock tables: one profiled pass per op, explaining, lower is better
+for title, unit in (("readtwice lru_lock wait", "ms"), ("readtwice lru_lock contended", "count")):
+    assert t[title]["explains"] is True and t[title]["better"] == "lower" and t[title]["unit"] == unit
+    assert {k: len(v) for k, v in ops(title).items()} == {"memcgs-1": 1, "memcgs-2": 1}, ops(title)
+    assert all(v[0] >= 0 for v in ops(title).values())
+# the always-on tables: one sample per timed iteration
+for title in ("readtwice user CPU %", "readtwice sys CPU %", "readtwice softirq CPU %",
+              "readtwice vmstat pgscan/s", "readtwice fairness", "readtwice memcg workingset_refault/s"):
+    assert t[title]["explains"] is True, title
+    assert {k: len(v) for k, v in ops(title).items()} == {"memcgs-1": 2, "memcgs-2": 2}, (title, ops(title))
+# readtwice keeps the CPUs busy: some sys time; Jain's index is in (0, 1]
+assert all(x > 0 for v in ops("readtwice sys CPU %").values() for x in v)
+assert all(0 < x <= 1 + 1e-9 for v in ops("readtwice fairness").values() for x in v)
+assert ops("readtwice fairness")["memcgs-1"] == [1.0, 1.0]
+prof = [e for e in d["details"] if "profile" in e]
+assert [e["step"] for e in prof] == ["memcgs-1", "memcgs-2"], prof
+for e in prof:
+    p = e["profile"]
+    assert p["status"] == "ok" and p["kind"] == "lock", p
+    assert p["lru_lock"]["source"] == "perf lock contention"
+    lru = {o["op"]: o["samples"][0] for o in t["readtwice lru_lock wait"]["ops"]}
+    assert abs(p["lru_lock"]["wait_total_ms"] - lru[e["step"]]) < 1e-9
+    # its own throughput, against the timed mean: the profiler's overhead
+    thr = [x for x in p["throughput"] if x["table"] == "readtwice MB/s aggregate"]
+    assert len(thr) == 1 and thr[0]["value"] > 0 and thr[0]["ratio"] > 0, thr
+    assert os.path.isfile(os.path.join(sys.argv[1], p["perf_output"])), p["perf_output"]
+    assert p["top_locks"] and all("caller" in x and "lock_taker" in x for x in p["top_locks"])
+# every timed iteration's detail carries its counters
+timed = [e for e in d["details"] if "memcg_mbps" in e]
+assert len(timed) == 4 and all("cpu_percent" in e["counters"] for e in timed), timed
+run = json.load(open(os.path.join(sys.argv[1], "run.json")))
+assert run["config"]["global"]["profile"] == "lock"
+assert run["profile"]["kind"] == "lock" and run["profile"]["lock_source"] == "perf lock contention"
+assert run["profile"]["failed_steps"] == 0
+EOF
+  # perf's own report is kept, and it is perf's format
+  assert_grep "contended" "$T/r/p/logs/profile-readtwice-memcgs-2-lock.txt"
+  cat "$T/out" "$T/err" >"$T/both"
+  assert_grep "profile pass (profile=lock)" "$T/both"
+  assert_grep "lru_lock wait" "$T/out"
+  [ -z "$(ls /var/tmp/lrubench/run-*/profile-* 2>/dev/null)" ] || fail "perf data or FIFOs left"
+  assert_no_leaks
+}
+
+test_profile_none_still_splits_cpu() {
+  need_root
+  expect_exit 0 "$LRUBENCH" run "${PQUICK[@]}" -i 1 -o "$T/r" --label n --set readtwice.memcgs=1
+  python3 - "$T/r/n/readtwice.json" <<'EOF' || fail "unprofiled results"
+import json, sys
+d = json.load(open(sys.argv[1]))
+titles = {x["title"] for x in d["tables"]}
+assert {"readtwice user CPU %", "readtwice sys CPU %", "readtwice irq CPU %", "readtwice softirq CPU %",
+        "readtwice iowait CPU %", "readtwice vmstat pgscan/s"} <= titles, titles
+assert not any("lru_lock" in x for x in titles), titles
+assert not any("profile" in e for e in d["details"])
+EOF
+  [ -z "$(ls "$T/r/n/logs" | grep profile)" ] || fail "profile logs without a profile"
+  assert_eq "$(json_get "$T/r/n/run.json" '["profile"]["kind"]')" none "run.json profile kind"
+  assert_no_leaks
+}
+
+test_profile_cpu_pass() {
+  need_perf
+  expect_exit 0 "$LRUBENCH" run "${PQUICK[@]}" -i 1 -o "$T/r" --label c --set readtwice.memcgs=1 --profile cpu
+  python3 - "$T/r/c/readtwice.json" <<'EOF' || fail "cpu profile"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = {x["title"]: x for x in d["tables"]}
+assert "readtwice spinlock CPU %" in t and "readtwice lru_lock wait" not in t, sorted(t)
+p = [e["profile"] for e in d["details"] if "profile" in e][0]
+assert p["status"] == "ok" and p["top_symbols"], p
+assert all(0 <= s["percent"] <= 100 for s in p["top_symbols"])
+EOF
+  assert_no_leaks
+}
+
+# ---- what cannot run is exit 3 before anything starts ----
+
+test_profile_perf_missing() {
+  need_root
+  # a PATH without perf (lrubench itself is called by its path)
+  PATH=/nonexistent expect_exit 3 "$LRUBENCH" run "${PQUICK[@]}" -o "$T/r" --label m --profile lock
+  assert_grep_err "no perf in PATH"
+  assert_grep_err "lock_stat"
+  assert_no_file "$T/r/m"
+  PATH=/nonexistent expect_exit 3 "$LRUBENCH" run "${PQUICK[@]}" -o "$T/r" --label m --profile cpu
+  assert_grep_err "profile=cpu needs perf"
+  assert_no_leaks
+}
+
+test_profile_tracepoints_missing() {
+  need_perf
+  # No kernel here lacks lock:contention_begin, so a tracefs folder without
+  # events plays one (LRUBENCH_TRACEFS, documented as a test knob).
+  mkdir -p "$T/fake-tracefs/events/sched"
+  LRUBENCH_TRACEFS=$T/fake-tracefs expect_exit 3 "$LRUBENCH" run "${PQUICK[@]}" -o "$T/r" --label tp --profile lock
+  assert_grep_err "lock:contention_begin"
+  assert_grep_err "5.19"
+  assert_no_file "$T/r/tp"
+  LRUBENCH_TRACEFS=$T/fake-tracefs "$LRUBENCH" check >"$T/out" 2>"$T/err"
+  assert_grep "lock tracepoints *no" "$T/out"
+  assert_grep "profile=lock *no" "$T/out"
+  assert_grep "profile=cpu *yes" "$T/out"
+}
+
+test_profile_unknown_kind() {
+  expect_exit 2 "$LRUBENCH" run "${PQUICK[@]}" -o "$T/r" --label u --profile sometimes
+  assert_grep_err "'sometimes' is not one of none|lock|cpu|all"
+  expect_exit 2 "$LRUBENCH" run "${PQUICK[@]}" -o "$T/r" --label u --set global.profile=yes
+  assert_grep_err "global.profile"
+  expect_exit 2 "$LRUBENCH" run "${PQUICK[@]}" -o "$T/r" --label u --profile
+  assert_no_file "$T/r/u"
+}
+
+# ---- a profile that fails keeps the timed samples and marks the op ----
+
+test_profile_perf_exits_nonzero() {
+  need_perf
+  # the real perf, given an option it does not know when it is to record
+  perf_wrapper "$T/bin" 'if [ "$1 $2" = "lock record" ]; then exec "$REAL" "$@" --no-such-option; fi
+exec "$REAL" "$@"'
+  PATH=$T/bin:$PATH expect_exit 0 "$LRUBENCH" run "${PQUICK[@]}" -i 1 -o "$T/r" --label x --set readtwice.memcgs=1 --profile lock
+  assert_grep_err "profile failed (the timed samples are kept)"
+  assert_grep_err "perf lock record exited with"
+  python3 - "$T/r/x/readtwice.json" <<'EOF' || fail "failed profile"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = {x["title"]: x for x in d["tables"]}
+assert len(t["readtwice MB/s aggregate"]["ops"][0]["samples"]) == 1
+assert "readtwice lru_lock wait" not in t
+p = [e["profile"] for e in d["details"] if "profile" in e][0]
+assert p["status"] == "failed" and "exited with" in p["reason"], p
+EOF
+  assert_eq "$(json_get "$T/r/x/run.json" '["profile"]["failed_steps"]')" 1 "failed steps"
+  assert_no_leaks
+}
+
+test_profile_perf_killed() {
+  need_perf
+  "$LRUBENCH" run "${PQUICK[@]}" -i 1 -o "$T/r" --label k --set readtwice.memcgs=1 \
+    --set readtwice.runtime=20s --profile lock >"$T/out" 2>"$T/err" &
+  local pid=$! rc
+  pwait_for "perf lock record" has_perf "$pid"
+  kill -9 "$(perf_of "$pid")"
+  wait "$pid"; rc=$?
+  assert_eq "$rc" 0 "exit status"
+  assert_grep_err "perf lock record killed by signal 9"
+  python3 - "$T/r/k/readtwice.json" <<'EOF' || fail "killed perf"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = {x["title"]: x for x in d["tables"]}
+assert len(t["readtwice MB/s aggregate"]["ops"][0]["samples"]) == 1
+p = [e["profile"] for e in d["details"] if "profile" in e][0]
+assert p["status"] == "failed" and "signal 9" in p["reason"], p
+EOF
+  assert_no_leaks
+}
+
+test_profile_unparseable_output() {
+  need_perf
+  # perf's report with one row perf never prints, right under its header
+  perf_wrapper "$T/bin" 'if [ "$1 $2" = "lock contention" ]; then
+  out=$(mktemp); "$REAL" "$@" >"$out" 2>&1; r=$?
+  sed "/type   caller/a\\       12     71.95 us   garbage     5.99 us     spinlock   folio_batch_move_lru+0x88" "$out" >&2
+  rm -f "$out"; exit $r; fi
+exec "$REAL" "$@"'
+  PATH=$T/bin:$PATH expect_exit 0 "$LRUBENCH" run "${PQUICK[@]}" -i 1 -o "$T/r" --label g --set readtwice.memcgs=1 --profile lock
+  assert_grep_err "cannot read the output of perf $(perf version | awk '{print $3}') lock contention, line"
+  assert_grep_err "garbage"
+  assert_eq "$(profile_of "$T/r/g/readtwice.json" memcgs-1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])')" failed "status"
+  assert_no_leaks
+}
+
+# ---- cleanup ----
+
+test_profile_sigint_kills_perf() {
+  need_perf
+  "$LRUBENCH" run "${PQUICK[@]}" -i 1 -o "$T/r" --label i --set readtwice.memcgs=1 \
+    --set readtwice.runtime=30s --profile lock >"$T/out" 2>"$T/err" &
+  local pid=$! rc perf
+  pwait_for "perf lock record" has_perf "$pid"
+  perf=$(perf_of "$pid")
+  [ -n "$(ls /var/tmp/lrubench/run-$pid/ | grep profile-lock)" ] || fail "no perf files while it runs"
+  kill -INT "$pid"
+  wait "$pid"; rc=$?
+  assert_eq "$rc" 130 "exit status after SIGINT"
+  [ -d "/proc/$perf" ] && fail "perf $perf still runs"
+  assert_no_file "/var/tmp/lrubench/run-$pid"
+  assert_no_file "/sys/fs/cgroup/cpuacct/lrubench-$pid"
+  assert_eq "$(json_get "$T/r/i/run.json" '["status"]')" interrupted "status"
+  assert_no_leaks
+}
+
+test_profile_mounts_tracefs_privately() {
+  need_perf
+  # In a mount namespace of the test's own where tracefs is not mounted:
+  # lrubench mounts it for its run, where nobody else sees it, and nothing
+  # is left mounted in the test's namespace afterwards.
+  unshare -m --propagation private bash -c '
+    set -u
+    while grep -q " /sys/kernel/tracing tracefs" /proc/mounts; do umount /sys/kernel/tracing || exit 9; done
+    "$0" run "$@" >"'"$T"'/out" 2>"'"$T"'/err" &
+    pid=$!
+    seen=no
+    for _ in $(seq 1 600); do
+      if grep -q " /sys/kernel/tracing tracefs" /proc/$pid/mounts 2>/dev/null && pgrep -P $pid -f "lock record" >/dev/null; then seen=yes; break; fi
+      kill -0 $pid 2>/dev/null || break
+      sleep 0.1
+    done
+    wait $pid; rc=$?
+    echo "rc=$rc seen=$seen"
+    grep " tracefs " /proc/mounts && echo "LEFT MOUNTED"
+    exit 0' "$LRUBENCH" "${PQUICK[@]}" -i 1 -o "$T/r" --label tf --set readtwice.memcgs=1 --profile lock >"$T/ns" 2>&1
+  assert_grep "rc=0 seen=yes" "$T/ns"
+  grep -q "LEFT MOUNTED" "$T/ns" && fail "tracefs left mounted: $(cat "$T/ns")"
+  assert_eq "$(profile_of "$T/r/tf/readtwice.json" memcgs-1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])')" ok "status"
+  assert_no_leaks
+}
+
+# ---- check, compare ----
+
+test_check_reports_profiling() {
+  # exit 3 when a workload cannot run here (kernbench without its source): not ours to judge
+  "$LRUBENCH" check >"$T/out" 2>"$T/err"
+  for what in perf tracefs "lock tracepoints" perf_event_paranoid lock_stat profile=lock profile=cpu; do
+    grep -Eq "^  $what +(yes|no) " "$T/out" || fail "check says nothing about $what"
+  done
+  # every "no" says why
+  grep -A0 -E "^  (perf|tracefs|lock tracepoints|perf_event_paranoid|lock_stat|profile=[a-z]+) +no *$" "$T/out" &&
+    fail "a 'no' without its reason"
+  PATH=/nonexistent "$LRUBENCH" check >"$T/out" 2>"$T/err"
+  assert_grep "perf *no *no perf in PATH" "$T/out"
+}
+
+test_compare_profile_tables() {
+  need_perf
+  expect_exit 0 "$LRUBENCH" run "${PQUICK[@]}" -i 2 -o "$T/r" --label A --set readtwice.memcgs=1 --profile lock
+  expect_exit 0 "$LRUBENCH" run "${PQUICK[@]}" -i 2 -o "$T/r" --label B --set readtwice.memcgs=1
+  expect_exit 0 "$LRUBENCH" compare "$T/r"
+  assert_grep "Note: profiled: A (lock); not profiled: B" "$T/out"
+  grep -q "configs differ" "$T/out" && fail "a profile difference is not a config difference"
+  # the measured tables first, then the ones that explain them
+  python3 - "$T/out" <<'EOF' || fail "compare layout"
+import sys
+text = open(sys.argv[1]).read()
+head = text.index("== readtwice: where the kernel spent the time")
+assert text.index("\nreadtwice MB/s aggregate\n") < head
+assert text.index("\nreadtwice sys CPU %\n") > head
+assert text.index("\nreadtwice lru_lock wait\n") > head
+EOF
+  expect_exit 0 "$LRUBENCH" compare -f json "$T/r"
+  python3 - "$T/out" <<'EOF' || fail "compare json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = {x["title"]: x for x in d["workloads"][0]["tables"]}
+assert t["readtwice lru_lock wait"]["explains"] is True and "explains" not in t["readtwice MB/s aggregate"]
+assert d["profile_note"].startswith("profiled: A (lock)")
+EOF
+  # the gate never fails on an explaining table: B's measured tables made
+  # A's (so only noise-free samples are gated), its sys time made 10x worse
+  python3 - "$T/r/A/readtwice.json" "$T/r/B/readtwice.json" <<'EOF'
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+measured = {t["title"]: t for t in a["tables"] if not t.get("explains")}
+b["tables"] = [measured.get(t["title"], t) for t in b["tables"]]
+for t in b["tables"]:
+    if t["title"] == "readtwice sys CPU %":
+        for o in t["ops"]:
+            o["samples"] = [x * 10 + 50 for x in o["samples"]] + [x * 10 + 51 for x in o["samples"]]
+json.dump(b, open(sys.argv[2], "w"))
+EOF
+  expect_exit 0 "$LRUBENCH" compare --fail-on-regression 1 --junit "$T/j.xml" "$T/r"
+  grep -q "sys CPU" "$T/j.xml" && fail "an explaining table in the JUnit cases"
+  expect_exit 0 "$LRUBENCH" plot -o "$T/plots" "$T/r"
+  assert_file "$T/plots/readtwice-cpu-split.gp"
+  assert_file "$T/plots/readtwice-lru-lock-wait-beside-mb-s-aggregate.gp"
+  if command -v gnuplot >/dev/null; then
+    python3 "$LRUBENCH_SRC/tests/integration/plot_check.py" png "$T/plots/readtwice-cpu-split.png" 960 600 ||
+      fail "cpu split png"
+  fi
+}

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* core/task_round without root (no cgroups): the tasks start together,
+ * time themselves and report through shared memory; a task whose prepare
+ * fails, one that dies and one that is stuck past its grace each fail the
+ * round with a message naming it; MB/s arithmetic. */
+#include <errno.h>
+#include <signal.h>
+#include "unit.h"
+#include "core/task_round.h"
+
+/* counts one "byte" per loop until the end: what a task does in the round */
+static int count_work(void *arg, double end, struct round_slot *slot)
+{
+	(void)arg;
+	while (now_monotonic() < end)
+		slot->bytes++;
+	return 0;
+}
+
+static int prepare_fails_for_1(void *arg)
+{
+	return *(int *)arg == 1 ? ENOENT : 0;
+}
+
+static int work_dies_for_2(void *arg, double end, struct round_slot *slot)
+{
+	if (*(int *)arg == 2)
+		raise(SIGKILL);
+	return count_work(arg, end, slot);
+}
+
+/* ignores its end: a task stuck in the kernel looks like this from outside */
+static int work_stuck(void *arg, double end, struct round_slot *slot)
+{
+	(void)arg;
+	(void)end;
+	(void)slot;
+	for (;;)
+		pause();
+	return 0;
+}
+
+static struct round_spec spec_of(struct round_task *t, int *ids, size_t n,
+				 int (*prepare)(void *), int (*work)(void *, double, struct round_slot *))
+{
+	for (size_t i = 0; i < n; i++) {
+		ids[i] = (int)i;
+		t[i] = (struct round_task){ &ids[i], NULL };
+	}
+	return (struct round_spec){ n, t, prepare, work, NULL, 0.2, 5, "test task" };
+}
+
+static void tasks_time_themselves(void **state)
+{
+	struct round_task t[3];
+	struct round_slot out[3];
+	int ids[3];
+	struct round_spec s = spec_of(t, ids, 3, NULL, count_work);
+
+	(void)state;
+	memset(out, 0, sizeof(out));
+	assert_int_equal(round_run(&s, out), 0);
+	for (int i = 0; i < 3; i++) {
+		assert_true(out[i].bytes > 0);
+		/* each timed itself from its release: at least the runtime */
+		assert_true(out[i].elapsed >= 0.2);
+		assert_int_equal(out[i].err, 0);
+		assert_true(out[i].cpu >= 0);
+	}
+}
+
+static void failed_prepare_is_named(void **state)
+{
+	struct round_task t[3];
+	struct round_slot out[3];
+	int ids[3];
+	struct round_spec s = spec_of(t, ids, 3, prepare_fails_for_1, count_work);
+	char *msg;
+
+	(void)state;
+	capture_start();
+	assert_int_equal(round_run(&s, out), -1);
+	msg = capture_end();
+	if (!strstr(msg, "test task 1 (pid ") || !strstr(msg, "exited before it started: No such file"))
+		fail_msg("message: %s", msg);
+	free(msg);
+}
+
+static void dead_task_is_named(void **state)
+{
+	struct round_task t[3];
+	struct round_slot out[3];
+	int ids[3];
+	struct round_spec s = spec_of(t, ids, 3, NULL, work_dies_for_2);
+	char *msg;
+
+	(void)state;
+	capture_start();
+	assert_int_equal(round_run(&s, out), -1);
+	msg = capture_end();
+	if (!strstr(msg, "test task 2 (pid ") || !strstr(msg, "killed by signal 9"))
+		fail_msg("message: %s", msg);
+	free(msg);
+}
+
+static void stuck_task_fails_the_round(void **state)
+{
+	struct round_task t[1];
+	struct round_slot out[1];
+	int ids[1];
+	struct round_spec s = spec_of(t, ids, 1, NULL, work_stuck);
+	char *msg;
+
+	(void)state;
+	s.grace = 0.3;
+	capture_start();
+	assert_int_equal(round_run(&s, out), -1);
+	msg = capture_end();
+	if (!strstr(msg, "test task 0 (pid ") || !strstr(msg, "did not end 0 s after its runtime (state S)"))
+		fail_msg("message: %s", msg);
+	free(msg);
+}
+
+static void mbps(void **state)
+{
+	(void)state;
+	assert_true(round_mbps(1000000, 1.0) == 1.0);
+	assert_true(round_mbps(3000000000ULL, 2.0) == 1500.0);
+	assert_true(round_mbps(5, 0) == 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(tasks_time_themselves), cmocka_unit_test(failed_prepare_is_named),
+		cmocka_unit_test(dead_task_is_named), cmocka_unit_test(stuck_task_fails_the_round),
+		cmocka_unit_test(mbps),
+	};
+	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
+}
