@@ -176,11 +176,13 @@ static json_object *measure(const struct label_result *l, bool *drift)
 			const struct result_table *tb = &r->tables[t];
 			json_object *jt = json_object_new_object(), *ops = json_object_new_array();
 			size_t width = 2;
+			/* the tables that explain the others are kept in the file, not printed */
+			bool show = !lb_quiet && !tb->explains;
 
 			for (size_t o = 0; o < tb->nops; o++)
 				if (strlen(tb->ops[o].op) > width)
 					width = strlen(tb->ops[o].op);
-			if (!lb_quiet)
+			if (show)
 				printf("\n%s (%s is better)\n  %-*s  %10s  %8s  %8s\n", tb->title,
 				       tb->better == BETTER_HIGHER ? "higher" : "lower", (int)width, "op",
 				       "A/A change", "spread", "floor");
@@ -190,7 +192,7 @@ static json_object *measure(const struct label_result *l, bool *drift)
 
 				json_object_object_add(jo, "op", json_object_new_string(tb->ops[o].op));
 				if (!noise_aa(tb->ops[o].v, tb->ops[o].n, tb->better, &no)) {
-					if (!lb_quiet)
+					if (show)
 						printf("  %-*s  %10s  %8s  %8s  (fewer than 2 samples a side, or "
 						       "a mean of 0)\n", (int)width, tb->ops[o].op, "-", "-", "-");
 					json_object_put(n);
@@ -205,9 +207,9 @@ static json_object *measure(const struct label_result *l, bool *drift)
 				json_object_object_add(jo, "floor_pct", jpct(no.floor));
 				json_object_array_add(ops, jo);
 				/* the pair differs by more than its own interval: not noise, a drift */
-				if (fabs(no.bias) > no.floor - fabs(no.bias))
+				if (!tb->explains && fabs(no.bias) > no.floor - fabs(no.bias))
 					*drift = true;
-				if (!lb_quiet)
+				if (show)
 					printf("  %-*s  %+9.2f%%  %7.2f%%  %7.2f%%\n", (int)width, tb->ops[o].op,
 					       no.bias, no.spread, no.floor);
 			}

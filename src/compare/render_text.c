@@ -104,11 +104,12 @@ static void decided_notes(const struct comparison *c, const struct cmp_table *t,
 	}
 }
 
-/* changes smaller than this machine's noise floor (compare/noise_floor.h) */
+/* changes smaller than this machine's noise floor (compare/noise_floor.h);
+ * not under the tables that explain others: they are not what was compared */
 static void noise_notes(const struct comparison *c, const struct cmp_table *t, size_t l,
 			struct strbuf *out)
 {
-	for (size_t o = 0; o < t->nops; o++) {
+	for (size_t o = 0; o < t->nops && !t->explains; o++) {
 		const struct cmp_cell *cell = &t->ops[o].cells[l];
 
 		if (cell->noise_ok && fabs(cell->pct[ROW_MEAN]) < cell->noise_floor)
