@@ -16,6 +16,7 @@ int cmd_check(int argc, char **argv);
 int cmd_fetch(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_trend(int argc, char **argv);
+int cmd_noise(int argc, char **argv);
 int cmd_bisect_step(int argc, char **argv);
 int cmd_bisect_log(int argc, char **argv);
 
@@ -27,6 +28,7 @@ extern const struct popt_command check_command;
 extern const struct popt_command fetch_command;
 extern const struct popt_command report_command;
 extern const struct popt_command trend_command;
+extern const struct popt_command noise_command;
 extern const struct popt_command bisect_step_command;
 extern const struct popt_command bisect_log_command;
 
