@@ -27,6 +27,7 @@ static const struct command commands[] = {
 	{ cmd_list, &list_command },
 	{ cmd_check, &check_command },
 	{ cmd_fetch, &fetch_command },
+	{ cmd_noise, &noise_command },
 	{ cmd_bisect_step, &bisect_step_command },
 	{ cmd_bisect_log, &bisect_log_command },
 	{ cmd_pack, &pack_command },

@@ -17,6 +17,7 @@
 #include "compare/email.h"
 #include "compare/model.h"
 #include "core/cleanup.h"
+#include "compare/noise_floor.h"
 #include "core/results.h"
 #include "core/util.h"
 
@@ -193,6 +194,13 @@ int cmd_compare(int argc, char **argv)
 		error("no workload results (<workload>.json) in any of the %zu labels", nlabels);
 		comparison_release(&cmp);
 		goto out;
+	}
+	{
+		/* the noise floor measured on the baseline's machine, if any (lrubench noise) */
+		json_object *noise = noise_floor_load(&labels[0]);
+
+		comparison_add_notes(&cmp, noise);
+		json_object_put(noise);
 	}
 	switch (fmt) {
 	case FMT_TEXT: report_text(&cmp, &out); break;

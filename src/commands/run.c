@@ -20,6 +20,7 @@
 #include "core/sparse_root.h"
 #include "compare/stats.h"
 #include "vm/args.h"
+#include "vm/rounds.h"
 #include "vm/vm.h"
 #include "core/workload.h"
 
@@ -33,6 +34,7 @@ static struct run_args {
 	const char *label;
 	const char *iterations;
 	struct strbuf kernels;     /* the --kernel NAME=IMG flags so far, comma separated */
+	const char *baseline;      /* --baseline DIR/LABEL (iterations = auto) */
 	bool quick, force, resume, dry_run, quiet;
 } A;
 
@@ -83,7 +85,10 @@ static const struct popt run_options[] = {
 	POPT_STRING('o', "output", &A.outdir, "DIR", "results root: writes DIR/LABEL/ (results)"),
 	POPT_STRING(0, "label", &A.label, "NAME",
 		    "folder name (uname -r); auto: release-date-time"),
-	POPT_STRING('i', "iterations", &A.iterations, "N", "measured iterations (global.iterations)"),
+	POPT_STRING('i', "iterations", &A.iterations, "N",
+		    "measured iterations, or auto (global.iterations)"),
+	POPT_STRING(0, "baseline", &A.baseline, "DIR/LABEL",
+		    "-i auto: until the change against it is decided"),
 	POPT_BOOL(0, "quick", &A.quick, "every key's --quick value: a short demo"),
 	POPT_STRLIST_CB(0, "set", NULL, "SEC.KEY=VAL", "set a config key, after the files (repeatable)",
 			set_key),
@@ -126,7 +131,14 @@ const struct popt_command run_command = {
 	"The config: built-in defaults, --quick, the -c files in order, -i, then --set\n"
 	"in order; 'lrubench list' shows every key. A complete run is never replaced\n"
 	"without --force. With vm.kernel_a set (--kernel-a), the suite runs in qemu\n"
-	"guests instead.",
+	"guests instead.\n"
+	"\n"
+	"-i auto runs each step until the 95% confidence interval of every op of the\n"
+	"workload's first table is within global.precision of its mean (default 2%),\n"
+	"between global.min_iterations and global.max_iterations, within\n"
+	"global.time_budget per step; with --baseline, also until the change against\n"
+	"that label is decided. The results say per op how many iterations ran and why\n"
+	"they stopped. global.interleave=yes runs the steps in rounds.",
 	run_options,
 };
 
@@ -251,6 +263,40 @@ static int bind_node(struct config *cfg, struct sys_facts *si, struct numa_bind 
 }
 
 /*
+ * VM mode with iterations = auto (vm/rounds.h): the rounds are what adapts.
+ * Every guest runs min_iterations measured iterations a step (the counts
+ * that are auto become that, after the user's --set), and the rounds go on
+ * until B's change against A is decided.
+ */
+static int vm_adaptive(struct config *cfg, struct vm_args *va)
+{
+	struct strbuf err = STRBUF_INIT;
+	bool any = cfg->g.iterations == LB_AUTO;
+
+	for (size_t i = 0; workloads[i]; i++)
+		any |= config_common(cfg, workloads[i]->name)->iterations == LB_AUTO;
+	if (!any)
+		return 0;
+	if (adaptive_plan_from_config(&cfg->g, &va->plan, &err)) {
+		error("%s", strbuf_str(&err));
+		strbuf_release(&err);
+		return -1;
+	}
+	va->adaptive = true;
+	if (cfg->g.iterations == LB_AUTO) {
+		strlist_push(&va->suite, "--set");
+		strlist_pushf(&va->suite, "global.iterations=%zu", va->plan.min_iterations);
+	}
+	for (size_t i = 0; workloads[i]; i++) {
+		if (config_common(cfg, workloads[i]->name)->iterations != LB_AUTO)
+			continue;
+		strlist_push(&va->suite, "--set");
+		strlist_pushf(&va->suite, "%s.iterations=%zu", workloads[i]->name, va->plan.min_iterations);
+	}
+	return 0;
+}
+
+/*
  * VM mode: the guests run `lrubench run` with this command line's suite
  * options (-c, -w, -i, --quick, --set but vm.*, --force, --resume, -q); VM
  * mode adds --label and -o. A -c file may name kernels in its [vm] section:
@@ -265,6 +311,11 @@ static int run_in_vms(struct config *cfg)
 	if (A.label) {
 		error("--label names a single run: with --kernel-a/--kernel-b use --label-a and --label-b "
 		      "(--kernel NAME=IMG: NAME is the label)");
+		return LB_EXIT_USAGE;
+	}
+	if (A.baseline) {
+		error("--baseline is for a run on this kernel: in VM mode kernel A is the baseline "
+		      "of the other kernels");
 		return LB_EXIT_USAGE;
 	}
 	memset(&va, 0, sizeof(va));
@@ -294,6 +345,10 @@ static int run_in_vms(struct config *cfg)
 		strlist_push(&va.suite, "--resume");
 	if (A.quiet)
 		strlist_push(&va.suite, "-q");
+	if (vm_adaptive(cfg, &va)) {
+		vm_args_release(&va);
+		return LB_EXIT_USAGE;
+	}
 	if (A.configs.n) {
 		strlist_push(&va.suite, "--set");
 		strlist_push(&va.suite, "vm.kernel_a=");
@@ -315,6 +370,17 @@ static int run_in_vms(struct config *cfg)
 		strbuf_release(&err);
 		vm_args_release(&va);
 		return LB_EXIT_USAGE;
+	}
+	if (va.adaptive) {
+		const char *from = config_origin(cfg, "vm", "rounds");
+
+		va.rounds = vm_rounds_cap(&va.plan, va.rounds, from && strcmp(from, "default"));
+		if (va.resume && va.rounds > 1) {
+			error("--resume cannot continue VM rounds with iterations = auto; start it again "
+			      "with --force");
+			vm_args_release(&va);
+			return LB_EXIT_USAGE;
+		}
 	}
 	strbuf_release(&err);
 	return cmd_run_vm(&va);
@@ -382,6 +448,7 @@ static int run(int argc, char **argv)
 		rs.force = A.force;
 		rs.resume = A.resume;
 		rs.dry_run = A.dry_run;
+		rs.baseline_dir = A.baseline;
 		rs.wls = wls;
 		rs.nwls = nwls;
 		/* a dry run goes through the same checks (the label folder, every

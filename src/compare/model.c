@@ -152,16 +152,9 @@ static void compare_cell(const struct cmp_cell *b, struct cmp_cell *c, int bette
 		return;
 	}
 	stats_welch_se(mb, b->mean_se, b->n, mn, c->mean_se, c->n, &c->welch);
-	{
-		double half = c->welch.se > 0 ? t975(c->welch.df) * c->welch.se : 0;
-		/* relative to |mb|: a negative baseline keeps "positive is better" */
-		double s = better > 0 ? 1 : -1, d = mn - mb;
-		double lo = s * (d - half) / fabs(mb) * 100, hi = s * (d + half) / fabs(mb) * 100;
-
-		c->change_ci_ok = true;
-		c->change_ci_lo = lo < hi ? lo : hi;
-		c->change_ci_hi = lo < hi ? hi : lo;
-	}
+	stats_change_ci(mb, mn, &c->welch, c->welch.se > 0 ? t975(c->welch.df) : 0, better,
+			&c->change_ci_lo, &c->change_ci_hi);
+	c->change_ci_ok = true;
 	if (c->change_ci_lo > 0)
 		c->verdict = VERDICT_IMPROVEMENT;
 	else if (c->change_ci_hi < 0)

@@ -57,6 +57,12 @@ struct cmp_cell {
 	 * Stddev as 0, would have starred it */
 	bool too_few;
 	bool too_few_starred;
+	/* beyond the samples (compare/notes.c), for the notes under a table */
+	bool noise_ok;                    /* this machine's A/A floor is known here */
+	double noise_floor;               /* percent, at this cell's and the baseline's counts */
+	const char *stopped;              /* iterations = auto: why it stopped (borrowed); NULL */
+	size_t rounds;                    /* stopped against a baseline at run time: after how
+					     many rounds; 0: not */
 };
 
 struct cmp_op {
@@ -130,6 +136,9 @@ struct comparison {
 int comparison_build(const struct label_result *labels, size_t nlabels, double alpha,
 		     struct comparison *c, struct strbuf *err);
 void comparison_release(struct comparison *c);
+/* Fill the cells' notes: the noise floor from noise (noise_floor_load; may
+ * be NULL), and the labels' iterations = auto records (core/schedule.h). */
+void comparison_add_notes(struct comparison *c, json_object *noise);
 
 /* Row names for a table: "Min", "Hmean"/"Amean", ..., "BHmean-50"/"BAmean-50". */
 const char *cmp_row_name(enum cmp_row row, int better);

@@ -126,6 +126,62 @@ static void note_flush(struct note *n, const char *label, const char *what, stru
 	n->count = 0;
 }
 
+/* iterations = auto against a baseline (compare/notes.c): "decided after N
+ * rounds", grouped by N, and the ops a cap stopped first */
+static void decided_notes(const struct comparison *c, const struct cmp_table *t, size_t l,
+			  struct strbuf *out)
+{
+	for (size_t o = 0; o < t->nops; o++) {
+		const struct cmp_cell *first = &t->ops[o].cells[l];
+		bool decided = first->stopped && (!strcmp(first->stopped, "decided") ||
+						  !strcmp(first->stopped, "reached"));
+		struct note n = { STRBUF_INIT, 0 };
+		struct strbuf what = STRBUF_INIT;
+		bool seen = false;
+
+		if (!first->rounds)
+			continue;
+		/* print each (rounds, outcome) group once, where it first appears */
+		for (size_t p = 0; p < o && !seen; p++) {
+			const struct cmp_cell *e = &t->ops[p].cells[l];
+			seen = e->rounds == first->rounds && e->stopped && !strcmp(e->stopped, first->stopped);
+		}
+		if (seen)
+			continue;
+		for (size_t p = o; p < t->nops; p++) {
+			const struct cmp_cell *e = &t->ops[p].cells[l];
+			if (e->rounds == first->rounds && e->stopped && !strcmp(e->stopped, first->stopped))
+				note_add(&n, t->ops[p].op);
+		}
+		strbuf_addf(&what, "%sdecided after %zu round%s", decided ? "" : "not ", first->rounds,
+			    first->rounds == 1 ? "" : "s");
+		if (!decided)
+			strbuf_addf(&what, " (%s)", first->stopped);
+		note_flush(&n, c->labels[l].label, what.buf, out);
+		strbuf_release(&what);
+	}
+}
+
+/* changes smaller than this machine's noise floor (compare/noise_floor.h);
+ * not under the tables that explain others: they are not what was compared */
+static void noise_notes(const struct comparison *c, const struct cmp_table *t, size_t l,
+			struct strbuf *out)
+{
+	for (size_t o = 0; o < t->nops && !t->explains; o++) {
+		const struct cmp_cell *cell = &t->ops[o].cells[l];
+
+		if (!cell->noise_ok || !(fabs(cell->pct[ROW_MEAN]) < cell->noise_floor))
+			continue;
+		/* names from results files are printed inert (issue 12) */
+		strbuf_addstr(out, "note: ");
+		add_inert(out, c->labels[l].label);
+		strbuf_addstr(out, ": op ");
+		add_inert(out, t->ops[o].op);
+		strbuf_addf(out, ": %+.2f%%, within this machine's noise (%.2f%%)\n", cell->pct[ROW_MEAN],
+			    cell->noise_floor);
+	}
+}
+
 static void table_notes(const struct comparison *c, const struct cmp_table *t,
 			struct strbuf *out)
 {
@@ -177,6 +233,10 @@ static void table_notes(const struct comparison *c, const struct cmp_table *t,
 		note_flush(&negative, c->labels[l].label,
 			   "negative samples: percents are relative to the baseline's magnitude "
 			   "(positive is still better)", out);
+		if (l) {
+			decided_notes(c, t, l, out);
+			noise_notes(c, t, l, out);
+		}
 	}
 }
 

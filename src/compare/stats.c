@@ -402,6 +402,18 @@ void stats_ttest_welch(const struct stats *base, const struct stats *cand, struc
 		       cand->amean, cand->n ? sn / sqrt((double)cand->n) : 0, cand->n, out);
 }
 
+void stats_change_ci(double mb, double mn, const struct ttest *w, double t, int better,
+		     double *lo, double *hi)
+{
+	double half = w->se > 0 ? t * w->se : 0;
+	/* relative to |mb|: a negative baseline keeps "positive is better" */
+	double s = better > 0 ? 1 : -1, d = mn - mb;
+	double a = s * (d - half) / fabs(mb) * 100, b = s * (d + half) / fabs(mb) * 100;
+
+	*lo = a < b ? a : b;
+	*hi = a < b ? b : a;
+}
+
 double stats_mean_se(const double *x, size_t n, int better, bool *ok)
 {
 	double m = 0, sq = 0, h;

@@ -52,6 +52,13 @@ void stats_ttest_welch(const struct stats *base, const struct stats *cand, struc
 #define STATS_WELCH_ALPHA 0.05
 void stats_welch_se(double mb, double seb, size_t nb, double mn, double sen, size_t nn,
 		    struct ttest *out);
+/* The 95% confidence interval [lo, hi] of the percent change of the mean
+ * row, positive is better (as the percent columns), from Welch's test w of
+ * the two means (stats_welch_se) and t = t(0.975, w->df), unused when
+ * w->se is 0. Compare's interval and adaptive iterations (core/adaptive.h)
+ * both come from here. */
+void stats_change_ci(double mb, double mn, const struct ttest *w, double t, int better,
+		     double *lo, double *hi);
 /* Standard error of the mean row (Amean; Hmean by the delta method).
  * ok is false (and 0 returned) when n < 2 or Hmean is undefined. */
 double stats_mean_se(const double *x, size_t n, int better, bool *ok);

@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +25,9 @@
 const struct option_def global_options[] = {
 	{ "workloads", OPT_STR, GOFF(workloads), "readtwice", NULL, NULL, 0, 0, NULL, 0,
 	  "workloads run when -w is not given: a comma list, or \"all\"" },
-	{ "iterations", OPT_UINT, GOFF(iterations), "5", NULL, "3", 1, 10000, NULL, 0,
-	  "measured iterations of every step (one sample per op each)" },
+	{ "iterations", OPT_UINT, GOFF(iterations), "5", NULL, "3", 1, 10000, NULL, OPTF_AUTO,
+	  "measured iterations of every step (one sample per op each), or auto: as many as "
+	  "precision asks, from min_iterations to max_iterations" },
 	{ "warmup", OPT_UINT, GOFF(warmup), "1", NULL, NULL, 0, 100, NULL, 0,
 	  "untimed iterations before the measured ones of every step (first touches of memory are slow)" },
 	{ "numa_node", OPT_STR, GOFF(numa_node), "auto", NULL, NULL, 0, 0, NULL, 0,
@@ -47,6 +49,21 @@ const struct option_def global_options[] = {
 	{ "stuck_timeout", OPT_TIME, GOFF(stuck_timeout), "60s", NULL, NULL, 1, 86400, NULL, 0,
 	  "a workload's child that has not ended this long after its work should have (or that used "
 	  "no CPU for this long) is stuck: its op fails, naming it, and the run goes on" },
+	{ "precision", OPT_PCT, GOFF(precision), "2%", NULL, NULL, 0, 100, NULL, 0,
+	  "iterations = auto: a step ends when the 95% confidence interval of the mean of each op "
+	  "of the workload's first table is "
+	  "this narrow (half-width, relative to the mean); with run --baseline, also when the "
+	  "change against it is decided" },
+	{ "min_iterations", OPT_UINT, GOFF(min_iterations), "3", NULL, NULL, 2, 10000, NULL, 0,
+	  "iterations = auto: measured iterations of every step before its precision is judged" },
+	{ "max_iterations", OPT_UINT, GOFF(max_iterations), "30", NULL, NULL, 2, 10000, NULL, 0,
+	  "iterations = auto: the most measured iterations of a step (the iteration cap)" },
+	{ "time_budget", OPT_TIME, GOFF(time_budget), "none", NULL, NULL, 1, 7 * 24 * 3600, NULL,
+	  OPTF_NONE, "iterations = auto: the most time the measured iterations of one step may take "
+	  "(the time cap; min_iterations always run), or none" },
+	{ "interleave", OPT_BOOL, GOFF(interleave), "no", NULL, NULL, 0, 0, NULL, 0,
+	  "run the steps' iterations in rounds (step 1, step 2, ..., step 1, ...) so that a slow "
+	  "drift spreads over every step; the order is recorded in the results" },
 	OPT_END,
 };
 
@@ -111,8 +128,8 @@ const struct option_def vm_options[] = {
 };
 
 const struct option_def wl_common_options[] = {
-	{ "iterations", OPT_UINT, COFF(iterations), "inherit", NULL, NULL, 1, 10000, NULL, 0,
-	  "measured iterations for this workload (default: [global] iterations)" },
+	{ "iterations", OPT_UINT, COFF(iterations), "inherit", NULL, NULL, 1, 10000, NULL, OPTF_AUTO,
+	  "measured iterations for this workload, or auto (default: [global] iterations)" },
 	{ "warmup", OPT_UINT, COFF(warmup), "inherit", NULL, NULL, 0, 100, NULL, 0,
 	  "warm-up iterations for this workload (default: [global] warmup)" },
 	OPT_END,
@@ -144,7 +161,8 @@ void option_describe_type(const struct option_def *d, char *buf, size_t len)
 
 	switch (d->type) {
 	case OPT_UINT:
-		snprintf(buf, len, "integer %llu..%llu", d->min, d->max);
+		snprintf(buf, len, "integer %llu..%llu%s", d->min, d->max,
+			 d->flags & OPTF_AUTO ? " or auto" : "");
 		break;
 	case OPT_SIZE:
 		format_size(d->min, a, sizeof(a));
@@ -155,7 +173,11 @@ void option_describe_type(const struct option_def *d, char *buf, size_t len)
 			snprintf(buf, len, "size%s", d->flags & OPTF_NONE ? " or none" : "");
 		break;
 	case OPT_TIME:
-		snprintf(buf, len, "time %llus..%llus", d->min, d->max);
+		snprintf(buf, len, "time %llus..%llus%s", d->min, d->max,
+			 d->flags & OPTF_NONE ? " or none" : "");
+		break;
+	case OPT_PCT:
+		snprintf(buf, len, "percentage above 0, up to %llu%%", d->max);
 		break;
 	case OPT_BOOL:
 		snprintf(buf, len, "yes|no");
@@ -185,6 +207,10 @@ int option_parse(const struct option_def *d, const char *val, void *dst, struct 
 		unsigned long long v;
 		if (!strcmp(val, "inherit") && d->def && !strcmp(d->def, "inherit")) {
 			*(unsigned long long *)dst = LB_INHERIT;
+			return 0;
+		}
+		if ((d->flags & OPTF_AUTO) && !strcmp(val, "auto")) {
+			*(unsigned long long *)dst = LB_AUTO;
 			return 0;
 		}
 		if (parse_ull(val, &v)) {
@@ -221,12 +247,33 @@ int option_parse(const struct option_def *d, const char *val, void *dst, struct 
 	}
 	case OPT_TIME: {
 		double v;
+		if ((d->flags & OPTF_NONE) && !strcasecmp(val, "none")) {
+			*(double *)dst = 0;
+			return 0;
+		}
 		if (parse_seconds(val, &v)) {
 			strbuf_addf(err, "'%s' is not a time (e.g. 30, 30s, 2m, 500ms)", val);
 			return -1;
 		}
 		if (v < (double)d->min || (d->max && v > (double)d->max) || v <= 0) {
 			strbuf_addf(err, "%s is out of range (%llus..%llus)", val, d->min, d->max);
+			return -1;
+		}
+		*(double *)dst = v;
+		return 0;
+	}
+	case OPT_PCT: {
+		char *end;
+		double v;
+
+		errno = 0;
+		v = strtod(val, &end);
+		if (end == val || errno || !isfinite(v) || (*end && strcmp(end, "%"))) {
+			strbuf_addf(err, "'%s' is not a percentage (e.g. 2%% or 0.5%%)", val);
+			return -1;
+		}
+		if (!(v > 0) || v > (double)d->max) {
+			strbuf_addf(err, "%s is out of range (above 0%%, up to %llu%%)", val, d->max);
 			return -1;
 		}
 		*(double *)dst = v;

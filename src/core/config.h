@@ -29,10 +29,12 @@ enum opt_type {
 	OPT_STR,       /* char * (owned by the config) */
 	OPT_ENUM,      /* int index into choices[] */
 	OPT_LIST,      /* struct ull_list, each entry in [min, max] */
+	OPT_PCT,       /* double percent: "2%" or "2", in (0, max] */
 };
 
-#define OPTF_NONE  0x1  /* OPT_SIZE accepts "none" (stored as 0) */
-#define OPTF_AUTO  0x2  /* the value "auto" is kept as text for the workload to size (OPT_STR) */
+#define OPTF_NONE  0x1  /* OPT_SIZE and OPT_TIME accept "none" (stored as 0) */
+#define OPTF_AUTO  0x2  /* OPT_STR: the value "auto" is kept as text for the workload to size;
+			   OPT_UINT: "auto" is stored as LB_AUTO */
 
 #define LB_LIST_MAX 64
 struct ull_list {
@@ -64,7 +66,7 @@ struct option_def {
 
 /* [global] */
 struct global_opts {
-	unsigned long long iterations;
+	unsigned long long iterations;   /* LB_AUTO: adaptive (core/adaptive.h) */
 	unsigned long long warmup;
 	char *numa_node;       /* "N" | "auto" | "none" */
 	char *workdir;
@@ -74,6 +76,11 @@ struct global_opts {
 	char *workloads;       /* default for -w: comma list or "all" */
 	int profile;           /* enum profile_kind (profile/caps.h) */
 	double stuck_timeout;  /* seconds: when a workload's child counts as stuck (core/child_watch.h) */
+	/* iterations = auto (core/adaptive.h) */
+	double precision;      /* percent: the 95% CI half-width of an op's mean, relative */
+	unsigned long long min_iterations, max_iterations;
+	double time_budget;    /* seconds of measured iterations per step; 0: none */
+	bool interleave;       /* steps' iterations in rounds (core/schedule.h) */
 };
 extern const struct option_def global_options[];
 
@@ -117,6 +124,8 @@ struct config_section {
 /* Keys every workload section accepts besides its own: `iterations` and
  * `warmup`, which inherit [global] unless set (LB_INHERIT). */
 #define LB_INHERIT (~0ULL)
+/* iterations = auto: as many as global.precision asks (core/adaptive.h) */
+#define LB_AUTO (~0ULL - 1)
 struct wl_common_opts {
 	unsigned long long iterations;
 	unsigned long long warmup;

@@ -26,6 +26,17 @@ void progress_begin(struct progress *p, const char *workload, size_t total_units
 	p->busy = 0;
 	p->started = now_monotonic();
 	p->tty = isatty(STDOUT_FILENO);
+	p->note[0] = '\0';
+}
+
+void progress_replan(struct progress *p, size_t units_left)
+{
+	p->total_units = p->done_units + units_left;
+}
+
+void progress_set_note(struct progress *p, const char *note)
+{
+	snprintf(p->note, sizeof(p->note), "%s", note ? note : "");
 }
 
 static void eta(const struct progress *p, char *buf, size_t len)
@@ -44,6 +55,8 @@ static void what(char *buf, size_t len, int iteration, int iterations, int warmu
 {
 	if (iteration < 0)
 		snprintf(buf, len, "warm-up %d/%d", warmup + iteration + 1, warmup);
+	else if (iterations <= 0)
+		snprintf(buf, len, "iteration %d (auto)", iteration + 1);
 	else
 		snprintf(buf, len, "iteration %d/%d", iteration + 1, iterations);
 }
@@ -56,8 +69,8 @@ void progress_unit(struct progress *p, const char *step, int iteration, int iter
 		return;
 	what(w, sizeof(w), iteration, iterations, warmup);
 	eta(p, e, sizeof(e));
-	printf("\r\033[K%s  %s  %s  [%zu/%zu]  %s", p->workload, step, w, p->done_units + 1,
-	       p->total_units, e);
+	printf("\r\033[K%s  %s  %s  [%zu/%zu]  %s%s%s", p->workload, step, w, p->done_units + 1,
+	       p->total_units, e, p->note[0] ? "  " : "", p->note);
 	fflush(stdout);
 }
 
@@ -71,8 +84,8 @@ void progress_done(struct progress *p, double secs, const char *step, int iterat
 		return;
 	what(w, sizeof(w), iteration, iterations, warmup);
 	eta(p, e, sizeof(e));
-	printf("%s: %s %s done in %.1fs [%zu/%zu] %s\n", p->workload, step, w, secs, p->done_units,
-	       p->total_units, e);
+	printf("%s: %s %s done in %.1fs [%zu/%zu] %s%s%s\n", p->workload, step, w, secs,
+	       p->done_units, p->total_units, e, p->note[0] ? " " : "", p->note);
 	fflush(stdout);
 }
 

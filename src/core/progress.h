@@ -12,10 +12,16 @@ struct progress {
 	double started;       /* when the first unit began */
 	double busy;          /* seconds spent in finished units */
 	int tty;
+	char note[64];        /* shown after the ETA: iterations = auto's precision so far */
 };
 
 void progress_begin(struct progress *p, const char *workload, size_t total_units);
-/* Before a unit: "readtwice  memcgs-4  warm-up 1/1 ... ETA 1m20s" */
+/* With iterations = auto the total is a prediction: set the units still to
+ * come (the ETA follows), and a note such as "±4.1% (goal 3%)". */
+void progress_replan(struct progress *p, size_t units_left);
+void progress_set_note(struct progress *p, const char *note);
+/* Before a unit: "readtwice  memcgs-4  warm-up 1/1 ... ETA 1m20s";
+ * iterations 0: iterations = auto, no known count */
 void progress_unit(struct progress *p, const char *step, int iteration, int iterations, int warmup);
 /* After a unit took `secs`. */
 void progress_done(struct progress *p, double secs, const char *step, int iteration, int iterations, int warmup);

@@ -152,6 +152,10 @@ json_object *wl_result_to_json(const struct wl_result *r)
 		json_object_object_add(root, "details", json_object_get(r->details));
 	if (r->progress)
 		json_object_object_add(root, "progress", json_object_get(r->progress));
+	if (r->adaptive)
+		json_object_object_add(root, "adaptive", json_object_get(r->adaptive));
+	if (r->order)
+		json_object_object_add(root, "order", json_object_get(r->order));
 	return root;
 }
 
@@ -308,6 +312,10 @@ int wl_result_from_json(json_object *o, const char *path, struct wl_result *out,
 		out->details = json_object_get(v);
 	if (json_object_object_get_ex(o, "progress", &v) && json_object_is_type(v, json_type_array))
 		out->progress = json_object_get(v);
+	if (json_object_object_get_ex(o, "adaptive", &v) && json_object_is_type(v, json_type_array))
+		out->adaptive = json_object_get(v);
+	if (json_object_object_get_ex(o, "order", &v) && json_object_is_type(v, json_type_array))
+		out->order = json_object_get(v);
 	return 0;
 fail:
 	strmap_release(&seen);
@@ -531,6 +539,8 @@ void wl_result_release(struct wl_result *r)
 	free(r->workload);
 	json_object_put(r->details);
 	json_object_put(r->progress);
+	json_object_put(r->adaptive);
+	json_object_put(r->order);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -615,6 +625,14 @@ int label_result_load(const char *dir, struct label_result *out, struct strbuf *
 fail:
 	label_result_release(out);
 	return -1;
+}
+
+const struct wl_result *label_result_find(const struct label_result *l, const char *workload)
+{
+	for (size_t i = 0; i < l->nwls; i++)
+		if (!strcmp(l->wls[i].workload, workload))
+			return &l->wls[i];
+	return NULL;
 }
 
 void label_result_release(struct label_result *l)

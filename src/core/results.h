@@ -12,13 +12,26 @@
  *                   "explains": true,                           (optional)
  *                   "ops": [ { "op": "memcgs-1", "samples": [ ... ] } ] } ],
  *     "details": [ { "step": "memcgs-1", "iteration": 0, ... } ],   (optional)
- *     "progress": [ { "step": "memcgs-1", "done": 3 } ] }           (optional, for --resume)
+ *     "progress": [ { "step": "memcgs-1", "done": 3 } ],            (optional, for --resume)
+ *     "adaptive": [ { "table": "...", "op": "memcgs-1", ... } ],      (optional, iterations = auto)
+ *     "order": [ { "step": "memcgs-1", "iteration": 0 }, ... ] }      (optional, interleave = yes)
  *
  * "x_axis" (optional) says what the table's ops sweep (workload.h, struct
  * x_axis): an object with the strings "name" and "unit", or null when the
  * ops are categories. Files written before it existed have none; readers
  * then guess from the op names (plot). It was added without a new schema
  * number: a reader that does not know it ignores it.
+ *
+ * "adaptive" and "order" were added the same way (core/schedule.h). With
+ * iterations = auto each op of a step that stopped has a record: "table",
+ * "op", "step", "iterations" (its sample count), "stopped" ("reached",
+ * "decided", "iteration cap", "time cap"), "precision" (percent, the 95% CI
+ * half-width of its mean relative to it; null when undefined), "decides"
+ * (false for ops outside the workload's first table) and, with a baseline,
+ * "change_ci" [lo, hi] (percent, positive is better); the progress entry of
+ * the step adds "stopped" and "seconds". With global.interleave, "order"
+ * lists the measured iterations in the order they ran. They are kept as
+ * JSON: the run loop and compare read them, nothing else needs a struct.
  */
 #ifndef LRUBENCH_RESULTS_H
 #define LRUBENCH_RESULTS_H
@@ -55,6 +68,8 @@ struct wl_result {
 	size_t ntables, cap;
 	json_object *details;    /* array, owned; may be NULL */
 	json_object *progress;   /* array, owned; may be NULL */
+	json_object *adaptive;   /* array, owned; may be NULL (iterations = auto) */
+	json_object *order;      /* array, owned; may be NULL (interleave = yes) */
 };
 
 struct label_result {
@@ -102,6 +117,8 @@ int json_save_file(const char *path, json_object *o, struct strbuf *err);
 /* A label folder: run.json plus every other *.json. */
 int label_result_load(const char *dir, struct label_result *out, struct strbuf *err);
 void label_result_release(struct label_result *l);
+/* The label's results of one workload, or NULL. */
+const struct wl_result *label_result_find(const struct label_result *l, const char *workload);
 /* Is dir a label folder (has run.json)? */
 bool is_label_dir(const char *dir);
 

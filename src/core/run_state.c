@@ -18,6 +18,7 @@
 #include "core/fs_sigsafe.h"
 #include "core/progress.h"
 #include "core/run_summary.h"
+#include "core/schedule.h"
 #include "core/sparse_root.h"
 #include "core/version.h"
 #include "profile/profile.h"
@@ -238,6 +239,45 @@ static int check_resume_config(struct run_state *rs, json_object *old_run)
 	return ret;
 }
 
+/* iterations = auto: its keys fit together; run --baseline names a label
+ * folder (the same one a resumed run had) and is read. */
+static int prepare_adaptive(struct run_state *rs, const struct wl_ctx *ctxs, json_object *old_run)
+{
+	struct strbuf err = STRBUF_INIT;
+	json_object *old = NULL;
+	bool any = false;
+	int ret = 0;
+
+	for (size_t i = 0; i < rs->nwls; i++)
+		any |= ctxs[i].iterations == LB_AUTO;
+	if (any && adaptive_plan_from_config(&rs->cfg->g, &rs->plan, &err))
+		ret = error("%s", strbuf_str(&err));
+	else if (rs->baseline_dir && !any)
+		ret = error("--baseline %s: only iterations = auto (-i auto) stops on a baseline",
+			    rs->baseline_dir);
+	else if (old_run && (json_object_object_get_ex(old_run, "baseline", &old) || rs->baseline_dir) &&
+		 (!old || !rs->baseline_dir || strcmp(json_object_get_string(old), rs->baseline_dir)))
+		ret = error("--resume: the interrupted run in %s had %s%s, this one %s%s",
+			    rs->env.label_dir, old ? "--baseline " : "no --baseline",
+			    old ? json_object_get_string(old) : "",
+			    rs->baseline_dir ? "--baseline " : "no --baseline",
+			    rs->baseline_dir ? rs->baseline_dir : "");
+	else if (rs->baseline_dir && !is_label_dir(rs->baseline_dir))
+		ret = error("--baseline %s: not a label folder (it has no run.json)", rs->baseline_dir);
+	if (!ret && rs->baseline_dir) {
+		rs->baseline = xcalloc(1, sizeof(*rs->baseline));
+		if (label_result_load(rs->baseline_dir, rs->baseline, &err))
+			ret = error("--baseline: %s", strbuf_str(&err));
+		for (size_t i = 0; !ret && i < rs->nwls; i++)
+			if (ctxs[i].iterations == LB_AUTO &&
+			    !label_result_find(rs->baseline, ctxs[i].ops->name))
+				warning("--baseline %s has no %s results: its steps stop on precision alone",
+					rs->baseline_dir, ctxs[i].ops->name);
+	}
+	strbuf_release(&err);
+	return ret;
+}
+
 /* ---- scratch folder ---- */
 
 static void remove_workdir(void *arg)
@@ -246,37 +286,6 @@ static void remove_workdir(void *arg)
 }
 
 /* ---- the iteration loop ---- */
-
-static size_t progress_get(json_object *progress, const char *step)
-{
-	for (size_t i = 0; progress && i < json_object_array_length(progress); i++) {
-		json_object *e = json_object_array_get_idx(progress, i), *s, *d;
-		if (json_object_object_get_ex(e, "step", &s) && !strcmp(json_object_get_string(s), step) &&
-		    json_object_object_get_ex(e, "done", &d))
-			return (size_t)json_object_get_int(d);
-	}
-	return 0;
-}
-
-static void progress_set(struct wl_result *r, const char *step, size_t done)
-{
-	json_object *e;
-
-	if (!r->progress)
-		r->progress = json_object_new_array();
-	for (size_t i = 0; i < json_object_array_length(r->progress); i++) {
-		json_object *s;
-		e = json_object_array_get_idx(r->progress, i);
-		if (json_object_object_get_ex(e, "step", &s) && !strcmp(json_object_get_string(s), step)) {
-			json_object_object_add(e, "done", json_object_new_int((int)done));
-			return;
-		}
-	}
-	e = json_object_new_object();
-	json_object_object_add(e, "step", json_object_new_string(step));
-	json_object_object_add(e, "done", json_object_new_int((int)done));
-	json_object_array_add(r->progress, e);
-}
 
 /* Was the step's profile pass made (profile.h)? */
 static bool progress_profiled(json_object *progress, const char *step)
@@ -372,15 +381,56 @@ static enum wl_status after_iteration(struct run_state *rs, struct wl_ctx *ctx, 
 	return st;
 }
 
-/* setup, then every step's warm-up and measured iterations. *op_failed:
- * how many ops failed while the workload went on (WL_OP_FAILED). */
+/* A step's profile pass (profile.h), once its timed iterations are done. */
+static enum wl_status profile_step(struct run_state *rs, struct wl_ctx *ctx, size_t s,
+				   struct wl_result *res, const char *path, struct progress *pg,
+				   int iters, int warm, size_t *profiles)
+{
+	struct strbuf err = STRBUF_INIT, oom = STRBUF_INIT;
+	enum wl_status out = WL_OK, ps;
+	double t0 = now_monotonic();
+
+	progress_unit(pg, ctx->steps[s], iters, iters, warm);
+	ps = profile_pass(&rs->prof, ctx, s, res);
+	/* the kernel log of the pass is the step's; an OOM kill in it does not
+	 * undo the timed samples, but it is said */
+	kernel_health_poll(&rs->health, ctx->ops->name, ctx->steps[s]);
+	if (kernel_health_take_run_ooms(&rs->health, &oom))
+		warning("%s: %s: the kernel OOM-killed %s during the profile pass", ctx->ops->name,
+			ctx->steps[s], oom.buf);
+	strbuf_release(&oom);
+	if (ps == WL_INTERRUPTED)
+		return WL_INTERRUPTED;
+	progress_set_profiled(res, ctx->steps[s]);
+	if (wl_result_save(path, res, &err)) {
+		error("%s", strbuf_str(&err));
+		out = WL_FAILED;
+	}
+	if (*profiles)
+		(*profiles)--;
+	progress_done(pg, now_monotonic() - t0, ctx->steps[s], iters, iters, warm);
+	strbuf_release(&err);
+	return out;
+}
+
+/*
+ * setup, then every step's warm-up and measured iterations, in the order
+ * and number the schedule gives (core/schedule.h), each step's profile
+ * pass after its timed iterations. An op that fails (WL_OP_FAILED) ends
+ * its step -- no more iterations, no profile pass -- and the other steps
+ * go on; *op_failed counts them.
+ */
 static enum wl_status run_workload(struct run_state *rs, struct wl_ctx *ctx, struct wl_result *res,
 				   const char *path, size_t *op_failed)
 {
 	struct progress pg;
+	struct schedule sc;
 	struct strbuf err = STRBUF_INIT;
-	int iters = (int)ctx->iterations, warm = (int)ctx->warmup;
-	size_t units = 0;
+	bool adaptive = ctx->iterations == LB_AUTO;
+	/* progress shows "iteration 4 (auto)" with no count */
+	int iters = adaptive ? 0 : (int)ctx->iterations, warm = (int)ctx->warmup;
+	size_t s, profiles = 0;   /* profile passes still to make */
+	int it;
 	enum wl_status out;
 
 	out = settle(ctx->ops->setup(ctx));
@@ -392,111 +442,95 @@ static enum wl_status run_workload(struct run_state *rs, struct wl_ctx *ctx, str
 			error("%s: setup failed", ctx->ops->name);
 		return out;
 	}
-	for (size_t s = 0; s < ctx->nsteps; s++) {
-		if (progress_get(res->progress, ctx->steps[s]) < (size_t)iters)
-			units += (size_t)(warm + iters) - progress_get(res->progress, ctx->steps[s]);
+	sched_init(&sc, ctx, res, adaptive ? &rs->plan : NULL, rs->cfg->g.interleave,
+		   rs->baseline ? label_result_find(rs->baseline, ctx->ops->name) : NULL);
+	for (s = 0; s < ctx->nsteps; s++)
 		if (profile_wanted(&rs->prof) && !progress_profiled(res->progress, ctx->steps[s]))
-			units++;
-	}
-	progress_begin(&pg, ctx->ops->name, units);
-	for (size_t s = 0; s < ctx->nsteps && out == WL_OK; s++) {
-		size_t done = progress_get(res->progress, ctx->steps[s]);
-		bool profile = profile_wanted(&rs->prof) && !progress_profiled(res->progress, ctx->steps[s]);
-		bool step_failed = false;   /* an op failed: no profile pass for it */
+			profiles++;
+	progress_begin(&pg, ctx->ops->name, sched_units_left(&sc) + profiles);
+	/* --resume: steps whose timed iterations were done before, profile pass pending */
+	for (s = 0; s < ctx->nsteps && out == WL_OK; s++)
+		if (sc.st[s].finished && profile_wanted(&rs->prof) &&
+		    !progress_profiled(res->progress, ctx->steps[s]))
+			out = profile_step(rs, ctx, s, res, path, &pg, iters, warm, &profiles);
+	while (out == WL_OK && sched_next(&sc, &s, &it)) {
+		struct wl_result staging = { 0 };
+		struct wl_samples smp;
+		struct iter_counters ic;
+		double t0, secs;
+		enum wl_status st;
+		bool finished = false;
 
-		for (int it = -warm; it < iters && done < (size_t)iters; it++) {
-			struct wl_result staging = { 0 };
-			struct wl_samples smp;
-			struct iter_counters ic;
-			double t0;
-			enum wl_status st;
-
-			if (it >= 0 && (size_t)it < done)
-				continue;
-			if (lb_stop_requested()) {
-				out = WL_INTERRUPTED;
-				break;
-			}
-			if (env_drop_caches(&rs->env)) {
+		if (lb_stop_requested()) {
+			out = WL_INTERRUPTED;
+			break;
+		}
+		if (env_drop_caches(&rs->env)) {
+			out = WL_FAILED;
+			break;
+		}
+		staging.workload = xstrdup(ctx->ops->name);
+		smp = (struct wl_samples){ &staging, ctx->ops->tables, ctx->steps[s], it, it < 0, 0,
+					   json_object_new_array(), STRBUF_INIT };
+		progress_unit(&pg, ctx->steps[s], it, iters, warm);
+		/* where the kernel spent the time: CPU split and reclaim counters */
+		profile_iter_begin(&rs->prof, &ic);
+		t0 = now_monotonic();
+		st = ctx->ops->run_step(ctx, s, &smp);
+		secs = now_monotonic() - t0;
+		/* an iteration that ended after a stop request is not saved */
+		if (lb_stop_requested())
+			st = WL_INTERRUPTED;
+		st = after_iteration(rs, ctx, ctx->steps[s], st, &smp.why);
+		if (st == WL_OP_FAILED) {
+			error("%s: %s %s %d failed; going on with the next step", ctx->ops->name,
+			      ctx->steps[s], it < 0 ? "warm-up" : "iteration", it < 0 ? warm + it + 1 : it + 1);
+			record_failed_op(rs, ctx->ops->name, ctx->steps[s], it, warm, smp.why.buf);
+			(*op_failed)++;
+			/* the step ends here (no profile pass); the schedule goes on with the others */
+			sched_abandon(&sc, s);
+			if (profiles && profile_wanted(&rs->prof) &&
+			    !progress_profiled(res->progress, ctx->steps[s]))
+				profiles--;
+			run_json_write(rs, "running");
+		} else if (st != WL_OK) {
+			if (st != WL_INTERRUPTED)
+				error("%s: %s %s %d failed", ctx->ops->name, ctx->steps[s],
+				      it < 0 ? "warm-up" : "iteration", it < 0 ? warm + it + 1 : it + 1);
+			out = st;
+		} else if (it < 0) {
+			sched_warmed(&sc, s);
+		} else {
+			if (!smp.added)
+				warning("%s: %s iteration %d produced no sample", ctx->ops->name,
+					ctx->steps[s], it + 1);
+			profile_iter_end(&rs->prof, &ic, ctx->ops->name, ctx->steps[s], it, &staging,
+					 smp.pending_details);
+			merge_staging(res, &staging, smp.pending_details);
+			finished = sched_measured(&sc, s, secs, res, &staging);
+			progress_set_note(&pg, sc.note);
+			if (wl_result_save(path, res, &err)) {
+				error("%s", strbuf_str(&err));
 				out = WL_FAILED;
-				break;
-			}
-			staging.workload = xstrdup(ctx->ops->name);
-			smp = (struct wl_samples){ &staging, ctx->ops->tables, ctx->steps[s], it, it < 0, 0,
-						   json_object_new_array(), STRBUF_INIT };
-			progress_unit(&pg, ctx->steps[s], it, iters, warm);
-			/* where the kernel spent the time: CPU split and reclaim counters */
-			profile_iter_begin(&rs->prof, &ic);
-			t0 = now_monotonic();
-			st = ctx->ops->run_step(ctx, s, &smp);
-			progress_done(&pg, now_monotonic() - t0, ctx->steps[s], it, iters, warm);
-			/* an iteration that ended after a stop request is not saved */
-			if (lb_stop_requested())
-				st = WL_INTERRUPTED;
-			st = after_iteration(rs, ctx, ctx->steps[s], st, &smp.why);
-			if (st == WL_OP_FAILED) {
-				error("%s: %s %s %d failed; going on with the next step", ctx->ops->name,
-				      ctx->steps[s], it < 0 ? "warm-up" : "iteration", it < 0 ? warm + it + 1 : it + 1);
-				record_failed_op(rs, ctx->ops->name, ctx->steps[s], it, warm, smp.why.buf);
-				(*op_failed)++;
-				step_failed = true;
-				run_json_write(rs, "running");
-			} else if (st != WL_OK) {
-				if (st != WL_INTERRUPTED)
-					error("%s: %s %s %d failed", ctx->ops->name, ctx->steps[s],
-					      it < 0 ? "warm-up" : "iteration", it < 0 ? warm + it + 1 : it + 1);
-				out = st;
-			} else if (it >= 0) {
-				if (!smp.added)
-					warning("%s: %s iteration %d produced no sample", ctx->ops->name,
-						ctx->steps[s], it + 1);
-				profile_iter_end(&rs->prof, &ic, ctx->ops->name, ctx->steps[s], it, &staging,
-						 smp.pending_details);
-				merge_staging(res, &staging, smp.pending_details);
-				progress_set(res, ctx->steps[s], (size_t)it + 1);
-				if (wl_result_save(path, res, &err)) {
-					error("%s", strbuf_str(&err));
-					out = WL_FAILED;
-				}
-			}
-			/* what the kernel said is on disk as soon as it is known */
-			if (out == WL_OK && rs->health.changed)
-				run_json_write(rs, "running");
-			profile_iter_release(&ic);
-			json_object_put(smp.pending_details);
-			strbuf_release(&smp.why);
-			wl_result_release(&staging);
-			if (out != WL_OK || st == WL_OP_FAILED)
-				break;
-		}
-		/* one more, untimed iteration under the profiler */
-		if (out == WL_OK && profile && !step_failed) {
-			struct strbuf oom = STRBUF_INIT;
-			enum wl_status ps;
-
-			progress_unit(&pg, ctx->steps[s], iters, iters, warm);
-			ps = profile_pass(&rs->prof, ctx, s, res);
-			/* the kernel log of the pass is the step's; an OOM kill in it
-			 * does not undo the timed samples, but it is said */
-			kernel_health_poll(&rs->health, ctx->ops->name, ctx->steps[s]);
-			if (kernel_health_take_run_ooms(&rs->health, &oom))
-				warning("%s: %s: the kernel OOM-killed %s during the profile pass", ctx->ops->name,
-					ctx->steps[s], oom.buf);
-			strbuf_release(&oom);
-			if (ps == WL_INTERRUPTED) {
-				out = WL_INTERRUPTED;
-			} else {
-				if (!progress_get(res->progress, ctx->steps[s]))
-					progress_set(res, ctx->steps[s], (size_t)iters);
-				progress_set_profiled(res, ctx->steps[s]);
-				if (wl_result_save(path, res, &err)) {
-					error("%s", strbuf_str(&err));
-					out = WL_FAILED;
-				}
 			}
 		}
+		/* what the kernel said is on disk as soon as it is known */
+		if (out == WL_OK && rs->health.changed)
+			run_json_write(rs, "running");
+		/* the units left after this one, which progress_done counts */
+		progress_replan(&pg, sched_units_left(&sc) + profiles + 1);
+		progress_done(&pg, secs, ctx->steps[s], it, iters, warm);
+		profile_iter_release(&ic);
+		json_object_put(smp.pending_details);
+		strbuf_release(&smp.why);
+		wl_result_release(&staging);
+		/* the step's timed iterations are done: one more, untimed, under the profiler */
+		if (out == WL_OK && finished && profile_wanted(&rs->prof) &&
+		    !progress_profiled(res->progress, ctx->steps[s]))
+			out = profile_step(rs, ctx, s, res, path, &pg, iters, warm, &profiles);
 	}
 	progress_end(&pg);
+	sched_release(&sc);
 	strbuf_release(&err);
 	return out;
 }
@@ -616,6 +650,11 @@ int run_state_execute(struct run_state *rs)
 			goto out;
 		}
 	}
+	/* iterations = auto and --baseline: user errors too */
+	if (prepare_adaptive(rs, ctxs, old_run)) {
+		ret = LB_EXIT_USAGE;
+		goto out;
+	}
 	if (rs->dry_run)
 		goto out;   /* everything a run checks before it creates anything */
 
@@ -658,6 +697,8 @@ int run_state_execute(struct run_state *rs)
 		goto out;
 	}
 	rs->run_json = run_json_new(rs);
+	if (rs->baseline_dir)
+		json_object_object_add(rs->run_json, "baseline", json_object_new_string(rs->baseline_dir));
 	if (old_run) {
 		json_object *v;
 		if (json_object_object_get_ex(old_run, "started", &v))
@@ -759,6 +800,10 @@ out:
 	free(rs->env.run_workdir);
 	free(rs->env.sparse_dir);
 	cg_env_release(&rs->cg);
+	if (rs->baseline) {
+		label_result_release(rs->baseline);
+		free(rs->baseline);
+	}
 	strbuf_release(&err);
 	return ret;
 }

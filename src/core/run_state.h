@@ -9,6 +9,7 @@
 #define LRUBENCH_RUN_STATE_H
 
 #include <stdbool.h>
+#include "core/adaptive.h"
 #include "core/kernel_health.h"
 #include "core/workload.h"
 #include "profile/profile.h"
@@ -31,6 +32,10 @@ struct run_state {
 	struct profile_run prof;    /* where the kernel spent the time (profile.h) */
 	struct kernel_health health;  /* the kernel log from the run's start */
 	json_object *failed_ops;      /* run.json "failed_ops": ops that failed, the run went on */
+	/* iterations = auto (core/adaptive.h) */
+	struct adaptive_plan plan;
+	const char *baseline_dir;         /* run --baseline DIR/LABEL; NULL: none */
+	struct label_result *baseline;    /* loaded from it */
 };
 
 /* Returns an LB_EXIT_* code: the run's, also with dry_run. */

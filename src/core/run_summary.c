@@ -62,6 +62,27 @@ char *run_summary_capture(struct wl_ctx *ctx)
 	return text;
 }
 
+/* iterations = auto: " ±1.8% reached" from the op's record (results.h) */
+static void adaptive_suffix(const struct wl_result *res, const char *table, const char *op,
+			    FILE *out)
+{
+	for (size_t i = 0; res->adaptive && i < json_object_array_length(res->adaptive); i++) {
+		json_object *e = json_object_array_get_idx(res->adaptive, i), *t, *o, *p, *st;
+
+		if (!json_object_object_get_ex(e, "table", &t) || strcmp(json_object_get_string(t), table) ||
+		    !json_object_object_get_ex(e, "op", &o) || strcmp(json_object_get_string(o), op))
+			continue;
+		json_object_object_get_ex(e, "precision", &p);
+		json_object_object_get_ex(e, "stopped", &st);
+		if (p)
+			fprintf(out, "  ±%.1f%%", json_object_get_double(p));
+		else
+			fprintf(out, "  ± ?");
+		fprintf(out, " %s", st ? json_object_get_string(st) : "?");
+		return;
+	}
+}
+
 void run_summary_print(const struct wl_result *res, const char *extra, FILE *out)
 {
 	bool noisy = false;
@@ -84,16 +105,18 @@ void run_summary_print(const struct wl_result *res, const char *extra, FILE *out
 			struct stats st;
 
 			stats_compute(op->v, op->n, &st);
-			fprintf(out, "  %-*s  %s %12.2f ± %9.2f  CoeffVar %6.2f%%  min %.2f … max %.2f  n=%zu\n",
+			fprintf(out, "  %-*s  %s %12.2f ± %9.2f  CoeffVar %6.2f%%  min %.2f … max %.2f  n=%zu",
 				(int)w, op->op, tb->better == BETTER_HIGHER ? "Hmean" : "Amean",
 				stats_mean(&st, tb->better), st.stddev_ok ? st.stddev : 0.0, st.coeffvar,
 				st.min, st.max, st.n);
+			adaptive_suffix(res, tb->title, op->op, out);
+			fputc('\n', out);
 			if (st.coeffvar > 10 && st.n > 1)
 				noisy = true;
 		}
 	}
 	if (noisy)
-		fprintf(out, "  note: CoeffVar above 10%% somewhere: more iterations (-i), a longer runtime or "
+		fprintf(out, "  note: CoeffVar above 10%% somewhere: more iterations (-i N, or -i auto), a longer runtime or "
 			     "a quieter machine make a comparison more telling\n");
 	summary_explaining(res, out);
 	if (extra)

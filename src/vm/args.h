@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "core/adaptive.h"
 #include "core/config.h"
 #include "core/util.h"
 #include "core/strlist.h"
@@ -53,6 +54,8 @@ struct vm_args {
 	enum vm_backend backend;
 	bool quick, force, resume;
 	bool dry_run;              /* print the plan (labels, modules, qemu argv), boot nothing */
+	bool adaptive;             /* iterations = auto: rounds until decided (vm/rounds.h) */
+	struct adaptive_plan plan;
 	struct strlist suite;      /* passed to every `lrubench run` */
 	struct strlist tmpfs;      /* folders to give a tmpfs in the guest (workdir) */
 	struct strlist owned;      /* strings split out of vm.kernels */

@@ -38,6 +38,7 @@
 #include "vm/placement.h"
 #include "vm/qemu.h"
 #include "vm/record.h"
+#include "vm/rounds.h"
 #include "vm/tmp.h"
 
 #define QEMU "qemu-system-x86_64"
@@ -593,6 +594,82 @@ static bool has_results(const char *dir)
 	return any;
 }
 
+struct rounds_note {
+	const struct adaptive_plan *plan;
+	unsigned round;
+	const char *stopped;
+};
+
+static void annotate_rounds(json_object *run, void *arg)
+{
+	struct rounds_note *n = arg;
+	json_object *vm, *o = json_object_new_object();
+
+	if (!json_object_object_get_ex(run, "vm", &vm)) {
+		vm = json_object_new_object();
+		json_object_object_add(run, "vm", vm);
+	}
+	json_object_object_add(o, "precision", json_object_new_double(n->plan->precision));
+	json_object_object_add(o, "rounds", json_object_new_int((int)n->round));
+	json_object_object_add(o, "stopped", json_object_new_string(n->stopped));
+	json_object_object_add(vm, "adaptive", o);
+}
+
+/*
+ * iterations = auto: after a round of every kernel, are the ops of B, C ...
+ * decided against A's (vm/rounds.h)? Only kernels still running count: a
+ * failed one's label stands as it is (vm/record.h). Without A (it failed)
+ * or with A alone, each kernel's own precision decides. When the rounds
+ * end, every running kernel's label says why.
+ */
+static bool rounds_decided(struct vm_run *r, unsigned round)
+{
+	struct strbuf err = STRBUF_INIT;
+	const char *base = NULL;
+	bool judged[VM_MAX_KERNELS] = { false }, decided = true, end = round == r->a.rounds;
+	int running = 0;
+
+	for (int i = 0; i < r->nk; i++)
+		running += !r->k[i].code;
+	if (!running)
+		return false;   /* every kernel failed: nothing to decide, nothing boots again */
+	if (!r->k[0].code && running > 1)
+		base = r->k[0].dir;
+	for (int i = 0; i < r->nk; i++)
+		judged[i] = !r->k[i].code && !(base && i == 0);
+	for (int i = 0; i < r->nk; i++) {
+		bool d = false;
+
+		if (!judged[i])
+			continue;
+		strbuf_reset(&err);
+		if (vm_rounds_check(base, r->k[i].dir, &r->a.plan, round, false, &d, &err)) {
+			warning("cannot judge round %u of %s: %s (the rounds go on)", round, r->k[i].label,
+				err.buf);
+			d = false;
+		}
+		decided &= d;
+	}
+	if (decided || end) {
+		struct rounds_note n = { &r->a.plan, round, decided ? "decided" : "round cap" };
+
+		for (int i = 0; i < r->nk; i++) {
+			bool d;
+
+			if (r->k[i].code)
+				continue;
+			strbuf_reset(&err);
+			if ((judged[i] && vm_rounds_check(base, r->k[i].dir, &r->a.plan, round, true, &d, &err)) ||
+			    vm_update_run_json(r->k[i].dir, annotate_rounds, &n, &err))
+				warning("cannot record the rounds in %s: %s", r->k[i].dir, err.buf);
+		}
+		info("%s after %u round%s (global.precision %g%%)", decided ? "decided" : "not decided",
+		     round, round > 1 ? "s" : "", r->a.plan.precision);
+	}
+	strbuf_release(&err);
+	return decided;
+}
+
 static void print_comparison(struct vm_run *r)
 {
 	struct strlist argv = STRLIST_INIT;
@@ -739,7 +816,7 @@ static int resolve_placement(struct vm_run *r)
 int cmd_run_vm(struct vm_args *a)
 {
 	struct vm_run r;
-	bool any_vm = false, interrupted = false;
+	bool any_vm = false, interrupted = false, decided = false;
 	int code = 0;
 	const char *tmp = getenv("TMPDIR");
 
@@ -800,8 +877,9 @@ int cmd_run_vm(struct vm_args *a)
 		print_plan(&r);
 		goto out;
 	}
-	/* A, B, C, A, B, C ...: drift hits every kernel alike */
-	for (unsigned round = 1; round <= r.a.rounds && !interrupted; round++) {
+	/* A, B, C, A, B, C ...: drift hits every kernel alike; with iterations
+	 * = auto, until the kernels' changes against A are decided */
+	for (unsigned round = 1; round <= r.a.rounds && !interrupted && !decided; round++) {
 		for (int i = 0; i < r.nk && !interrupted; i++) {
 			struct kernel *k = &r.k[i];
 			int c;
@@ -819,6 +897,8 @@ int cmd_run_vm(struct vm_args *a)
 					code = c;
 			}
 		}
+		if (r.a.adaptive && !interrupted)
+			decided = rounds_decided(&r, round);
 	}
 	if (interrupted) {
 		code = LB_EXIT_INTERRUPTED;

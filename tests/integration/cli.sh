@@ -19,7 +19,7 @@
 # changes this test fails showing both lines, the new one ready to copy.
 # No root needed: nothing here runs a workload.
 
-CLI_COMMANDS="run compare plot report trend list check fetch bisect-step bisect-log pack push fleet"
+CLI_COMMANDS="run compare plot report trend list check fetch noise bisect-step bisect-log pack push fleet"
 
 # The usage line of `lrubench CMD --help`, joined over its wrapped lines,
 # without "usage: lrubench ".

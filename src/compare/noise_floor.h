@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * This machine's noise floor (docs/ARCHITECTURE.md §10): `lrubench noise`
+ * runs a workload as an A/A pair -- the same kernel twice, interleaved:
+ * the measured iterations of each step alternate between A (even) and A'
+ * (odd) -- and keeps per op what the pair showed in RESULTS/noise.json, the
+ * last floor measured on the machine. compare reads it from the folder
+ * that holds the baseline label and notes, under a table, the changes
+ * smaller than the floor.
+ *
+ * Per op, from the two streams' mean rows (Hmean when higher is better,
+ * else Amean, as compare):
+ *   spread   relative standard deviation of one sample: SE(mean row) /
+ *            mean row * sqrt(n), pooled over A and A' (root mean square)
+ *   bias     the A/A change in percent (positive: A' better, as compare's
+ *            percent columns); an A/A pair that differs is a drift
+ *   floor at nb and nn samples a side:
+ *            |bias| + t(0.975, nb + nn - 2) * spread * sqrt(1/nb + 1/nn)
+ * that is, the far end of the A/A change's 95% interval: a change smaller
+ * than the floor is one this machine shows between a kernel and itself.
+ * At the noise run's own count it is the floor the command prints; compare
+ * scales it to the sample counts of the cells it compares.
+ */
+#ifndef LRUBENCH_NOISE_FLOOR_H
+#define LRUBENCH_NOISE_FLOOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <json-c/json.h>
+#include "core/results.h"
+
+#define NOISE_FILE "noise.json"
+#define NOISE_SCHEMA 1
+
+/* What one op's A/A pair showed. */
+struct noise_op {
+	size_t na, nb;               /* samples in A and A' */
+	double spread;               /* percent */
+	double bias;                 /* percent, positive: A' better */
+	double floor;                /* percent, at na and nb */
+};
+
+/* Split x[0..n-1] (in iteration order) into A (even) and A' (odd) and
+ * measure the pair. false when a side has fewer than 2 samples or a mean
+ * row is undefined (a sample <= 0 with Hmean, or a mean of 0). */
+bool noise_aa(const double *x, size_t n, int better, struct noise_op *out);
+/* The floor of a pair with this spread and bias at nb and nn samples. */
+double noise_floor_at(double spread, double bias, size_t nb, size_t nn);
+
+/*
+ * RESULTS/noise.json of the folder that holds the baseline label, when
+ * it was measured on the same machine (hostname, CPU model, CPU count,
+ * memory). Returns the parsed file (the caller puts it), or NULL when
+ * there is none or it belongs to another machine; a file that is there but
+ * unreadable is NULL with a warning, never an error: the floor is a note.
+ */
+json_object *noise_floor_load(const struct label_result *baseline);
+/* The op's spread and bias in the file, when the workload's config there
+ * matches the label's (iterations and warmup aside). */
+bool noise_floor_find(json_object *noise, json_object *label_run, const char *workload,
+		      const char *table, const char *op, double *spread, double *bias);
+
+#endif

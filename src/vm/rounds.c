@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* VM mode's rounds until decided (iterations = auto); see rounds.h. */
+#include "vm/rounds.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/results.h"
+#include "core/workload.h"
+
+unsigned vm_rounds_cap(const struct adaptive_plan *p, unsigned rounds, bool rounds_set)
+{
+	size_t cap;
+
+	if (rounds_set)
+		return rounds;
+	cap = (p->max_iterations + p->min_iterations - 1) / p->min_iterations;
+	return cap < 2 ? 2 : cap > 100 ? 100 : (unsigned)cap;
+}
+
+static json_object *jpct(double v)
+{
+	return json_object_new_double(round(v * 1000) / 1000);
+}
+
+/* written only when the rounds end: an op still open stopped at the cap */
+static json_object *op_record(const char *table, const char *op, const struct adaptive_op *o,
+			      unsigned round)
+{
+	json_object *rec = json_object_new_object(), *ci = json_object_new_array();
+	const char *stopped = o->state == ADAPTIVE_OP_DECIDED ? "decided"
+			    : o->state == ADAPTIVE_OP_REACHED ? "reached" : "round cap";
+
+	json_object_object_add(rec, "table", json_object_new_string(table));
+	json_object_object_add(rec, "op", json_object_new_string(op));
+	json_object_object_add(rec, "iterations", json_object_new_int((int)o->n));
+	json_object_object_add(rec, "rounds", json_object_new_int((int)round));
+	json_object_object_add(rec, "stopped", json_object_new_string(stopped));
+	json_object_object_add(rec, "precision", o->precision_ok ? jpct(o->precision) : NULL);
+	json_object_object_add(rec, "decides", json_object_new_boolean(1));
+	if (o->change_ok) {
+		json_object_array_add(ci, jpct(o->change_lo));
+		json_object_array_add(ci, jpct(o->change_hi));
+		json_object_object_add(rec, "change_ci", ci);
+	} else {
+		json_object_put(ci);
+	}
+	return rec;
+}
+
+/* B's <workload>.json gets its records; the rest of the file stays as it is */
+static int write_records(const char *dir_b, const char *workload, json_object *records,
+			 struct strbuf *err)
+{
+	char *path = xasprintf("%s/%s.json", dir_b, workload);
+	json_object *o = json_load_file(path, err);
+	int ret = -1;
+
+	if (o) {
+		json_object_object_add(o, "adaptive", json_object_get(records));
+		ret = json_save_file(path, o, err);
+		json_object_put(o);
+	}
+	free(path);
+	return ret;
+}
+
+int vm_rounds_check(const char *dir_a, const char *dir_b, const struct adaptive_plan *p,
+		    unsigned round, bool write, bool *decided, struct strbuf *err)
+{
+	struct label_result a, b;
+	int ret = 0;
+
+	*decided = true;
+	memset(&a, 0, sizeof(a));
+	if (dir_a && label_result_load(dir_a, &a, err))
+		return -1;
+	if (label_result_load(dir_b, &b, err)) {
+		label_result_release(&a);
+		return -1;
+	}
+	for (int pass = 0; pass < 2 && !ret; pass++) {
+		/* pass 0 decides; pass 1 writes, when the rounds end here */
+		if (pass && !write)
+			break;
+		for (size_t w = 0; w < b.nwls && !ret; w++) {
+			const struct wl_result *rb = &b.wls[w], *ra = label_result_find(&a, rb->workload);
+			const struct workload_ops *ops = workload_find(rb->workload);
+			const struct result_table *tb, *ta;
+			json_object *records = json_object_new_array();
+
+			/* the workload's first table decides, as on the host (adaptive.h) */
+			tb = ops ? wl_result_find_table(rb, ops->tables[0].title) : NULL;
+			ta = tb && ra ? wl_result_find_table(ra, tb->title) : NULL;
+			for (size_t i = 0; tb && i < tb->nops; i++) {
+				const struct op_samples *base = ta ? result_table_find_op(ta, tb->ops[i].op) : NULL;
+				struct adaptive_op o = { 0 };
+
+				o.x = tb->ops[i].v;
+				o.n = tb->ops[i].n;
+				o.better = tb->better;
+				if (base) {
+					o.base = base->v;
+					o.nbase = base->n;
+				}
+				adaptive_op_eval(p, &o);
+				if (o.state == ADAPTIVE_OP_OPEN)
+					*decided = false;
+				if (pass)
+					json_object_array_add(records, op_record(tb->title, tb->ops[i].op, &o,
+										 round));
+			}
+			if (pass && tb)
+				ret = write_records(dir_b, rb->workload, records, err);
+			json_object_put(records);
+		}
+	}
+	label_result_release(&a);
+	label_result_release(&b);
+	return ret;
+}

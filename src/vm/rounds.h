@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * iterations = auto in VM mode: rounds until decided. Each round boots
+ * every kernel in turn (A, B, C ...), each running min_iterations measured
+ * iterations per step (merge.h pools them into the labels); after every
+ * round the ops of each other kernel are held against A's, the baseline,
+ * with core/adaptive.h's rule (the change's 95% interval excludes 0, or is
+ * within global.precision). The rounds end when every op of each
+ * workload's first table is done for every kernel still running, or at
+ * the round cap: vm.rounds when it was set, else max_iterations /
+ * min_iterations rounds (so an op gets at most about max_iterations
+ * samples, as on the host). A kernel that failed (a crash is a result,
+ * vm/record.h) drops out of the decision; without A, or with A alone, an
+ * op's own precision decides. The judged kernels' results then carry a
+ * record per op (results.h, "adaptive") with "rounds", which compare
+ * prints as "decided after N rounds".
+ */
+#ifndef LRUBENCH_VM_ROUNDS_H
+#define LRUBENCH_VM_ROUNDS_H
+
+#include <stdbool.h>
+#include "core/adaptive.h"
+#include "core/util.h"
+
+/* The round cap: vm.rounds when given (rounds_set), else from the plan. */
+unsigned vm_rounds_cap(const struct adaptive_plan *p, unsigned rounds, bool rounds_set);
+
+/*
+ * After round `round` of every kernel: are the ops of the kernel in label
+ * folder dir_b decided against A's (dir_a; NULL when there is no baseline:
+ * then each op's own precision decides)? *decided says so. With write (the
+ * rounds end here), each op's record is also written into dir_b's
+ * <workload>.json ("round cap" for an op still open). 0, or -1 with err.
+ */
+int vm_rounds_check(const char *dir_a, const char *dir_b, const struct adaptive_plan *p,
+		    unsigned round, bool write, bool *decided, struct strbuf *err);
+
+#endif

@@ -1,0 +1,304 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# iterations = auto, interleaved steps, run --baseline, lrubench noise and
+# compare's notes, against the real kernel: real readtwice runs with a tiny
+# runtime. Where a test needs a known outcome it sets the goal out of reach
+# (precision=0.01%: only a cap can stop a step) or within reach of anything
+# (precision=100%), instead of relying on how noisy this machine is.
+
+QUICK=(--quick -w readtwice --set global.warmup=0 --set readtwice.runtime=1s --set readtwice.file_size=64M)
+
+wait_for() {
+  local what=$1; shift
+  for _ in $(seq 1 300); do
+    "$@" && return 0
+    sleep 0.1
+  done
+  fail "timed out waiting for $what"
+}
+
+samples_saved() { [ -f "$1" ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if sum(len(o["samples"]) for o in d["tables"][0]["ops"]) >= int(sys.argv[2]) else 1)' "$1" "$2" 2>/dev/null; }
+
+test_adaptive_caps_and_records() {
+  need_root
+  # never precise enough: the iteration cap stops every step
+  expect_exit 0 "$LRUBENCH" run "${QUICK[@]}" -i auto --set global.precision=0.01% \
+    --set global.min_iterations=2 --set global.max_iterations=3 --set readtwice.memcgs=1,2 \
+    -o "$T/r" --label cap
+  assert_grep "iteration cap" "$T/out"
+  python3 - "$T/r/cap/readtwice.json" <<'EOF' || fail "records of the iteration cap"
+import json, sys
+d = json.load(open(sys.argv[1]))
+recs = {(r["table"], r["op"]): r for r in d["adaptive"]}
+for t in d["tables"]:
+    for o in t["ops"]:
+        r = recs[(t["title"], o["op"])]
+        assert len(o["samples"]) == 3 and r["iterations"] == 3, r
+        assert r["stopped"] == "iteration cap", r
+        assert r["decides"] == (t["title"] == "readtwice MB/s aggregate"), r
+        # the deciding op could not reach 0.01%; other tables' ops may be constant
+        assert not r["decides"] or r["precision"] > 0.01, r
+for p in d["progress"]:
+    assert p["done"] == 3 and p["stopped"] == "iteration cap" and p["seconds"] > 0, p
+EOF
+  assert_eq "$(json_get "$T/r/cap/run.json" '["config"]["global"]["iterations"]')" auto "config"
+  # a second an iteration against a 1 s budget: the time cap after the minimum
+  expect_exit 0 "$LRUBENCH" run "${QUICK[@]}" -i auto --set global.precision=0.01% \
+    --set global.min_iterations=2 --set global.time_budget=1s --set readtwice.memcgs=1 \
+    -o "$T/r" --label time
+  assert_eq "$(json_get "$T/r/time/readtwice.json" '["adaptive"][0]["stopped"]')" "time cap" "stopped"
+  assert_eq "$(json_get "$T/r/time/readtwice.json" '["adaptive"][0]["iterations"]')" 2 "iterations"
+  # within reach of anything but a spread of 60% (t(0.975, 3) / 2 x CoeffVar at 4 samples):
+  # the minimum is enough
+  expect_exit 0 "$LRUBENCH" run "${QUICK[@]}" -i auto --set global.precision=100% \
+    --set global.min_iterations=4 --set readtwice.memcgs=1 -o "$T/r" --label easy
+  assert_eq "$(json_get "$T/r/easy/readtwice.json" '["adaptive"][0]["stopped"]')" reached "stopped"
+  assert_eq "$(json_get "$T/r/easy/readtwice.json" '["adaptive"][0]["iterations"]')" 4 "iterations"
+  assert_no_leaks
+}
+
+test_adaptive_bad_keys() {
+  need_root
+  expect_exit 2 "$LRUBENCH" run "${QUICK[@]}" -i auto --set global.min_iterations=5 \
+    --set global.max_iterations=4 -o "$T/r" --label bad
+  assert_grep_err "global.max_iterations=4 is below global.min_iterations=5"
+  expect_exit 2 "$LRUBENCH" run "${QUICK[@]}" --set global.precision=0% -o "$T/r" --label bad
+  assert_grep_err "global.precision"
+  expect_exit 2 "$LRUBENCH" run "${QUICK[@]}" --set global.precision=abc -o "$T/r" --label bad
+  assert_grep_err "not a percentage"
+  expect_exit 2 "$LRUBENCH" run "${QUICK[@]}" -i sometimes -o "$T/r" --label bad
+  assert_grep_err "'sometimes' is not a whole number"
+  assert_no_file "$T/r/bad"
+}
+
+# SIGINT during an adaptive run, then --resume: the samples saved stay, the
+# steps go on from where they stopped, and no step grows past its cap.
+test_adaptive_sigint_then_resume() {
+  need_root
+  local args=("${QUICK[@]}" -i auto --set global.precision=0.01% --set global.min_iterations=2
+              --set global.max_iterations=4 --set readtwice.memcgs=1,2 -o "$T/r" --label s)
+  "$LRUBENCH" run "${args[@]}" >"$T/out" 2>"$T/err" &
+  local pid=$!
+  wait_for "two saved iterations" samples_saved "$T/r/s/readtwice.json" 2
+  kill -INT $pid
+  wait $pid; local rc=$?
+  assert_eq "$rc" 130 "exit code after SIGINT"
+  assert_eq "$(json_get "$T/r/s/run.json" '["status"]')" interrupted "status"
+  assert_no_leaks
+  cp "$T/r/s/readtwice.json" "$T/before.json"
+  local before
+  before=$(python3 -c 'import json,sys; print(sum(len(o["samples"]) for o in json.load(open(sys.argv[1]))["tables"][0]["ops"]))' "$T/before.json")
+  [ "$before" -lt 8 ] || fail "the interrupted run had already finished ($before samples)"
+  expect_exit 0 "$LRUBENCH" run "${args[@]}" --resume
+  assert_eq "$(json_get "$T/r/s/run.json" '["status"]')" complete "status after resume"
+  python3 - "$T/before.json" "$T/r/s/readtwice.json" <<'EOF' || fail "resumed adaptive run"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+old = {(t["title"], o["op"]): o["samples"] for t in a["tables"] for o in t["ops"]}
+for t in b["tables"]:
+    for o in t["ops"]:
+        s = o["samples"]
+        assert len(s) == 4, (o["op"], s)                       # the cap, not 4 more
+        assert s[:len(old.get((t["title"], o["op"]), []))] == old.get((t["title"], o["op"]), []), o
+recs = {(r["table"], r["op"]): r for r in b["adaptive"] if r["decides"]}
+assert sorted(recs) == [("readtwice MB/s aggregate", "memcgs-1"), ("readtwice MB/s aggregate", "memcgs-2")], recs
+assert all(r["stopped"] == "iteration cap" and r["iterations"] == 4 for r in recs.values()), recs
+# the time of the first part is kept
+sec = {p["step"]: p["seconds"] for p in b["progress"]}
+assert all(v >= 3.5 for v in sec.values()), sec
+EOF
+  assert_no_leaks
+}
+
+test_interleaved_order_is_recorded() {
+  need_root
+  expect_exit 0 "$LRUBENCH" run "${QUICK[@]}" -i 2 --set global.interleave=yes \
+    --set readtwice.memcgs=1,2,4 -o "$T/r" --label il
+  python3 - "$T/r/il/readtwice.json" <<'EOF' || fail "interleaved order"
+import json, sys
+d = json.load(open(sys.argv[1]))
+order = [(o["step"], o["iteration"]) for o in d["order"]]
+assert order == [("memcgs-1", 0), ("memcgs-2", 0), ("memcgs-4", 0),
+                 ("memcgs-1", 1), ("memcgs-2", 1), ("memcgs-4", 1)], order
+# the details say the same: iterations ran round by round
+det = [(x["step"], x["iteration"]) for x in d["details"]]
+assert det == order, det
+EOF
+  # the default is sequential and records no order
+  expect_exit 0 "$LRUBENCH" run "${QUICK[@]}" -i 1 --set readtwice.memcgs=1,2 -o "$T/r" --label seq
+  python3 -c 'import json,sys; assert "order" not in json.load(open(sys.argv[1]))' "$T/r/seq/readtwice.json" \
+    || fail "order recorded without interleave"
+  assert_no_leaks
+}
+
+test_run_baseline_decides_and_compare_says_so() {
+  need_root
+  expect_exit 0 "$LRUBENCH" run "${QUICK[@]}" -i 4 --set readtwice.memcgs=1 -o "$T/r" --label A
+  # an interval within ±100% of the baseline is reached at the minimum (4 a
+  # side: a half-width near 1.7 x CoeffVar)
+  expect_exit 0 "$LRUBENCH" run "${QUICK[@]}" -i auto --set global.precision=100% \
+    --set global.min_iterations=4 --set readtwice.memcgs=1 -o "$T/r" --label B --baseline "$T/r/A"
+  python3 - "$T/r/B/readtwice.json" <<'EOF' || fail "records against the baseline"
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = [x for x in d["adaptive"] if x["decides"]][0]
+assert r["stopped"] in ("decided", "reached") and r["iterations"] == 4, r
+lo, hi = r["change_ci"]
+assert lo <= hi and (hi - lo) / 2 <= 100 or lo > 0 or hi < 0, r
+EOF
+  assert_eq "$(json_get "$T/r/B/run.json" '["baseline"]')" "$T/r/A" "run.json baseline"
+  expect_exit 0 "$LRUBENCH" compare --names A,B "$T/r"
+  assert_grep "note: B: op memcgs-1: decided after 4 rounds" "$T/out"
+  # what a baseline needs
+  expect_exit 2 "$LRUBENCH" run "${QUICK[@]}" -i 3 -o "$T/r" --label C --baseline "$T/r/A"
+  assert_grep_err "only iterations = auto"
+  expect_exit 2 "$LRUBENCH" run "${QUICK[@]}" -i auto -o "$T/r" --label C --baseline "$T/nowhere"
+  assert_grep_err "not a label folder"
+  expect_exit 2 "$LRUBENCH" run "${QUICK[@]}" -i auto --kernel-a host -o "$T/r" --baseline "$T/r/A"
+  assert_grep_err "in VM mode kernel A is the baseline"
+  assert_no_file "$T/r/C"
+  assert_no_leaks
+}
+
+test_noise_floor_and_compare_notes() {
+  need_root
+  expect_exit 2 "$LRUBENCH" noise "${QUICK[@]}" -i auto -o "$T/r"
+  assert_grep_err "fixed iteration count"
+  expect_exit 0 "$LRUBENCH" noise "${QUICK[@]}" -i 2 --set readtwice.memcgs=1,2 -o "$T/r" --label aa
+  assert_grep "Noise floor: A/A, 2 iterations a side" "$T/out"
+  assert_file "$T/r/noise.json"
+  python3 - "$T/r/noise.json" "$T/r/.noise/aa/readtwice.json" <<'EOF' || fail "noise.json"
+import json, sys
+n = json.load(open(sys.argv[1]))
+run = json.load(open(sys.argv[2]))
+assert n["schema"] == 1 and n["iterations"] == 2, n
+assert n["system"]["hostname"] and n["config"]["readtwice"]["memcgs"] == "1,2", n
+ops = n["workloads"][0]["tables"][0]["ops"]
+assert [o["op"] for o in ops] == ["memcgs-1", "memcgs-2"], ops
+for o in ops:
+    assert o["n"] == [2, 2] and o["floor_pct"] >= abs(o["aa_change_pct"]) and o["spread_pct"] >= 0, o
+# the A/A run itself: 4 iterations a step, alternating A and A'
+assert all(len(o["samples"]) == 4 for t in run["tables"] for o in t["ops"])
+EOF
+  # two labels on this machine with the same workload config as the noise run
+  expect_exit 0 "$LRUBENCH" run "${QUICK[@]}" -i 2 --set readtwice.memcgs=1,2 -o "$T/r" --label A
+  expect_exit 0 "$LRUBENCH" run "${QUICK[@]}" -i 2 --set readtwice.memcgs=1,2 -o "$T/r" --label B
+  # compare takes the dot folder for no label
+  expect_exit 0 "$LRUBENCH" compare "$T/r"
+  assert_grep "Labels: A (baseline), B" "$T/out"
+  # a floor far above any change: every op is within it
+  python3 - "$T/r/noise.json" 1000 <<'EOF'
+import json, sys
+n = json.load(open(sys.argv[1]))
+for t in n["workloads"][0]["tables"]:
+    for o in t["ops"]:
+        o["spread_pct"] = float(sys.argv[2]); o["aa_change_pct"] = 0.0
+json.dump(n, open(sys.argv[1], "w"))
+EOF
+  expect_exit 0 "$LRUBENCH" compare "$T/r"
+  # under the aggregate table, both ops; none under the tables that explain it
+  python3 - "$T/out" <<'EOF' || fail "noise notes"
+import re, sys
+text = open(sys.argv[1]).read()
+agg = text.split("readtwice MB/s aggregate\n", 1)[1].split("\n\n", 1)[0]
+notes = re.findall(r"^note: B: op (memcgs-\d+): [-+][0-9.]+%, within this machine's noise \([0-9.]+%\)$", agg, re.M)
+assert notes == ["memcgs-1", "memcgs-2"], agg
+if "where the kernel spent the time" in text:
+    assert "within this machine's noise" not in text.split("where the kernel spent the time", 1)[1]
+EOF
+  # a floor of 0: no note; another machine's floor: none either, and the
+  # output is byte for byte the one without a noise file
+  python3 - "$T/r/noise.json" 0 <<'EOF'
+import json, sys
+n = json.load(open(sys.argv[1]))
+for t in n["workloads"][0]["tables"]:
+    for o in t["ops"]:
+        o["spread_pct"] = float(sys.argv[2]); o["aa_change_pct"] = 0.0
+json.dump(n, open(sys.argv[1], "w"))
+EOF
+  expect_exit 0 "$LRUBENCH" compare "$T/r"
+  if grep -q "within this machine's noise" "$T/out"; then fail "a note under a floor of 0"; fi
+  python3 - "$T/r/noise.json" <<'EOF'
+import json, sys
+n = json.load(open(sys.argv[1]))
+n["system"]["hostname"] = "another-machine"
+for t in n["workloads"][0]["tables"]:
+    for o in t["ops"]:
+        o["spread_pct"] = 1000.0
+json.dump(n, open(sys.argv[1], "w"))
+EOF
+  expect_exit 0 "$LRUBENCH" compare "$T/r"; cp "$T/out" "$T/other-machine.txt"
+  rm "$T/r/noise.json"
+  expect_exit 0 "$LRUBENCH" compare "$T/r"
+  cmp "$T/out" "$T/other-machine.txt" || fail "another machine's floor changed the output"
+  assert_no_leaks
+}
+
+# VM mode with two runs of the host kernel (no qemu needed): the rounds adapt
+test_vm_rounds_until_decided() {
+  need_root
+  local base=("${QUICK[@]}" -i auto --set readtwice.memcgs=1
+              --kernel-a host --kernel-b host --label-a A --label-b B -o "$T/r")
+  # 4 samples a side put the change's half-width near 1.7 x CoeffVar: ±100% is
+  # reached in the first round unless the machine's spread is above 55%
+  expect_exit 0 "$LRUBENCH" run "${base[@]}" --set global.min_iterations=4 --set global.precision=100%
+  assert_eq "$(json_get "$T/r/B/run.json" '["vm"]["adaptive"]["stopped"]')" decided "stopped"
+  assert_eq "$(json_get "$T/r/B/run.json" '["vm"]["adaptive"]["rounds"]')" 1 "rounds"
+  # the guests ran min_iterations, not auto
+  assert_eq "$(json_get "$T/r/B/run.json" '["config"]["global"]["iterations"]')" 4 "guest iterations"
+  assert_grep "decided after 1 round$" "$T/out"
+  # out of reach: the rounds stop at vm.rounds
+  expect_exit 0 "$LRUBENCH" run "${base[@]}" --set global.min_iterations=2 --set global.precision=0.01% \
+    --set vm.rounds=2 --force
+  assert_eq "$(json_get "$T/r/B/run.json" '["vm"]["adaptive"]["stopped"]')" "round cap" "stopped"
+  assert_eq "$(json_get "$T/r/B/readtwice.json" '["adaptive"][0]["rounds"]')" 2 "rounds"
+  assert_eq "$(json_get "$T/r/B/readtwice.json" '["adaptive"][0]["iterations"]')" 4 "samples"
+  assert_grep "not decided after 2 rounds (round cap)" "$T/out"
+  assert_no_leaks
+}
+
+# Several kernels (--kernel NAME=IMG, issue 18): B and C are each held
+# against A, the baseline; A gets no records of its own
+test_vm_rounds_three_kernels() {
+  need_root
+  expect_exit 0 "$LRUBENCH" run "${QUICK[@]}" -i auto --set readtwice.memcgs=1 --kernel-a host \
+    --label-a A --kernel B=host --kernel C=host -o "$T/r" --set global.min_iterations=2 \
+    --set global.precision=0.01% --set vm.rounds=2
+  for l in A B C; do
+    assert_eq "$(json_get "$T/r/$l/run.json" '["vm"]["adaptive"]["stopped"]')" "round cap" "$l stopped"
+    assert_eq "$(json_get "$T/r/$l/run.json" '["vm"]["adaptive"]["rounds"]')" 2 "$l rounds"
+  done
+  for l in B C; do
+    assert_eq "$(json_get "$T/r/$l/readtwice.json" '["adaptive"][0]["rounds"]')" 2 "$l record"
+    assert_eq "$(json_get "$T/r/$l/readtwice.json" '["adaptive"][0]["iterations"]')" 4 "$l samples"
+    json_get "$T/r/$l/readtwice.json" '["adaptive"][0]["change_ci"]' >/dev/null ||
+      fail "$l was not held against A"
+  done
+  python3 -c 'import json,sys; assert "adaptive" not in json.load(open(sys.argv[1]))' \
+    "$T/r/A/readtwice.json" || fail "A, the baseline, got records"
+  assert_grep "not decided after 2 rounds (round cap)" "$T/out"
+  assert_no_leaks
+}
+
+# The profile pass (src/profile/) follows a step's timed iterations however
+# many auto made, in interleaved rounds too, and --resume makes the pending ones.
+test_adaptive_interleaved_with_profile_pass() {
+  need_root
+  command -v perf >/dev/null 2>&1 || skip "needs perf (apt-get install linux-perf)"
+  perf version >/dev/null 2>&1 || skip "perf does not run here"
+  expect_exit 0 "$LRUBENCH" run "${QUICK[@]}" -i auto --set global.precision=0.01% \
+    --set global.min_iterations=2 --set global.max_iterations=2 --set global.interleave=yes \
+    --set readtwice.memcgs=1,2 --profile cpu -o "$T/r" --label p
+  python3 - "$T/r/p/readtwice.json" <<'EOF2' || fail "profile passes of an adaptive run"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d["progress"]:
+    assert p["done"] == 2 and p["stopped"] == "iteration cap" and p.get("profiled"), p
+prof = [e["step"] for e in d["details"] if "profile" in e]
+assert sorted(prof) == ["memcgs-1", "memcgs-2"], prof
+# the deciding table's ops stop the steps; the profile's tables are recorded, not deciding
+recs = d["adaptive"]
+assert any(not r["decides"] for r in recs) and all(r["decides"] == (r["table"] == "readtwice MB/s aggregate") for r in recs)
+assert [(o["step"], o["iteration"]) for o in d["order"]] == [("memcgs-1", 0), ("memcgs-2", 0), ("memcgs-1", 1), ("memcgs-2", 1)]
+EOF2
+  assert_no_leaks
+}
