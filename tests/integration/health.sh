@@ -108,6 +108,47 @@ assert ops=={"memcgs-2": 2}, ops
   assert_no_leaks
 }
 
+# iterations = auto (issue 19) with a failed op: the OOM kill ends memcgs-1's
+# step alone (no more iterations, no decision resting on it), memcgs-2 runs to
+# its cap, and --resume measures memcgs-1 again from its start.
+test_oom_in_auto_run_then_resume() {
+  need_memcg
+  [ "$(wc -l </proc/swaps)" -le 1 ] || skip "swap is on: an anonymous hog would be swapped, not OOM-killed"
+  local auto=(-i auto --set global.min_iterations=2 --set global.max_iterations=3
+              --set global.precision=0.01% --set readtwice.runtime=3s --set readtwice.memcg_limit=32M)
+  start_run oomauto "${auto[@]}"
+  "$IN_MEMCG" --hog $((256 << 20)) "$(memcg_root)/lrubench-$LB_PID/readtwice-0" 2>"$T/hog.err" &
+  local hog=$!
+  wait "$hog"; local hogrc=$?
+  wait "$LB_PID"; local rc=$?
+  assert_eq "$hogrc" 137 "the hog was not OOM-killed (SIGKILL)"
+  assert_eq "$rc" 1 "run exit"
+  assert_grep "memcgs-1 iteration 1 failed; going on with the next step" "$T/run-oomauto.err"
+  py 'import json,sys
+d=json.load(open(sys.argv[1])); r=json.load(open(sys.argv[2]))
+assert d["status"]=="failed", d["status"]
+assert [f["step"] for f in d["failed_ops"]]==["memcgs-1"], d["failed_ops"]
+ops={o["op"]:len(o["samples"]) for o in r["tables"][0]["ops"]}
+assert ops=={"memcgs-2": 3}, ops                     # the cap, 0.01% is out of reach
+rec=[a for a in r.get("adaptive", []) if a["decides"]]
+assert [a["op"] for a in rec]==["memcgs-2"], rec       # no record of the failed op
+assert rec[0]["stopped"]=="iteration cap", rec
+' "$T/res/oomauto/run.json" "$T/res/oomauto/readtwice.json" || fail "the failed auto run"
+  # --resume: the same command, without the hog
+  "$LRUBENCH" run -q -w readtwice -i 2 --set global.warmup=0 --set readtwice.memcgs=1,2 \
+    --set readtwice.file_size=64M -o "$T/res" --label oomauto "${auto[@]}" --resume >"$T/out" 2>"$T/err"
+  assert_eq "$?" 0 "exit of --resume"
+  py 'import json,sys
+d=json.load(open(sys.argv[1])); r=json.load(open(sys.argv[2]))
+assert d["status"]=="complete" and d.get("resumed"), (d["status"], d.get("resumed"))
+ops={o["op"]:len(o["samples"]) for o in r["tables"][0]["ops"]}
+assert ops=={"memcgs-1": 3, "memcgs-2": 3}, ops        # memcgs-2 not run again
+rec={a["op"]:a for a in r["adaptive"] if a["decides"]}
+assert sorted(rec)==["memcgs-1","memcgs-2"] and all(a["stopped"]=="iteration cap" for a in rec.values()), rec
+' "$T/res/oomauto/run.json" "$T/res/oomauto/readtwice.json" || fail "the resumed auto run"
+  assert_no_leaks
+}
+
 test_stuck_reader_ends_the_op() {
   need_memcg
   start_run stuck --set readtwice.runtime=2s --set global.stuck_timeout=2s
