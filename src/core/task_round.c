@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +13,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "core/child.h"
+#include "core/child_watch.h"
 #include "core/cleanup.h"
-#include "core/util.h"
 
 double round_mbps(uint64_t bytes, double secs)
 {
@@ -22,7 +23,7 @@ double round_mbps(uint64_t bytes, double secs)
 
 struct task_arg {
 	const struct round_spec *spec;
-	size_t index;
+	uint32_t index;      /* written to ready_fd when it is ready */
 	int ready_fd, go_fd, go_wfd;
 	struct round_slot *slot;
 };
@@ -33,7 +34,8 @@ static int task_main(void *p)
 	struct task_arg *a = p;
 	const struct round_spec *spec = a->spec;
 	void *arg = spec->tasks[a->index].arg;
-	char c = 'r';
+	uint32_t me = a->index;
+	char c;
 	unsigned cpu = 0, node = 0;
 	double start;
 	int e;
@@ -44,7 +46,7 @@ static int task_main(void *p)
 		a->slot->err = e;
 		return 1;
 	}
-	if (write(a->ready_fd, &c, 1) != 1)
+	if (write(a->ready_fd, &me, sizeof(me)) != (ssize_t)sizeof(me))
 		return 1;
 	while (read(a->go_fd, &c, 1) < 0 && errno == EINTR)
 		;   /* EOF on the go pipe is the start signal */
@@ -64,39 +66,13 @@ static int task_main(void *p)
 	return 0;
 }
 
-/* Read one ready byte per task: 0; -2 when a stop was requested; -1 on an
- * error (reported); -3 with *dead set when task *dead ended first. */
-static int wait_ready(const struct round_spec *spec, int fd, struct child *kids, size_t *dead)
+/* Task i in messages: its own name, or "<spec name> <i>" in buf. */
+static const char *task_name(const struct round_spec *spec, size_t i, char *buf, size_t len)
 {
-	size_t got = 0;
-	char buf[256];
-
-	while (got < spec->ntasks) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		int r = poll(&pfd, 1, 200);
-
-		if (lb_stop_requested())
-			return -2;
-		if (r < 0 && errno != EINTR)
-			return error_errno("%s: waiting for the tasks to start", spec->name);
-		if (r > 0) {
-			size_t left = spec->ntasks - got;
-			ssize_t n = read(fd, buf, sizeof(buf) < left ? sizeof(buf) : left);
-
-			if (n > 0)
-				got += (size_t)n;
-			continue;
-		}
-		for (size_t i = 0; i < spec->ntasks; i++) {
-			int code;
-
-			if (child_wait(&kids[i], 0, &code, NULL) == 0) {
-				*dead = i;
-				return -3;
-			}
-		}
-	}
-	return 0;
+	if (spec->tasks[i].name)
+		return spec->tasks[i].name;
+	snprintf(buf, len, "%s %zu", spec->name, i);
+	return buf;
 }
 
 /* The state letter of a process (R, S, D ...) from /proc/PID/stat, or '?'. */
@@ -112,27 +88,147 @@ static char proc_state(pid_t pid)
 	return st;
 }
 
+/* Task i is stuck, before it said ready (ready false) or after its runtime:
+ * -3 with spec->why filled, or -1 without it. The message is printed. */
+static int task_stuck(const struct round_spec *spec, size_t i, const struct child *k,
+		      const struct child_watch *w, bool ready)
+{
+	char buf[128], what[192];
+	const char *name = task_name(spec, i, buf, sizeof(buf));
+
+	if (spec->why) {
+		/* the kernel under test holds it (D state...): the op failed */
+		snprintf(what, sizeof(what), "%s%s", name, ready ? "" : " (not ready to start)");
+		child_stuck_report(k, w, what, spec->why);
+		error("%s", spec->why->buf);
+		return -3;
+	}
+	if (!ready)
+		return error("%s (pid %d) not ready %.0f s after the tasks were started (state %c)", name,
+			     (int)k->pid, spec->grace, proc_state(k->pid));
+	return error("%s (pid %d) did not end %.0f s after its runtime (state %c)", name,
+		     (int)k->pid, spec->grace, proc_state(k->pid));
+}
+
+/* Task i ended with code != 0 after its release: -1, or -3 (why set) when
+ * it was killed rather than failed. The message is printed. */
 static int task_failed(const struct round_spec *spec, size_t i, const struct child *k,
 		       const struct round_slot *slot, int code)
 {
-	char why[128];
+	char buf[128], why[128];
+	const char *name = task_name(spec, i, buf, sizeof(buf)), *file = spec->tasks[i].file;
 
 	if (slot->err)
-		return error("%s %zu (pid %d) failed: %s", spec->name, i, (int)k->pid,
-			     strerror(slot->err));
+		return error("%s (pid %d) failed%s%s: %s", name, (int)k->pid, file ? " on " : "",
+			     file ? file : "", strerror(slot->err));
 	child_describe_code(code, why, sizeof(why));
-	return error("%s %zu (pid %d) %s", spec->name, i, (int)k->pid, why);
+	if (spec->why) {
+		/* killed (by the OOM killer, say): the op failed, not the workload */
+		strbuf_addf(spec->why, "%s (pid %d) %s", name, (int)k->pid, why);
+		error("%s", spec->why->buf);
+		return -3;
+	}
+	return error("%s (pid %d) %s", name, (int)k->pid, why);
+}
+
+/*
+ * Wait until every task said it is ready (its index, through the pipe):
+ * 0; -2 when a stop was requested; -1 on an error or when a task ended
+ * first; task_stuck()'s -1 or -3 when one is not ready by the deadline of w.
+ * Every message is printed.
+ */
+static int wait_ready(const struct round_spec *spec, int fd, struct child *kids,
+		      const struct round_slot *slots, struct child_watch *w)
+{
+	size_t n = spec->ntasks, got = 0, have = 0;
+	bool *ready = xcalloc(n, sizeof(*ready));
+	uint32_t buf[64];
+	char nbuf[128], why[128];
+	int ret = 0;
+
+	while (got < n) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int r = poll(&pfd, 1, 200);
+
+		if (lb_stop_requested()) {
+			ret = -2;
+			break;
+		}
+		if (r < 0 && errno != EINTR) {
+			ret = error_errno("%s: waiting for the tasks to start", spec->name);
+			break;
+		}
+		if (r > 0) {
+			ssize_t got_bytes = read(fd, (char *)buf + have, sizeof(buf) - have);
+
+			if (got_bytes > 0) {
+				/* whole indexes only: a pipe write of 4 bytes is atomic */
+				size_t bytes = have + (size_t)got_bytes, k;
+
+				for (k = 0; k + sizeof(uint32_t) <= bytes; k += sizeof(uint32_t)) {
+					uint32_t i = buf[k / sizeof(uint32_t)];
+
+					if (i < n && !ready[i]) {
+						ready[i] = true;
+						got++;
+					}
+				}
+				have = bytes - k;
+				memmove(buf, (char *)buf + k, have);
+			}
+			continue;
+		}
+		for (size_t i = 0; i < n; i++) {
+			int code;
+
+			if (child_wait(&kids[i], 0, &code, NULL) == 0) {
+				if (slots[i].err)
+					snprintf(why, sizeof(why), "%s", strerror(slots[i].err));
+				else
+					child_describe_code(code, why, sizeof(why));
+				ret = error("%s (pid %d) exited before it started: %s",
+					    task_name(spec, i, nbuf, sizeof(nbuf)), (int)kids[i].pid, why);
+				goto out;
+			}
+		}
+		for (size_t i = 0; i < n; i++)
+			if (!ready[i] && child_watch_stuck(w, &kids[i])) {
+				ret = task_stuck(spec, i, &kids[i], w, false);
+				goto out;
+			}
+	}
+out:
+	free(ready);
+	return ret;
+}
+
+/* child_wait() for k until it ends (0, *code set), a stop is requested
+ * (-2), it is stuck by w (1) or waiting fails (-1). */
+static int wait_task(struct child *k, struct child_watch *w, int *code)
+{
+	for (;;) {
+		double left = w->deadline - now_monotonic();
+		/* wake at the deadline itself, and at least once a second */
+		int r = child_wait(k, left > 0 && left < 1 ? left : 1, code, NULL);
+
+		if (r != 1)
+			return r;
+		if (lb_stop_requested())
+			return -2;
+		if (child_watch_stuck(w, k))
+			return 1;
+	}
 }
 
 int round_run(const struct round_spec *spec, struct round_slot *out)
 {
-	size_t n = spec->ntasks, started = 0, dead = 0;
+	size_t n = spec->ntasks, started = 0;
 	size_t shared_len = n * sizeof(struct round_slot);
 	struct round_slot *shared;
 	struct child *kids = xcalloc(n, sizeof(*kids));
 	struct task_arg *args = xcalloc(n, sizeof(*args));
 	int ready[2] = { -1, -1 }, go[2] = { -1, -1 }, ret = -1;
-	double deadline;
+	struct child_watch watch;
 
 	shared = mmap(NULL, shared_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shared == MAP_FAILED) {
@@ -145,7 +241,7 @@ int round_run(const struct round_spec *spec, struct round_slot *out)
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
-		args[i] = (struct task_arg){ spec, i, ready[1], go[0], go[1], &shared[i] };
+		args[i] = (struct task_arg){ spec, (uint32_t)i, ready[1], go[0], go[1], &shared[i] };
 		kids[i].fn = task_main;
 		kids[i].fn_arg = &args[i];
 		kids[i].cgroup_procs = spec->tasks[i].cgroup_procs;
@@ -159,32 +255,30 @@ int round_run(const struct round_spec *spec, struct round_slot *out)
 			goto stop;
 		}
 	}
-	ret = wait_ready(spec, ready[0], kids, &dead);
-	if (ret == -3) {
-		error("%s %zu (pid %d) exited before it started: %s", spec->name, dead,
-		      (int)kids[dead].pid, shared[dead].err ? strerror(shared[dead].err) : "no reason recorded");
-		ret = -1;
-	}
+	/* getting ready takes no time of its own: grace from now */
+	child_watch_start(&watch, 0, spec->grace);
+	ret = wait_ready(spec, ready[0], kids, shared, &watch);
 	if (ret)
 		goto stop;
 	close(go[1]);   /* release every task at once */
 	go[1] = -1;
-	deadline = now_monotonic() + spec->runtime + spec->grace;
+	/* one deadline for all: runtime after the release, plus grace */
+	child_watch_start(&watch, spec->runtime, spec->grace);
 	for (size_t i = 0; i < n; i++) {
-		int code = 0, r;
+		int code = 0, r = wait_task(&kids[i], &watch, &code);
+		char buf[128];
 
-		do {
-			double left = deadline - now_monotonic();
-
-			r = child_wait(&kids[i], left > 1 ? 1 : left > 0 ? left : 0, &code, NULL);
-		} while (r == 1 && !lb_stop_requested() && now_monotonic() < deadline);
 		if (r == -2 || lb_stop_requested()) {
 			ret = -2;
 			goto stop;
 		}
+		if (r == 1) {
+			ret = task_stuck(spec, i, &kids[i], &watch, true);
+			goto stop;
+		}
 		if (r) {
-			ret = error("%s %zu (pid %d) did not end %.0f s after its runtime (state %c)",
-				    spec->name, i, (int)kids[i].pid, spec->grace, proc_state(kids[i].pid));
+			ret = error("%s (pid %d) could not be waited for", task_name(spec, i, buf, sizeof(buf)),
+				    (int)kids[i].pid);
 			goto stop;
 		}
 		if (code) {

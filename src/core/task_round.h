@@ -2,7 +2,7 @@
 /*
  * A timed round of forked tasks started together (docs/ARCHITECTURE.md §5),
  * for workloads whose result is "how much N tasks did in T seconds"
- * (mmapread; readtwice's readers are the same pattern in readers.c).
+ * (readtwice's readers, mmapread's mappers).
  *
  * Each task is a child (core/child.h), placed in its cgroup and on the run's
  * node before it runs. It prepares (opens, maps), says it is ready through a
@@ -10,8 +10,16 @@
  * them all at once. Each task times itself from its release, works until
  * `runtime` has passed on its own clock and records what it did in its slot,
  * in memory shared with the parent: a late start or a slow exit is not
- * counted as working time. A task that has not ended `grace` seconds after
- * its runtime is stuck: the round fails naming it, its pid and its state.
+ * counted as working time.
+ *
+ * Every wait has a deadline (core/child_watch.h): a task not ready `grace`
+ * seconds after the last one was started, or not ended `grace` seconds after
+ * its runtime, is stuck. By default a stuck task, like one that dies, fails
+ * the round with a message naming it, its pid and its state. With `why`
+ * set, what the kernel under test did to a task -- killed it (the OOM
+ * killer) or holds it (a task in D state) -- fails the op instead (-3), with
+ * the stuck task's kernel stack in the reason; a task whose own prepare or
+ * work failed with an errno is still an error of the workload (-1).
  */
 #ifndef LRUBENCH_TASK_ROUND_H
 #define LRUBENCH_TASK_ROUND_H
@@ -19,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/numa.h"
+#include "core/util.h"
 
 /* What one task did; one per task, in memory shared with the parent. */
 struct round_slot {
@@ -31,6 +40,10 @@ struct round_slot {
 struct round_task {
 	void *arg;                 /* given to prepare and work */
 	const char *cgroup_procs;  /* cgroup.procs to join; NULL: stay in lrubench's */
+	const char *name;          /* in messages ("readtwice reader 3 of memcg 1");
+				    * NULL: "<spec->name> <index>" */
+	const char *file;          /* named when its work fails ("failed on FILE: ...");
+				    * NULL: not named */
 };
 
 struct round_spec {
@@ -44,13 +57,17 @@ struct round_spec {
 	int (*work)(void *arg, double end, struct round_slot *slot);
 	const struct numa_bind *bind;
 	double runtime;            /* seconds */
-	double grace;              /* seconds past runtime before a task counts as stuck */
-	const char *name;          /* "mmapread task": messages name task i of it */
+	double grace;              /* seconds to get ready, or past runtime to end, before a
+				    * task counts as stuck; <= 0: never stuck */
+	const char *name;          /* "mmapread task": the tasks' process name in messages */
+	struct strbuf *why;        /* NULL: a killed or stuck task is an error (-1); set: it
+				    * fails the op (-3), the message printed is put here */
 };
 
 /* Run one round: 0 with out[ntasks] filled; -1 when a task failed, died or
- * got stuck (the message names it); -2 when a stop was requested. Every task
- * is gone when it returns. */
+ * got stuck (the message names it); -3 (why set only) when a task was
+ * killed by a signal or got stuck: the op failed, spec->why says why; -2
+ * when a stop was requested. Every task is gone when it returns. */
 int round_run(const struct round_spec *spec, struct round_slot *out);
 
 /* MB/s with 1 MB = 10^6 bytes; 0 when secs <= 0. */

@@ -1,20 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* MB/s arithmetic of readtwice: 1 MB = 10^6 bytes; per memcg = sum of its readers. */
+/* readtwice's sums: per memcg = sum of its readers' MB/s (1 MB = 10^6 bytes,
+ * core/task_round's round_mbps, tested in test_task_round). */
 #include "unit.h"
 #include "workloads/readtwice/readers.h"
-
-static void mbps(void **state)
-{
-	(void)state;
-	assert_true(rt_mbps(1000000, 1.0) == 1.0);
-	assert_true(rt_mbps(3000000000ULL, 2.0) == 1500.0);
-	assert_true(rt_mbps(5, 0) == 0);
-}
 
 static void summary(void **state)
 {
 	/* 2 memcgs x 2 readers: memcg0 = 100 + 300 MB/s, memcg1 = 50 + 50 MB/s */
-	struct rt_reader r[4] = {
+	struct round_slot r[4] = {
 		{ 200000000, 2.0, 0 }, { 600000000, 2.0, 0 },
 		{ 100000000, 2.0, 0 }, { 50000000, 1.0, 0 },
 	};
@@ -32,6 +25,6 @@ static void summary(void **state)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(mbps), cmocka_unit_test(summary) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test(summary) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* core/task_round without root (no cgroups): the tasks start together,
  * time themselves and report through shared memory; a task whose prepare
- * fails, one that dies and one that is stuck past its grace each fail the
- * round with a message naming it; MB/s arithmetic. */
+ * fails, one that dies and one that is stuck past its grace (or not ready
+ * within it) each fail the round with a message naming it; with `why` set
+ * (readtwice's readers), a killed or stuck task fails the op (-3, reason in
+ * why) while a failed work is still an error naming its file; MB/s. */
 #include <errno.h>
 #include <signal.h>
 #include "unit.h"
@@ -35,6 +37,22 @@ static int work_stuck(void *arg, double end, struct round_slot *slot)
 	(void)arg;
 	(void)end;
 	(void)slot;
+	for (;;)
+		pause();
+	return 0;
+}
+
+static int work_fails_for_1(void *arg, double end, struct round_slot *slot)
+{
+	if (*(int *)arg == 1)
+		return EIO;
+	return count_work(arg, end, slot);
+}
+
+/* never says ready: a task stuck while it prepares */
+static int prepare_stuck(void *arg)
+{
+	(void)arg;
 	for (;;)
 		pause();
 	return 0;
@@ -121,6 +139,104 @@ static void stuck_task_fails_the_round(void **state)
 	free(msg);
 }
 
+static void stuck_before_ready_fails_the_round(void **state)
+{
+	struct round_task t[2];
+	struct round_slot out[2];
+	int ids[2];
+	struct round_spec s = spec_of(t, ids, 2, prepare_stuck, count_work);
+	char *msg;
+
+	(void)state;
+	s.grace = 0.3;
+	capture_start();
+	assert_int_equal(round_run(&s, out), -1);
+	msg = capture_end();
+	if (!strstr(msg, "test task 0 (pid ") || !strstr(msg, "not ready 0 s after the tasks were started (state S)"))
+		fail_msg("message: %s", msg);
+	free(msg);
+}
+
+/* why set: a killed task fails the op (-3), named by its own name */
+static void killed_task_fails_the_op(void **state)
+{
+	struct round_task t[3];
+	struct round_slot out[3];
+	int ids[3];
+	struct round_spec s = spec_of(t, ids, 3, NULL, work_dies_for_2);
+	struct strbuf why;
+	char *msg;
+
+	(void)state;
+	strbuf_init(&why);
+	s.why = &why;
+	t[2].name = "reader 2 of memcg 1";
+	capture_start();
+	assert_int_equal(round_run(&s, out), -3);
+	msg = capture_end();
+	if (!strstr(why.buf, "reader 2 of memcg 1 (pid ") || !strstr(why.buf, "killed by signal 9") ||
+	    !strstr(msg, why.buf))
+		fail_msg("why: %s; message: %s", why.buf, msg);
+	free(msg);
+	strbuf_release(&why);
+}
+
+/* why set: a work that failed with an errno is still an error (-1), naming its file */
+static void failed_work_is_an_error_with_why(void **state)
+{
+	struct round_task t[2];
+	struct round_slot out[2];
+	int ids[2];
+	struct round_spec s = spec_of(t, ids, 2, NULL, work_fails_for_1);
+	struct strbuf why;
+	char *msg;
+
+	(void)state;
+	strbuf_init(&why);
+	s.why = &why;
+	t[1].file = "/some/file";
+	capture_start();
+	assert_int_equal(round_run(&s, out), -1);
+	msg = capture_end();
+	if (!strstr(msg, "test task 1 (pid ") || !strstr(msg, "failed on /some/file: Input/output error") ||
+	    why.len)
+		fail_msg("why: %s; message: %s", why.buf, msg);
+	free(msg);
+	strbuf_release(&why);
+}
+
+/* why set: stuck before ready or after the runtime, the op fails with the report */
+static void stuck_task_fails_the_op(void **state)
+{
+	struct round_task t[1];
+	struct round_slot out[1];
+	int ids[1];
+	struct round_spec s = spec_of(t, ids, 1, NULL, work_stuck);
+	struct strbuf why;
+	char *msg;
+
+	(void)state;
+	strbuf_init(&why);
+	s.why = &why;
+	s.grace = 0.3;
+	capture_start();
+	assert_int_equal(round_run(&s, out), -3);
+	msg = capture_end();
+	if (!strstr(why.buf, "test task 0 (pid ") || !strstr(why.buf, "is stuck: not done 0.3 s past its deadline") ||
+	    strstr(why.buf, "not ready"))
+		fail_msg("why: %s; message: %s", why.buf, msg);
+	free(msg);
+	strbuf_reset(&why);
+	s.prepare = prepare_stuck;
+	capture_start();
+	assert_int_equal(round_run(&s, out), -3);
+	msg = capture_end();
+	if (!strstr(why.buf, "test task 0 (not ready to start) (pid ") || !strstr(why.buf, "is stuck: "))
+		fail_msg("why: %s; message: %s", why.buf, msg);
+	free(msg);
+	strbuf_release(&why);
+}
+
 static void mbps(void **state)
 {
 	(void)state;
@@ -134,6 +250,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(tasks_time_themselves), cmocka_unit_test(failed_prepare_is_named),
 		cmocka_unit_test(dead_task_is_named), cmocka_unit_test(stuck_task_fails_the_round),
+		cmocka_unit_test(stuck_before_ready_fails_the_round), cmocka_unit_test(killed_task_fails_the_op),
+		cmocka_unit_test(failed_work_is_an_error_with_why), cmocka_unit_test(stuck_task_fails_the_op),
 		cmocka_unit_test(mbps),
 	};
 	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);

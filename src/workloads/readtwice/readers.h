@@ -5,7 +5,7 @@
  * offset 0 at EOF. Holes read as zeroes without block I/O, so every read
  * after the first pass is page-cache LRU work (activation, and reclaim
  * within the memcg limit): vm-scalability's case-lru-file-readtwice, per
- * memcg.
+ * memcg. The readers are the tasks of a core/task_round.h round.
  */
 #ifndef LRUBENCH_READTWICE_H
 #define LRUBENCH_READTWICE_H
@@ -14,17 +14,10 @@
 #include <stdint.h>
 #include "core/cgroup_setup.h"
 #include "core/numa.h"
+#include "core/task_round.h"
 #include "core/util.h"
 
 #define READTWICE_BLOCK 4096
-
-/* What one reader measured; lives in memory shared with the readers. */
-struct rt_reader {
-	uint64_t bytes;
-	double elapsed;   /* seconds between its start and its stop */
-	int err;          /* errno of a failed open/read, 0 when fine */
-	int cpu, node;    /* where it ran when it stopped (getcpu), to check the binding */
-};
 
 struct rt_spec {
 	size_t nmemcg;
@@ -33,26 +26,25 @@ struct rt_spec {
 	const struct cgroup *cgs;     /* one per memcg, or NULL: stay in our cgroup */
 	const struct numa_bind *bind;
 	double runtime;               /* seconds */
-	double stuck_timeout;         /* a reader not ended this long after runtime is stuck */
+	double stuck_timeout;         /* a reader not ready this long after the start, or
+				       * not ended this long after runtime, is stuck */
 	struct strbuf *why;           /* the reason of a -3 */
 };
 
-/* Run one round. out has nmemcg * readers_per_memcg entries, reader r of
- * memcg m at [m * readers_per_memcg + r]. Returns 0; -3 when a reader got
- * stuck or was killed (the op failed: the message printed is in spec->why,
- * every reader is stopped); -1 on other failures (message
+/* Run one round (a core/task_round.h round of readers). out has nmemcg *
+ * readers_per_memcg entries, reader r of memcg m at [m * readers_per_memcg
+ * + r]. Returns 0; -3 when a reader got stuck or was killed (the op failed:
+ * the message printed is in spec->why, every reader is stopped); -1 on
+ * other failures, a reader's failed open or read among them (message
  * printed, names the reader); -2 when interrupted. */
-int readtwice_round(const struct rt_spec *spec, struct rt_reader *out);
-
-/* MB/s with 1 MB = 10^6 bytes; 0 when secs <= 0. */
-double rt_mbps(uint64_t bytes, double secs);
+int readtwice_round(const struct rt_spec *spec, struct round_slot *out);
 
 /* Per-memcg MB/s (sum of its readers' rates), their mean, min and max, and
  * the aggregate (sum of every reader's rate). memcg_mbps has nmemcg entries. */
 struct rt_summary {
 	double aggregate, per_memcg_mean, per_memcg_min, per_memcg_max;
 };
-void rt_summarize(const struct rt_reader *r, size_t nmemcg, size_t readers_per_memcg,
+void rt_summarize(const struct round_slot *r, size_t nmemcg, size_t readers_per_memcg,
 		  double *memcg_mbps, struct rt_summary *sum);
 
 #endif

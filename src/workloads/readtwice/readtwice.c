@@ -152,7 +152,7 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 	size_t n = want ? want : 1;   /* memcgs = 0: one set of readers, in the root cgroup */
 	size_t nk = ARRAY_SIZE(stat_keys);
 	struct cgroup *cgs = xcalloc(n, sizeof(*cgs));
-	struct rt_reader *res = xcalloc(n * r, sizeof(*res));
+	struct round_slot *res = xcalloc(n * r, sizeof(*res));
 	double *mbps = xcalloc(n, sizeof(*mbps));
 	uint64_t *before = xcalloc(n * nk, sizeof(uint64_t)), *after = xcalloc(n * nk, sizeof(uint64_t));
 	bool have_b[ARRAY_SIZE(stat_keys)], have_a[ARRAY_SIZE(stat_keys)];
