@@ -406,9 +406,12 @@ static int push_one(struct session *s, const char *file, const char *url, struct
 	}
 	fcntl(b.fd, F_SETFL, fcntl(b.fd, F_GETFL) & ~O_NONBLOCK);
 	b.size = st.st_size;
-	if (load_and_hash(&b, file, hex))
-		goto out;
-	digest_headers(hex, o->checksum, &digest);
+	/* without a checksum header the body is read as it is sent, as curl -T does */
+	if (o->checksum != CHECKSUM_NONE) {
+		if (load_and_hash(&b, file, hex))
+			goto out;
+		digest_headers(hex, o->checksum, &digest);
+	}
 	if (direct) {
 		ret = put(s, final, final, &b, digest, !o->force, &out);
 		goto done;
