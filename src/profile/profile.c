@@ -310,26 +310,37 @@ static char *log_rel(const char *abs)
 	return xstrdup(s ? s + 1 : abs);
 }
 
+/* Start one perf recorder of the pass (KIND: "lock" or "cpu"): its log is
+ * profile-<workload>-<step>-<kind>-record.log. true when it runs. */
+static bool start_recorder(struct pass *p, struct perf_record *r, const char *what,
+			   const char *kind, const char *const *sub)
+{
+	struct profile_run *pr = p->pr;
+	struct strbuf why = STRBUF_INIT;
+	char *log = env_log_path(pr->env, "profile-%s-%s-%s-record.log", p->ctx->ops->name,
+				 p->step, kind);
+	char *name = xasprintf("profile-%s-%s", kind, p->step);
+	bool ok;
+
+	r->what = what;
+	ok = !perf_record_start(r, pr->caps.perf, sub, pr->env->run_workdir, name, log, &why);
+	if (!ok)
+		fail(p, "%s", why.buf);
+	strbuf_release(&why);
+	free(log);
+	free(name);
+	return ok;
+}
+
 static void start_profilers(struct pass *p)
 {
 	struct profile_run *pr = p->pr;
-	const char *dir = pr->env->run_workdir;
-	const char *wl = p->ctx->ops->name;
-	struct strbuf why = STRBUF_INIT;
 
 	if (p->want_lock && pr->lock_via_perf) {
 		const char *sub[] = { "lock", "record", "-a", "-B", pr->cpu_list ? "-C" : NULL,
 				      pr->cpu_list, NULL };
-		char *log = env_log_path(pr->env, "profile-%s-%s-lock-record.log", wl, p->step);
-		char *name = xasprintf("profile-lock-%s", p->step);
 
-		p->lock.what = "perf lock record";
-		if (perf_record_start(&p->lock, pr->caps.perf, sub, dir, name, log, &why))
-			fail(p, "%s", why.buf);
-		else
-			p->lock_started = true;
-		free(log);
-		free(name);
+		p->lock_started = start_recorder(p, &p->lock, "perf lock record", "lock", sub);
 	} else if (p->want_lock) {
 		struct strbuf err = STRBUF_INIT;
 
@@ -339,22 +350,12 @@ static void start_profilers(struct pass *p)
 			p->ls_started = true;
 		strbuf_release(&err);
 	}
-	strbuf_reset(&why);
 	if (p->want_cpu && !p->why.len) {
 		const char *sub[] = { "record", "-a", "-B", "-F", "499", pr->cpu_list ? "-C" : NULL,
 				      pr->cpu_list, NULL };
-		char *log = env_log_path(pr->env, "profile-%s-%s-cpu-record.log", wl, p->step);
-		char *name = xasprintf("profile-cpu-%s", p->step);
 
-		p->cpu.what = "perf record";
-		if (perf_record_start(&p->cpu, pr->caps.perf, sub, dir, name, log, &why))
-			fail(p, "%s", why.buf);
-		else
-			p->cpu_started = true;
-		free(log);
-		free(name);
+		p->cpu_started = start_recorder(p, &p->cpu, "perf record", "cpu", sub);
 	}
-	strbuf_release(&why);
 }
 
 static void stop_profilers(struct pass *p)
