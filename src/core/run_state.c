@@ -500,6 +500,7 @@ static enum wl_status run_workload(struct run_state *rs, struct wl_ctx *ctx, str
 			out = st;
 		} else if (it < 0) {
 			sched_warmed(&sc, s);
+			progress_set_note(&pg, sc.note);
 		} else {
 			if (!smp.added)
 				warning("%s: %s iteration %d produced no sample", ctx->ops->name,

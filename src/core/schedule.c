@@ -111,6 +111,9 @@ void sched_warmed(struct schedule *sc, size_t step)
 {
 	if (sc->st[step].warm_left)
 		sc->st[step].warm_left--;
+	/* the note is the precision of the step being measured: a step that
+	 * is only warming up has none yet, and another step's would mislead */
+	sc->note[0] = '\0';
 }
 
 void sched_abandon(struct schedule *sc, size_t step)

@@ -49,7 +49,8 @@ struct schedule {
 	struct adaptive_plan plan;   /* auto */
 	const struct wl_result *baseline;   /* auto with run --baseline; NULL: none */
 	size_t next;                 /* interleaved: where the round goes on */
-	char note[64];               /* "±4.1% (goal 3%)": the last step's precision */
+	char note[64];               /* "±4.1% (goal 3%)": the last measured step's precision;
+	                                "" after a warm-up */
 };
 
 /* From the steps of ctx and what res already holds (--resume). plan NULL:

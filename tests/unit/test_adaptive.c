@@ -175,6 +175,58 @@ static void test_stops_where_the_statistics_predict(void **state)
 	wl_result_release(&res);
 }
 
+/* The progress note is the precision of the step being measured: the
+ * warm-up of the next step clears the last step's, and the next step's
+ * own appears once it has two samples. */
+static void test_note_follows_the_measured_step(void **state)
+{
+	double x[40];
+	struct wl_ctx c = make_ctx(2, LB_AUTO, 1);
+	struct wl_result res = { 0 };
+	struct schedule sc;
+	struct adaptive_plan p = { 2.0, 3, 5, 0 };
+	size_t s, measured[2] = { 0, 0 };
+	int it;
+	bool cleared = false;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(x); i++)
+		x[i] = i % 2 ? 90 : 110;
+	sched_init(&sc, &c, &res, &p, false, NULL);
+	while (sched_next(&sc, &s, &it)) {
+		struct wl_result staging = { 0 };
+
+		if (it < 0) {
+			if (s == 1) {
+				/* s-1 ran to its cap: its precision is the note until now */
+				assert_int_equal(measured[0], 5);
+				assert_non_null(strstr(sc.note, "(goal 2%)"));
+				assert_true(sc.note[0] != '\0');
+			}
+			sched_warmed(&sc, s);
+			if (s == 1) {
+				assert_string_equal(sc.note, "");
+				cleared = true;
+			}
+			continue;
+		}
+		staging.workload = xstrdup("injected");
+		result_table_add(wl_result_table(&staging, "injected latency", "ms", BETTER_LOWER),
+				 step_names[s], x[it]);
+		result_table_add(wl_result_table(&res, "injected latency", "ms", BETTER_LOWER),
+				 step_names[s], x[it]);
+		sched_measured(&sc, s, 1.0, &res, &staging);
+		wl_result_release(&staging);
+		measured[s]++;
+		if (s == 1 && measured[1] >= 2)
+			assert_non_null(strstr(sc.note, "%"));
+	}
+	assert_true(cleared);
+	assert_int_equal(measured[1], 5);
+	sched_release(&sc);
+	wl_result_release(&res);
+}
+
 /* Normal samples of a known spread: the stop is where the statistics of
  * exactly these samples reach the goal, near (1.96 * cv / goal)^2. */
 static void test_random_stream_stops_at_the_reference(void **state)
@@ -636,6 +688,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stops_where_the_statistics_predict),
+		cmocka_unit_test(test_note_follows_the_measured_step),
 		cmocka_unit_test(test_random_stream_stops_at_the_reference),
 		cmocka_unit_test(test_caps_stop_it),
 		cmocka_unit_test(test_baseline_decides),
