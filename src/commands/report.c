@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "commands/commands.h"
-#include "compare/baseline.h"
+#include "compare/load.h"
 #include "compare/email.h"
 #include "compare/letter.h"
 #include "compare/model.h"
@@ -135,25 +135,13 @@ int cmd_report(int argc, char **argv)
 		error("-o: empty file name");
 		return LB_EXIT_USAGE;
 	}
-	if (labels_collect(argv, (size_t)n, names, &labels, &nlabels, &err) ||
-	    (baseline && labels_pick_baseline(&labels, &nlabels, baseline, &err))) {
-		error("%s", strbuf_str(&err));
-		goto out;
-	}
-	if (nlabels < 2) {
-		error("only one label (%s in %s): a report compares a baseline and at least one more",
-		      labels[0].label, labels[0].dir);
-		goto out;
-	}
-	if (comparison_build(labels, nlabels, 0.10, &cmp, &err)) {
+	if (comparison_load(argv, (size_t)n, names, baseline, 0.10,
+			    "a report compares a baseline and at least one more", &labels, &nlabels,
+			    &cmp, &err)) {
 		error("%s", strbuf_str(&err));
 		goto out;
 	}
 	have_cmp = true;
-	if (!cmp.nwls) {
-		error("no workload results (<workload>.json) in any of the %zu labels", nlabels);
-		goto out;
-	}
 	letter_section(&out, "Machine");
 	letter_machine(&cmp, &out);
 	strbuf_addstr(&out, "\n");

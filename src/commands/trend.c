@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands/commands.h"
+#include "compare/load.h"
 #include "compare/model.h"
 #include "compare/plot.h"
 #include "compare/plot_txt.h"
@@ -102,24 +103,12 @@ int cmd_trend(int argc, char **argv)
 		return popt_usage_error(&trend_command, "give the results folder (a folder of labels)");
 	if (parse_params(&params) || (figure && split_figure(figure, &dir, &base, &fmt)))
 		goto out;
-	if (labels_collect(argv, (size_t)n, NULL, &labels, &nlabels, &err)) {
-		error("%s", strbuf_str(&err));
-		goto out;
-	}
-	if (nlabels < 2) {
-		error("only one label (%s in %s): a trend needs two or more", labels[0].label,
-		      labels[0].dir);
-		goto out;
-	}
-	if (comparison_build(labels, nlabels, 0.10, &cmp, &err)) {
+	if (comparison_load(argv, (size_t)n, NULL, NULL, 0.10, "a trend needs two or more", &labels,
+			    &nlabels, &cmp, &err)) {
 		error("%s", strbuf_str(&err));
 		goto out;
 	}
 	have_cmp = true;
-	if (!cmp.nwls) {
-		error("no workload results (<workload>.json) in any of the %zu labels", nlabels);
-		goto out;
-	}
 	if (figure && (!is_dir(dir) || trend_write_figure(&cmp, &params, dir, base, fmt))) {
 		if (!is_dir(dir))
 			error("-o '%s': no folder %s", figure, dir);

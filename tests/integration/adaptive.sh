@@ -7,15 +7,6 @@
 
 QUICK=(--quick -w readtwice --set global.warmup=0 --set readtwice.runtime=1s --set readtwice.file_size=64M)
 
-wait_for() {
-  local what=$1; shift
-  for _ in $(seq 1 300); do
-    "$@" && return 0
-    sleep 0.1
-  done
-  fail "timed out waiting for $what"
-}
-
 samples_saved() { [ -f "$1" ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if sum(len(o["samples"]) for o in d["tables"][0]["ops"]) >= int(sys.argv[2]) else 1)' "$1" "$2" 2>/dev/null; }
 
 test_adaptive_caps_and_records() {

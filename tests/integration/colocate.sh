@@ -20,14 +20,6 @@ co_zram_devices() { ls /sys/block | grep '^zram' | sort | tr '\n' ' '; }
 co_zram_swaps() { awk '$1 ~ /zram/ { print $1 }' /proc/swaps | sort | tr '\n' ' '; }
 co_pressure_of() { cat /sys/fs/cgroup/memory/lrubench-$1/colocate-low-*/cgroup.procs \
   /sys/fs/cgroup/lrubench-$1/colocate-low-*/cgroup.procs 2>/dev/null; }
-co_wait_for() {
-  local what=$1; shift
-  for _ in $(seq 1 600); do
-    "$@" && return 0
-    sleep 0.1
-  done
-  fail "timed out waiting for $what"
-}
 # the run swaps on a zram device of its own, and its pressure tasks are running
 co_swapping() { [ "$(co_zram_swaps)" != "$SWAPS_BEFORE" ] && [ -n "$(co_pressure_of "$1")" ]; }
 
@@ -101,7 +93,7 @@ co_interrupt() {   # co_interrupt SIGNALS...: start a long run, signal it mid-pr
     --set colocate.low_kind=anon --set colocate.swap=zram --set colocate.runtime=60s \
     >"$T/out" 2>"$T/err" &
   pid=$!
-  co_wait_for "the run's zram swap and pressure" co_swapping $pid
+  wait_for "the run's zram swap and pressure" co_swapping $pid
   for s in "$@"; do kill "-$s" $pid; done
   wait $pid; assert_eq "$?" 130 "exit after $*"
   assert_eq "$(co_zram_devices)" "$before" "zram devices after $*"
@@ -171,7 +163,7 @@ test_colocate_sigkill_then_next_run_removes_zram() {
     --set colocate.low_kind=anon --set colocate.swap=zram --set colocate.runtime=60s \
     --set "global.workdir=$T/work" >"$T/out" 2>"$T/err" &
   pid=$!
-  co_wait_for "the run's zram swap and pressure" co_swapping $pid
+  wait_for "the run's zram swap and pressure" co_swapping $pid
   kill -KILL $pid; wait $pid 2>/dev/null
   [ "$(co_zram_devices)" != "$before" ] || fail "the killed run's zram device is already gone?"
   ls "$T/work"/lrubench-zram-$pid.* >/dev/null 2>&1 || fail "no marker of the killed run's device"

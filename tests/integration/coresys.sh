@@ -12,8 +12,8 @@ need_memcg() {
   grep -qE ' cgroup .*memory| cgroup2 ' /proc/mounts || skip "no cgroup filesystem mounted"
 }
 
-# wait_for FILE PATTERN [SECS]: poll until FILE has a line matching PATTERN
-wait_for() {
+# wait_for_line FILE PATTERN [SECS]: poll until FILE has a line matching PATTERN
+wait_for_line() {
   local i
   for ((i = 0; i < ${3:-30} * 10; i++)); do
     grep -q -- "$2" "$1" 2>/dev/null && return 0
@@ -57,7 +57,7 @@ test_cgroups_limits_members_and_sigint() {
   need_memcg
   "$CGTOOL" hold 3 64M >"$T/out" 2>"$T/err" &
   local pid=$! parent root mode limit_file pids p
-  wait_for "$T/out" '^ready'
+  wait_for_line "$T/out" '^ready'
   parent=$(run_parent "$T/out"); root=$(memcg_root "$T/out")
   mode=$(sed -n 's/^mode \([^ ]*\) .*/\1/p' "$T/out")
   assert_eq "$(basename "$parent")" "lrubench-$pid" "run parent name"
@@ -87,7 +87,7 @@ test_cgroups_sigkill_then_stale_removal() {
   need_memcg
   "$CGTOOL" hold 2 0 >"$T/out" 2>"$T/err" &
   local pid=$! parent p
-  wait_for "$T/out" '^ready'
+  wait_for_line "$T/out" '^ready'
   parent=$(run_parent "$T/out")
   cat "$parent"/m*/cgroup.procs >"$T/members"
   kill -KILL "$pid"
@@ -158,7 +158,7 @@ test_sparse_sigint_cleans_up() {
   local work=$T/lrubench-work
   "$CGTOOL" sparse loop-ext4 "$work" 2G hold >"$T/out" 2>"$T/err" &
   local pid=$!
-  wait_for "$T/out" '^ready'
+  wait_for_line "$T/out" '^ready'
   grep -qF "$work/mnt" /proc/mounts || fail "the sparse root is not mounted"
   losetup -a | grep -qF "$work" || fail "no loop device over the image"
   kill -INT "$pid"
@@ -177,7 +177,7 @@ test_sparse_sigkill_in_private_namespace() {
   local work=$T/lrubench-work i
   unshare -m --propagation private "$CGTOOL" sparse loop-ext4 "$work" 1G hold >"$T/out" 2>"$T/err" &
   local pid=$!
-  wait_for "$T/out" '^ready'
+  wait_for_line "$T/out" '^ready'
   losetup -a | grep -qF "$work" || fail "no loop device over the image"
   kill -KILL "$pid"
   wait "$pid" 2>/dev/null

@@ -87,7 +87,7 @@ test_fetch_sigint_leaves_no_partial_entry() {
   head -c 20000000 /dev/urandom > "$T/www/big"   # /slow/ sends 64 KiB per 50 ms: ~15 s
   "$LRUBENCH" fetch "$BASE/slow/big" --cache "$T/cache" >"$T/out" 2>"$T/err" &
   local pid=$!
-  wait_for '[ -n "$(find "$T/cache" -name ".tmp-*" -size +100k 2>/dev/null)" ]' 20
+  wait_until '[ -n "$(find "$T/cache" -name ".tmp-*" -size +100k 2>/dev/null)" ]' 20
   kill -INT $pid
   wait $pid; local rc=$?
   assert_eq "$rc" 130 "exit code after SIGINT"
@@ -165,7 +165,7 @@ test_extract_sigint_removes_partial_folder() {
   local pid=$!
   exec 3<>"$T/fifo"   # read-write: never blocks, even when lrubench is gone
   head -c 3072 "$T/k.tar" >&3   # of about 10 KiB
-  wait_for '[ -d "$T/tree.extracting/fakelinux-1.0" ]' 20
+  wait_until '[ -d "$T/tree.extracting/fakelinux-1.0" ]' 20
   kill -INT $pid
   wait $pid; local rc=$?
   exec 3>&-

@@ -170,7 +170,7 @@ test_kernbench_sigint_during_download() {
   kb_args a --set kernbench.source="$BASE/slow/big.tar.xz"
   "$LRUBENCH" "${KB[@]}" >"$T/out" 2>"$T/err" &
   local pid=$!
-  wait_for '[ -n "$(find "$T/cache" -name ".tmp-*" -size +100k 2>/dev/null)" ]' 20
+  wait_until '[ -n "$(find "$T/cache" -name ".tmp-*" -size +100k 2>/dev/null)" ]' 20
   kill -INT $pid
   wait $pid; local rc=$?
   assert_eq "$rc" 130 "exit code after SIGINT"
@@ -188,7 +188,7 @@ test_kernbench_sigint_during_extraction() {
   local pid=$!
   exec 3<>"$T/fifo"   # read-write: never blocks, even when lrubench is gone
   head -c 3072 "$T/k.tar" >&3
-  wait_for '[ -n "$(ls -d "$T"/work/run-*/kernbench/tree-1.extracting/fakelinux-1.0 2>/dev/null)" ]' 20
+  wait_until '[ -n "$(ls -d "$T"/work/run-*/kernbench/tree-1.extracting/fakelinux-1.0 2>/dev/null)" ]' 20
   kill -INT $pid
   wait $pid; local rc=$?
   exec 3>&-
@@ -206,7 +206,7 @@ test_kernbench_sigint_during_build() {
     --set kernbench.jobs=2 --set kernbench.warmup=1
   "$LRUBENCH" "${KB[@]}" >"$T/out" 2>"$T/err" &
   local pid=$!
-  wait_for 'grep -qs SLOW-BUILD-STARTED "$T"/res/a/logs/kernbench-build-j2-w1-m1.log' 30
+  wait_until 'grep -qs SLOW-BUILD-STARTED "$T"/res/a/logs/kernbench-build-j2-w1-m1.log' 30
   kill -INT $pid
   wait $pid; local rc=$?
   assert_eq "$rc" 130 "exit code after SIGINT"

@@ -35,6 +35,16 @@ assert_grep() { grep -q -- "$1" "$2" || { echo "--- $2:"; tail -20 "$2"; fail "'
 assert_grep_err() { assert_grep "$1" "$T/err"; }
 # jq-free JSON reads through python3 (a test dependency, installed by .ci/run)
 json_get() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval("d"+sys.argv[2]))' "$1" "$2"; }
+# Poll (bounded, 60 s) until CMD... holds: WHAT names the event in the
+# failure. Tests wait for events this way, never sleep a fixed time to pass.
+wait_for() {
+  local what=$1; shift
+  for _ in $(seq 1 600); do
+    "$@" && return 0
+    sleep 0.1
+  done
+  fail "timed out waiting for $what"
+}
 
 # Nothing lrubench creates may survive a run: cgroups, mounts, loop devices,
 # processes. Every such object carries its creator's pid (lrubench-<pid>,

@@ -7,14 +7,6 @@
 
 MR=(-w mmapread --quick --set global.warmup=0 --set mmapread.runtime=1s --set mmapread.file_size=64M)
 
-mr_wait_for() {
-  local what=$1; shift
-  for _ in $(seq 1 300); do
-    "$@" && return 0
-    sleep 0.1
-  done
-  fail "timed out waiting for $what"
-}
 # pids in the run's mmapread memcgs
 mr_tasks_of() { cat /sys/fs/cgroup/memory/lrubench-$1/mmapread-*/cgroup.procs \
   /sys/fs/cgroup/lrubench-$1/mmapread-*/cgroup.procs 2>/dev/null; }
@@ -86,7 +78,7 @@ test_mmapread_memcgs_zero_in_root_then_sigint() {
   "$LRUBENCH" run "${MR[@]}" -i 3 -o "$T/r" --label z --set mmapread.memcgs=0 \
     --set mmapread.runtime=30s >"$T/out" 2>"$T/err" &
   local pid=$!
-  mr_wait_for "a task in the root memory cgroup" mr_in_root_memcg $pid
+  wait_for "a task in the root memory cgroup" mr_in_root_memcg $pid
   kill -INT $pid; wait $pid; assert_eq "$?" 130 "exit after SIGINT"
   assert_eq "$(json_get "$T/r/z/run.json" '["status"]')" interrupted "status"
   assert_no_leaks
@@ -97,14 +89,14 @@ test_mmapread_sigint_and_double_sigint_leave_nothing() {
   "$LRUBENCH" run "${MR[@]}" -i 3 -o "$T/r" --label i --set mmapread.memcgs=2 \
     --set mmapread.runtime=30s >"$T/out" 2>"$T/err" &
   local pid=$!
-  mr_wait_for "tasks in memcgs" mr_has_tasks $pid
+  wait_for "tasks in memcgs" mr_has_tasks $pid
   kill -INT $pid; wait $pid; assert_eq "$?" 130 "exit after SIGINT"
   assert_grep_err "interrupted"
   assert_no_leaks
   "$LRUBENCH" run "${MR[@]}" -i 3 -o "$T/r" --label d --set mmapread.memcgs=2 \
     --set mmapread.runtime=30s >"$T/out" 2>"$T/err" &
   pid=$!
-  mr_wait_for "tasks in memcgs" mr_has_tasks $pid
+  wait_for "tasks in memcgs" mr_has_tasks $pid
   kill -INT $pid; kill -INT $pid; wait $pid; assert_eq "$?" 130 "exit after two SIGINTs"
   assert_no_leaks
 }

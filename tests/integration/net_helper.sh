@@ -70,7 +70,7 @@ slow_fetch() {
   head -c 20000000 /dev/urandom > "$T/www/big"   # /slow/ sends 64 KiB per 50 ms
   "$LRUBENCH" fetch "$BASE/slow/big" --cache "$T/cache" >"$T/out" 2>"$T/err" &
   PID=$!
-  wait_for '[ -n "$(find "$T/cache" -name ".tmp-*" -size +100k 2>/dev/null)" ]' 20
+  wait_until '[ -n "$(find "$T/cache" -name ".tmp-*" -size +100k 2>/dev/null)" ]' 20
   HELPER=$(pgrep -P $PID)
   [ -n "$HELPER" ] || fail "lrubench downloads without a child process"
 }
@@ -107,6 +107,6 @@ test_fetch_helper_cleans_up_when_lrubench_is_killed() {
   slow_fetch
   kill -KILL $PID
   wait $PID 2>/dev/null
-  wait_for '[ ! -e "/proc/$HELPER" ]' 20
+  wait_until '[ ! -e "/proc/$HELPER" ]' 20
   assert_cache_entries "$T/cache" 0
 }

@@ -6,15 +6,6 @@
 
 PQUICK=(--quick -w readtwice --set global.warmup=0 --set readtwice.runtime=2s --set readtwice.file_size=64M)
 
-pwait_for() {   # bounded polling for an event, not a sleep to pass
-  local what=$1; shift
-  for _ in $(seq 1 600); do
-    "$@" && return 0
-    sleep 0.1
-  done
-  fail "timed out waiting for $what"
-}
-
 need_perf() {
   need_root
   command -v perf >/dev/null 2>&1 || skip "needs perf (apt-get install linux-perf)"
@@ -200,7 +191,7 @@ test_profile_perf_killed() {
   "$LRUBENCH" run "${PQUICK[@]}" -i 1 -o "$T/r" --label k --set readtwice.memcgs=1 \
     --set readtwice.runtime=20s --profile lock >"$T/out" 2>"$T/err" &
   local pid=$! rc
-  pwait_for "perf lock record" has_perf "$pid"
+  wait_for "perf lock record" has_perf "$pid"
   kill -9 "$(perf_of "$pid")"
   wait "$pid"; rc=$?
   assert_eq "$rc" 0 "exit status"
@@ -238,7 +229,7 @@ test_profile_sigint_kills_perf() {
   "$LRUBENCH" run "${PQUICK[@]}" -i 1 -o "$T/r" --label i --set readtwice.memcgs=1 \
     --set readtwice.runtime=30s --profile lock >"$T/out" 2>"$T/err" &
   local pid=$! rc perf
-  pwait_for "perf lock record" has_perf "$pid"
+  wait_for "perf lock record" has_perf "$pid"
   perf=$(perf_of "$pid")
   [ -n "$(ls /var/tmp/lrubench/run-$pid/ | grep profile-lock)" ] || fail "no perf files while it runs"
   kill -INT "$pid"

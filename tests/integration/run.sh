@@ -4,17 +4,6 @@
 
 QUICK=(--quick -w readtwice --set global.warmup=0 --set readtwice.runtime=1s --set readtwice.file_size=64M)
 
-# Poll (bounded) until a condition holds; this waits for an event, it does
-# not sleep a fixed time to make a test pass.
-wait_for() {
-  local what=$1; shift
-  for _ in $(seq 1 300); do
-    "$@" && return 0
-    sleep 0.1
-  done
-  fail "timed out waiting for $what"
-}
-
 run_status() { json_get "$1/run.json" '["status"]'; }
 
 # pids of the readers of run $1 (they sit in its memcgs)
