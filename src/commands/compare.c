@@ -228,13 +228,16 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (junit) {
 		report_junit(&cmp, &gopts, &xml);
+		/* an output that cannot be written is an I/O failure: exit 1 */
 		if (write_file_atomic(junit, xml.buf, xml.len)) {
 			comparison_release(&cmp);
+			ret = LB_EXIT_FAIL;
 			goto out;
 		}
 	}
 	if (write_out(&out)) {
 		comparison_release(&cmp);
+		ret = LB_EXIT_FAIL;
 		goto out;
 	}
 	ret = LB_EXIT_OK;

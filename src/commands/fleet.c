@@ -242,7 +242,8 @@ static int submit(const struct fleet_plan *p)
 		      p->path, path);
 		goto out;
 	}
-	if (mkdir_p(state, 0755)) {
+	/* Slurm opens its --output files here by name, as root */
+	if (mkdir_private(state, 0755)) {
 		ret = LB_EXIT_FAIL;
 		goto out;
 	}

@@ -17,6 +17,7 @@
 #include "compare/load.h"
 #include "compare/model.h"
 #include "compare/plot.h"
+#include "compare/plot_stage.h"
 #include "compare/plot_txt.h"
 #include "compare/trend.h"
 #include "core/cleanup.h"
@@ -91,6 +92,7 @@ int cmd_trend(int argc, char **argv)
 	struct trend_params params;
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
 	struct plot_set set = { 0 };
+	struct plot_stage stage = { NULL, NULL, 0 };
 	char *dir = NULL, *base = NULL;
 	enum plot_format fmt = PLOT_PNG;
 	int n, ret = LB_EXIT_USAGE;
@@ -109,9 +111,16 @@ int cmd_trend(int argc, char **argv)
 		goto out;
 	}
 	have_cmp = true;
-	if (figure && (!is_dir(dir) || trend_write_figure(&cmp, &params, dir, base, fmt))) {
-		if (!is_dir(dir))
-			error("-o '%s': no folder %s", figure, dir);
+	if (figure && !is_dir(dir)) {
+		error("-o '%s': no folder %s", figure, dir);
+		goto out;
+	}
+	/* the figure's files are made in a staging folder and renamed into
+	 * place: gnuplot never opens a path in the user's folder, so a symlink
+	 * planted at FIGURE is refused, never written through (plot_stage.h) */
+	if (figure && (plot_stage_open(&stage, dir) ||
+		       trend_write_figure(&cmp, &params, stage.dir, base, fmt))) {
+		ret = LB_EXIT_FAIL;
 		goto out;
 	}
 	report_trend(&cmp, &params, &out);
@@ -123,9 +132,9 @@ int cmd_trend(int argc, char **argv)
 	ret = LB_EXIT_OK;
 	if (figure) {
 		if (!plot_have_gnuplot()) {
+			ret = plot_stage_publish(&stage) ? LB_EXIT_FAIL : LB_EXIT_UNSUPPORTED;
 			error("gnuplot is not installed (apt-get install gnuplot-nox); the script is "
 			      "%s/%s.gp", dir, base);
-			ret = LB_EXIT_UNSUPPORTED;
 			goto out;
 		}
 		set.format = fmt;
@@ -133,10 +142,17 @@ int cmd_trend(int argc, char **argv)
 		memset(&set.figs[0], 0, sizeof(set.figs[0]));
 		set.figs[0].base = xstrdup(base);
 		set.n = 1;
-		if (plot_run_gnuplot(&set, dir) || (fmt == PLOT_TXT && plot_txt_tidy_set(&set, dir)))
+		if (plot_run_gnuplot(&set, stage.dir) ||
+		    (fmt == PLOT_TXT && plot_txt_tidy_set(&set, stage.dir)))
 			ret = lb_stop_requested() ? LB_EXIT_INTERRUPTED : LB_EXIT_FAIL;
+		else if (lb_stop_requested())
+			ret = LB_EXIT_INTERRUPTED;
+		/* a gnuplot failure keeps the script and data to look at */
+		if (ret != LB_EXIT_INTERRUPTED && plot_stage_publish(&stage))
+			ret = LB_EXIT_FAIL;
 	}
 out:
+	plot_stage_abort(&stage);
 	plot_set_release(&set);
 	if (have_cmp)
 		comparison_release(&cmp);

@@ -766,7 +766,7 @@ static void gp_render(struct strbuf *sb, const struct figspec *f, const char *ba
 int write_text(const char *dir, const char *name, const struct strbuf *sb)
 {
 	char *path = xasprintf("%s/%s", dir, name);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	size_t off = 0;
 	int ret = 0;
 

@@ -44,11 +44,20 @@ int plot_stage_publish(struct plot_stage *st)
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		/* replaces whatever has the name in OUTDIR, a symlink included */
+		/* replaces only a regular file: a symlink, device or folder
+		 * planted in OUTDIR is refused, never written through (util.h) */
 		char *to = xasprintf("%s/%s", st->outdir, de->d_name);
+		struct strbuf why = STRBUF_INIT;
+		enum output_kind kind;
+		int fd;
 
-		if (renameat(dirfd(d), de->d_name, AT_FDCWD, to))
+		if (output_target_kind(to, &kind, &fd, &why))
+			ret = error("%s", why.buf);
+		else if (kind != OUTPUT_REPLACE)
+			ret = error("%s is a device or a FIFO: plot replaces only a regular file", to);
+		else if (renameat(dirfd(d), de->d_name, AT_FDCWD, to))
 			ret = error_errno("cannot create %s", to);
+		strbuf_release(&why);
 		free(to);
 	}
 	closedir(d);

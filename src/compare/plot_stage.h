@@ -3,8 +3,10 @@
  * plot makes every file (.dat, .gp, index.md, the figures gnuplot writes in
  * pieces) in a fresh staging folder inside -o and renames each into place
  * at the end. So an interrupted plot leaves no partial figure (the staging
- * folder goes, from the cleanup registry on a second signal too), and a
- * symlink planted in -o is replaced by rename(), never written through.
+ * folder goes, from the cleanup registry on a second signal too), and
+ * gnuplot never opens a path in -o: a symlink, device or folder planted
+ * there is refused at the rename (core/util.h output_target_kind), never
+ * written through or replaced. trend -o uses it the same way.
  */
 #ifndef LRUBENCH_PLOT_STAGE_H
 #define LRUBENCH_PLOT_STAGE_H

@@ -245,7 +245,7 @@ int child_start(struct child *c)
 		goto out;
 	}
 	if (c->out_path && !c->null_stdio) {
-		out_fd = open(c->out_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+		out_fd = open(c->out_path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (out_fd < 0) {
 			error_errno("cannot run '%s': cannot open %s", name, c->out_path);
 			goto out;

@@ -382,13 +382,18 @@ void format_size(uint64_t bytes, char *buf, size_t len)
 
 int open_regular_file(const char *path, unsigned flags, struct strbuf *err)
 {
+	return open_regular_file_at(AT_FDCWD, path, flags, err);
+}
+
+int open_regular_file_at(int dirfd, const char *path, unsigned flags, struct strbuf *err)
+{
 	int oflags = O_RDONLY | O_NONBLOCK | O_CLOEXEC, fd, e;
 	const char *why = NULL;
 	struct stat st;
 
 	if (flags & READ_NOFOLLOW)
 		oflags |= O_NOFOLLOW;
-	fd = open(path, oflags);
+	fd = openat(dirfd, path, oflags);
 	if (fd < 0) {
 		e = errno;
 		if (e == ELOOP && (flags & READ_NOFOLLOW))
@@ -425,9 +430,15 @@ fail:
 char *read_regular_file(const char *path, size_t max, unsigned flags, size_t *len,
 			struct strbuf *err)
 {
+	return read_regular_file_at(AT_FDCWD, path, max, flags, len, err);
+}
+
+char *read_regular_file_at(int dirfd, const char *path, size_t max, unsigned flags, size_t *len,
+			   struct strbuf *err)
+{
 	struct strbuf sb = STRBUF_INIT;
 	ssize_t r;
-	int fd = open_regular_file(path, flags, err), e;
+	int fd = open_regular_file_at(dirfd, path, flags, err), e;
 
 	if (fd < 0)
 		return NULL;
@@ -506,16 +517,119 @@ static void unlink_tmp(void *path)
 	unlink(path);
 }
 
+/* /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: N, or -1 */
+static int named_fd(const char *path)
+{
+	unsigned long long n;
+
+	if (!strcmp(path, "/dev/stdout"))
+		return 1;
+	if (!strcmp(path, "/dev/stderr"))
+		return 2;
+	if (!strncmp(path, "/dev/fd/", 8))
+		path += 8;
+	else if (!strncmp(path, "/proc/self/fd/", 14))
+		path += 14;
+	else
+		return -1;
+	return !parse_ull(path, &n) && n <= INT_MAX && fcntl((int)n, F_GETFD) >= 0 ? (int)n : -1;
+}
+
+int output_target_kind(const char *path, enum output_kind *kind, int *fd, struct strbuf *err)
+{
+	struct stat l, t;
+
+	*kind = OUTPUT_REPLACE;
+	*fd = named_fd(path);
+	if (*fd >= 0) {
+		*kind = OUTPUT_FD;
+		return 0;
+	}
+	if (lstat(path, &l)) {
+		if (errno == ENOENT)
+			return 0;
+		strbuf_addf(err, "cannot look at %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (S_ISREG(l.st_mode))
+		return 0;
+	if (S_ISCHR(l.st_mode) || S_ISFIFO(l.st_mode)) {
+		*kind = OUTPUT_IN_PLACE;
+		return 0;
+	}
+	/* /dev/stdout is root's link to /proc/self/fd/1: followed only when it
+	 * is ours and leads to a device or a pipe, never to a file */
+	if (S_ISLNK(l.st_mode) && l.st_uid == geteuid() && !stat(path, &t) &&
+	    (S_ISCHR(t.st_mode) || S_ISFIFO(t.st_mode))) {
+		*kind = OUTPUT_IN_PLACE;
+		return 0;
+	}
+	strbuf_addf(err, "%s is %s: lrubench writes only to a regular file, a character device "
+		    "or a FIFO, and never replaces anything else", path,
+		    S_ISLNK(l.st_mode) ? "a symbolic link" : S_ISDIR(l.st_mode) ? "a folder" :
+		    S_ISBLK(l.st_mode) ? "a block device" : S_ISSOCK(l.st_mode) ? "a socket" :
+		    "not a regular file");
+	return -1;
+}
+
+/* Write into an existing device or FIFO: no O_CREAT, no O_TRUNC, and
+ * fstat must agree with output_target_kind (a swap in between is refused);
+ * or into our own descriptor named_fd (closed by nobody but its owner). */
+static int write_in_place(const char *path, int named, const char *p, size_t len)
+{
+	int fd = named >= 0 ? named : open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
+		return error_errno("cannot open %s", path);
+	if (named < 0 && (fstat(fd, &st) || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))) {
+		close(fd);
+		return error("%s changed while it was opened: not written", path);
+	}
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			int e = w < 0 ? errno : EIO;
+
+			if (named < 0)
+				close(fd);
+			errno = e;
+			return error_errno("cannot write %s", path);
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	if (named < 0 && close(fd))
+		return error_errno("cannot write %s", path);
+	return 0;
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
-	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	struct strbuf why = STRBUF_INIT;
+	enum output_kind kind;
+	char *tmp;
 	const char *p = data;
 	int fd, cid;
 
+	if (output_target_kind(path, &kind, &fd, &why)) {
+		error("%s", why.buf);
+		strbuf_release(&why);
+		return -1;
+	}
+	strbuf_release(&why);
+	if (kind != OUTPUT_REPLACE)
+		return write_in_place(path, kind == OUTPUT_FD ? fd : -1, data, len);
+	tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+
 	/*
 	 * O_EXCL | O_NOFOLLOW: a symlink planted at the temp name is removed,
-	 * never written through; the final rename() replaces a symlink at path
-	 * instead of following it.
+	 * never written through; the final rename() replaces only a regular
+	 * file (output_target_kind, just above; rename() itself never follows
+	 * a link at path).
 	 */
 	if (unlink(tmp) && errno != ENOENT) {
 		error_errno("cannot remove the stale %s", tmp);
@@ -660,6 +774,25 @@ int mkdir_p(const char *path, mode_t mode)
 		ret = error("%s exists and is not a folder", path);
 	free(p);
 	return ret;
+}
+
+int mkdir_private(const char *path, mode_t mode)
+{
+	struct stat st;
+
+	if (mkdir_p(path, mode))
+		return -1;
+	if (lstat(path, &st))
+		return error_errno("cannot look at %s", path);
+	if (!S_ISDIR(st.st_mode))
+		return error("%s is a link to a folder, not a folder: lrubench writes by name only "
+			     "into a folder of its own user", path);
+	if (st.st_uid != geteuid() || (st.st_mode & 0022))
+		return error("%s is owned by uid %u with mode %04o: lrubench writes by name only into "
+			     "a folder of its own user (uid %u) that nobody else can write (chown it, "
+			     "chmod go-w it, or choose another)", path, (unsigned)st.st_uid,
+			     (unsigned)(st.st_mode & 07777), (unsigned)geteuid());
+	return 0;
 }
 
 static int remove_tree_at(int parent, const char *name, dev_t dev)

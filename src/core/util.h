@@ -104,10 +104,30 @@ int open_regular_file(const char *path, unsigned flags, struct strbuf *err);
 char *read_regular_file(const char *path, size_t max, unsigned flags, size_t *len,
 			struct strbuf *err);
 char *read_file_str(const char *path, size_t *len);
+/* The same relative to a folder's descriptor (openat): for walking a tree
+ * that someone else can change by descriptor, never by path again. */
+int open_regular_file_at(int dirfd, const char *path, unsigned flags, struct strbuf *err);
+char *read_regular_file_at(int dirfd, const char *path, size_t max, unsigned flags, size_t *len,
+			   struct strbuf *err);
 /* write_str_file writes s to an existing file (sysfs, cgroupfs) and reports
  * a named error on failure. */
 int write_str_file(const char *path, const char *s);
-/* Write data to path atomically: temp file in the same folder, fsync, rename. */
+/*
+ * What an output path may be (ARCHITECTURE §9, "output files"): lrubench
+ * replaces only regular files. A path that does not exist or is a regular
+ * file is written to a temp file and renamed over (OUTPUT_REPLACE); a
+ * character device or a FIFO (/dev/null, a pipe), or a symlink that we own
+ * leading to one, is written in place (OUTPUT_IN_PLACE); /dev/stdout,
+ * /dev/stderr, /dev/fd/N and /proc/self/fd/N name our own descriptor N,
+ * written as it is (OUTPUT_FD, *fd), as gawk does; anything else (a symlink
+ * of someone else's or to a file, a folder, a block device, a socket) is
+ * refused (-1, the reason in err).
+ */
+enum output_kind { OUTPUT_REPLACE, OUTPUT_IN_PLACE, OUTPUT_FD };
+int output_target_kind(const char *path, enum output_kind *kind, int *fd, struct strbuf *err);
+/* Write data to path: atomically (temp file in the same folder, fsync,
+ * rename) over a regular file, in place into a device or FIFO, refused
+ * otherwise, by output_target_kind's rule. */
 int write_file_atomic(const char *path, const void *data, size_t len);
 /* The last `lines` lines of a regular file (a child's log) appended to out,
  * for error messages: only its last 64 KiB are read, '\r' is dropped and
@@ -121,6 +141,12 @@ void file_tail(const char *path, int lines, struct strbuf *out);
  * (log may be NULL). Returns -1. For a child's exit code use child_failed(). */
 int error_with_log(const char *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int mkdir_p(const char *path, mode_t mode);
+/* mkdir_p, then the folder must be ours alone: a real folder (not a link),
+ * owned by our user, writable by nobody else. For folders where lrubench,
+ * as root, lets programs write by name (work folders, fleet state with
+ * Slurm's output files): another user's folder could swap those names for
+ * links. -1 with a message naming the folder, its owner and mode. */
+int mkdir_private(const char *path, mode_t mode);
 /* Remove a tree without following symlinks; stays on one filesystem. */
 int remove_tree(const char *path);
 bool path_exists(const char *path);

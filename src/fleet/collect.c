@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "compare/labels.h"
 #include "core/child.h"
 #include "core/cleanup.h"
+#include "core/label_name.h"
 #include "core/net_client.h"
 #include "core/path.h"
 #include "core/results.h"
@@ -22,10 +24,67 @@
 
 /* What collect found for one task. */
 struct found {
-	char *dir;       /* its label folder, or NULL */
+	char *dir;       /* collect's own copy of its label folder, or NULL */
+	char *from;      /* that folder as found (messages, fleet_pooled_from) */
 	char *node;      /* where it ran (from its label) */
 	char *status;    /* run.json's status */
 };
+
+/* ---- reading what tasks wrote ---- */
+
+/*
+ * Copy src's run.json (with_run) and its results *.json into dst, by
+ * descriptor: src is opened O_NOFOLLOW|O_DIRECTORY and each file with
+ * openat(O_NOFOLLOW) as a regular file of at most RESULTS_FILE_MAX, so a
+ * task folder on a shared path cannot lead the root collect job to a file
+ * elsewhere. collect copies every task's folder once into its own state
+ * (take_label) and reads only that copy afterwards: each file of a task
+ * is read once, and cannot be swapped between its check and its use.
+ */
+static int copy_results(const char *src, const char *dst, bool with_run, struct strbuf *err)
+{
+	int fd = open(src, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	struct dirent *de;
+	int ret = 0;
+
+	if (!d) {
+		strbuf_addf(err, "cannot read %s: %s", src,
+			    errno == ELOOP || errno == ENOTDIR ? "not a folder (a link is not followed)"
+							       : strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (mkdir_p(dst, 0755)) {
+		closedir(d);
+		strbuf_addf(err, "cannot create %s", dst);
+		return -1;
+	}
+	while (!ret && (de = readdir(d))) {
+		size_t l = strlen(de->d_name), len;
+		char *dp, *text;
+
+		if (l < 6 || strcmp(de->d_name + l - 5, ".json") || de->d_name[0] == '.' ||
+		    (!with_run && !strcmp(de->d_name, "run.json")))
+			continue;
+		text = read_regular_file_at(dirfd(d), de->d_name, RESULTS_FILE_MAX, READ_NOFOLLOW,
+					    &len, err);
+		if (!text) {
+			ret = -1;
+			break;
+		}
+		dp = xasprintf("%s/%s", dst, de->d_name);
+		if (write_file_atomic(dp, text, len)) {
+			strbuf_addf(err, "cannot copy %s/%s to %s", src, de->d_name, dp);
+			ret = -1;
+		}
+		free(text);
+		free(dp);
+	}
+	closedir(d);
+	return ret;
+}
 
 /* ---- the tasks' labels ---- */
 
@@ -63,6 +122,7 @@ static int find_labels(const struct fleet_plan *p, const char *state, struct fou
 {
 	struct strlist dirs = STRLIST_INIT, archives = STRLIST_INIT, shown = STRLIST_INIT;
 	struct strbuf err = STRBUF_INIT;
+	char *taken;
 	int ret = 0;
 
 	if (p->results) {
@@ -82,14 +142,29 @@ static int find_labels(const struct fleet_plan *p, const char *state, struct fou
 		error("%s", err.buf);
 		ret = -1;
 	}
+	taken = xasprintf("%s/taken", state);
+	remove_tree(taken);
 	for (size_t i = 0; i < dirs.n && !ret; i++) {
 		struct label_result l;
 		const struct fleet_task *t;
-		char *node = NULL;
+		char *node = NULL, *copy = xasprintf("%s/%zu", taken, i);
 
 		strbuf_reset(&err);
-		if (label_result_load(dirs.v[i], &l, &err)) {
+		/* the task's files are read once, into our own copy: everything
+		 * after this reads the copy */
+		if (copy_results(dirs.v[i], copy, true, &err) ||
+		    label_result_load(copy, &l, &err)) {
 			warning("%s is not read: %s", shown.v[i], err.buf);
+			free(copy);
+			continue;
+		}
+		/* the label inside is someone else's text: the label rule before
+		 * any part of it names anything (it becomes a pooled folder) */
+		strbuf_reset(&err);
+		if (label_name_check(l.label, &err)) {
+			warning("%s: its run.json's label is refused: %s", shown.v[i], err.buf);
+			label_result_release(&l);
+			free(copy);
 			continue;
 		}
 		t = fleet_task_of_label(p, l.label, &node);
@@ -98,18 +173,23 @@ static int find_labels(const struct fleet_plan *p, const char *state, struct fou
 				l.label);
 		} else if (found[t->id].dir) {
 			warning("%s: task %zu has two labels (%s and %s): the second is left out",
-				shown.v[i], t->id, found[t->id].dir, dirs.v[i]);
+				shown.v[i], t->id, found[t->id].from, shown.v[i]);
 		} else {
 			const char *st = jstr(l.run, "status");
 
-			found[t->id].dir = xstrdup(dirs.v[i]);
-			found[t->id].node = node;
+			found[t->id].dir = copy;
+			found[t->id].from = xstrdup(shown.v[i]);
+			found[t->id].node = t->node ? xstrdup(t->node) : node;
 			found[t->id].status = xstrdup(st ? st : "(none)");
-			node = NULL;
+			copy = NULL;
+			if (!t->node)
+				node = NULL;
 		}
+		free(copy);
 		free(node);
 		label_result_release(&l);
 	}
+	free(taken);
 	strlist_release(&dirs);
 	strlist_release(&archives);
 	strlist_release(&shown);
@@ -118,45 +198,6 @@ static int find_labels(const struct fleet_plan *p, const char *state, struct fou
 }
 
 /* ---- pooling the repetitions ---- */
-
-/* Copy dir's run.json (with_run) and its results *.json into dst. */
-static int copy_results(const char *src, const char *dst, bool with_run, struct strbuf *err)
-{
-	DIR *d = opendir(src);
-	struct dirent *de;
-	int ret = 0;
-
-	if (!d) {
-		strbuf_addf(err, "cannot read %s: %s", src, strerror(errno));
-		return -1;
-	}
-	if (mkdir_p(dst, 0755)) {
-		closedir(d);
-		strbuf_addf(err, "cannot create %s", dst);
-		return -1;
-	}
-	while (!ret && (de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-		char *sp, *dp, *text;
-		size_t len;
-
-		if (l < 6 || strcmp(de->d_name + l - 5, ".json") || de->d_name[0] == '.' ||
-		    (!with_run && !strcmp(de->d_name, "run.json")))
-			continue;
-		sp = xasprintf("%s/%s", src, de->d_name);
-		dp = xasprintf("%s/%s", dst, de->d_name);
-		text = read_file_str(sp, &len);
-		if (!text || write_file_atomic(dp, text, len)) {
-			strbuf_addf(err, "cannot copy %s to %s", sp, dp);
-			ret = -1;
-		}
-		free(text);
-		free(sp);
-		free(dp);
-	}
-	closedir(d);
-	return ret;
-}
 
 struct pooled_meta {
 	const char *label;
@@ -181,6 +222,12 @@ static int pool_one(const struct fleet_plan *p, size_t kernel, const char *node,
 	char *dst = xasprintf("%s/%s", pooled, label), *tmp = xasprintf("%s/.staging", pooled);
 	int n = 0, ret = 0;
 
+	/* plan data (the kernel's name) and a node name that passed the label
+	 * rule as part of a task's label: still checked, it names a folder */
+	if (label_name_check(label, &err)) {
+		error("cannot pool the repetitions of a kernel on node '%s': %s", node, err.buf);
+		ret = -1;
+	}
 	for (size_t i = 0; i < p->ntasks && !ret; i++) {
 		const struct fleet_task *t = &p->tasks[i];
 		const struct found *f = &found[i];
@@ -189,8 +236,8 @@ static int pool_one(const struct fleet_plan *p, size_t kernel, const char *node,
 		if (t->kernel != kernel || !f->dir || strcmp(f->node, node) ||
 		    strcmp(f->status, "complete"))
 			continue;
-		base = strrchr(f->dir, '/');
-		json_object_array_add(m.from, json_object_new_string(base ? base + 1 : f->dir));
+		base = strrchr(f->from, '/');
+		json_object_array_add(m.from, json_object_new_string(base ? base + 1 : f->from));
 		if (!n++) {
 			ret = copy_results(f->dir, dst, true, &err);
 			continue;
@@ -314,10 +361,10 @@ static void describe_task(const struct fleet_plan *p, const struct fleet_task *t
 		    f->node ? f->node : t->node ? t->node : "(any)",
 		    t->group < jobs->n ? jobs->v[t->group] : "?", t->index);
 	if (*ok) {
-		strbuf_addf(out, "complete, %s", f->dir);
+		strbuf_addf(out, "complete, %s", f->from);
 	} else {
 		if (f->dir)
-			strbuf_addf(out, "FAILED: run.json says status '%s' (%s)", f->status, f->dir);
+			strbuf_addf(out, "FAILED: run.json says status '%s' (%s)", f->status, f->from);
 		else
 			strbuf_addstr(out, "FAILED: no results");
 		if (s)
@@ -338,7 +385,8 @@ int fleet_collect(const struct fleet_plan *p, const struct strlist *jobs)
 	size_t nok = 0;
 	int ret = 0;
 
-	if (mkdir_p(state, 0755)) {
+	/* Slurm opens its --output files here by name, as root */
+	if (mkdir_private(state, 0755)) {
 		ret = -1;
 		goto out;
 	}
@@ -386,8 +434,16 @@ int fleet_collect(const struct fleet_plan *p, const struct strlist *jobs)
 	if (!ret && (labels.n < 2 || nok < p->ntasks))
 		ret = -1;
 out:
+	/* the tasks' copies (find_labels) served their purpose: pooled/ has the samples */
+	if (state) {
+		char *taken = xasprintf("%s/taken", state);
+
+		remove_tree(taken);
+		free(taken);
+	}
 	for (size_t i = 0; i < p->ntasks; i++) {
 		free(found[i].dir);
+		free(found[i].from);
 		free(found[i].node);
 		free(found[i].status);
 	}

@@ -249,10 +249,31 @@ static struct archive *open_writer(int fd, enum ra_compress c, const char *out)
 	return a;
 }
 
+/* An archive replaces only a regular file: never a device, a FIFO or a
+ * link (util.h output_target_kind), --force or not. */
+static int check_archive_target(const char *out)
+{
+	struct strbuf why = STRBUF_INIT;
+	enum output_kind kind;
+	int fd;
+	int ret = 0;
+
+	if (output_target_kind(out, &kind, &fd, &why) || kind != OUTPUT_REPLACE) {
+		if (!why.len)
+			strbuf_addf(&why, "%s is a device, a FIFO or a descriptor: an archive replaces "
+				    "only a regular file", out);
+		ret = error("%s", why.buf);
+	}
+	strbuf_release(&why);
+	return ret;
+}
+
 /* rename without replacing an existing out unless force; EINVAL (a
  * filesystem without RENAME_NOREPLACE) falls back to a check and rename. */
 static int put_in_place(const char *tmp, const char *out, bool force)
 {
+	if (check_archive_target(out))
+		return -1;
 	if (!force) {
 		if (!renameat2(AT_FDCWD, tmp, AT_FDCWD, out, RENAME_NOREPLACE))
 			return 0;
@@ -281,6 +302,11 @@ int results_write(const char *out, enum ra_compress c, bool force, char *const *
 	if (!force && path_exists(out)) {
 		free(t);
 		return error("%s exists already (--force replaces it)", out);
+	}
+	/* checked before the work, again at the rename (put_in_place) */
+	if (check_archive_target(out)) {
+		free(t);
+		return -1;
 	}
 	if (snprintf(t->path, sizeof(t->path), "%.*s.%s.tmp-XXXXXX", slash ? (int)(slash - out + 1) : 0,
 		     out, slash ? slash + 1 : out) >= (int)sizeof(t->path)) {

@@ -359,7 +359,7 @@ int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix
 		goto out;
 	}
 	/* create the console file first so we can follow it from byte 0 */
-	fd = open(s->console_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open(s->console_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		ret = error_errno("cannot create %s", s->console_path);
 		goto out;

@@ -122,6 +122,50 @@ test_fleet_without_slurm() {
   assert_grep_err "has not been submitted"
 }
 
+# Issue 30 (high 1): the collect job, as root, reads task folders on a
+# shared path. A run.json whose label walks out of the results folder is
+# refused by the label rule and names nothing; a results file that is a
+# symlink is not followed; every file is read once, into collect's own copy.
+# No Slurm is needed: `fleet collect` without --jobs is the job's body.
+test_fleet_collect_refuses_hostile_task_folders() {
+  need_root
+  write_plan "$T/p.ini" "results = $T/results"
+  local src=$FIX/compare/edge/5.9-rc2-vanilla l
+  mkdir -p "$T/secret" && echo '{"secret": 1}' >"$T/secret/key.json" && chmod 0600 "$T/secret/key.json"
+  for l in base-h-r1 patched-h-r1; do
+    mkdir -p "$T/results/t1/$l"
+    cp "$src/thpscale.json" "$T/results/t1/$l/"
+  done
+  sed 's/"label": "5.9-rc2-vanilla"/"label": "base-h-r1"/' "$src/run.json" >"$T/results/t1/base-h-r1/run.json"
+  sed "s|\"label\": \"5.9-rc2-vanilla\"|\"label\": \"patched-x/../../../../..$T/elsewhere/P-r1\"|" \
+    "$src/run.json" >"$T/results/t1/patched-h-r1/run.json"
+  ln -s "$T/secret/key.json" "$T/results/t1/base-h-r1/stolen.json"
+  expect_exit 1 "$LRUBENCH" fleet collect "$T/p.ini"
+  assert_grep_err "its run.json's label is refused: label 'patched-x/"
+  [ -e "$T/elsewhere" ] && fail "collect wrote outside the results folder: $(find "$T/elsewhere")"
+  # the symlinked file makes the folder unreadable as a whole: never followed
+  assert_grep_err "base-h-r1 is not read: cannot read stolen.json: it is a symbolic link"
+  grep -rqs secret "$T/t1.fleet" && fail "the symlinked file's content was copied"
+  assert_no_file "$T/t1.fleet/taken"
+  true
+}
+
+# Issue 30 (high 3, every path handed to another program): Slurm opens the
+# --output files in the plan's state folder by name, as root, so a state
+# folder that others can write (or a link) is refused before any job exists.
+test_fleet_state_folder_must_be_ours() {
+  write_plan "$T/p.ini" "results = $T/results"
+  mkdir -p "$T/bin" "$T/t1.fleet"
+  chmod 0777 "$T/t1.fleet"
+  PATH=$T/bin expect_exit 1 "$LRUBENCH" fleet submit --dry-run "$T/p.ini"
+  assert_grep_err "$T/t1.fleet is owned by uid $(id -u) with mode 0777: lrubench writes by name only"
+  assert_no_file "$T/t1.fleet/array-0.sh"
+  rmdir "$T/t1.fleet" && mkdir "$T/elsewhere" && ln -s "$T/elsewhere" "$T/t1.fleet"
+  PATH=$T/bin expect_exit 1 "$LRUBENCH" fleet submit --dry-run "$T/p.ini"
+  assert_grep_err "$T/t1.fleet is a link to a folder, not a folder"
+  assert_no_file "$T/elsewhere/array-0.sh"
+}
+
 # The plan of issue 17: 2 kernel labels x 2 repetitions of readtwice on the
 # host kernel, through a real Slurm; the collect job pools and compares.
 test_fleet_slurm_runs_pools_and_compares() {

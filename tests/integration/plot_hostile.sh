@@ -42,16 +42,19 @@ test_plot_hostile_names_and_values_draw_every_figure() {
   assert_grep_err "huge: op h of 'quote: the mean or stddev overflows a double: not drawn"
 }
 
-test_plot_replaces_a_planted_symlink_instead_of_writing_through_it() {
+# Issue 30: a planted symlink is neither written through nor replaced (lrubench
+# replaces only regular files): that figure fails, the others are published.
+test_plot_refuses_a_planted_symlink_and_never_writes_through_it() {
   need_cmd gnuplot gnuplot-nox
   echo "keep me" >"$T/victim"
   mkdir -p "$T/plots"
   ln -s "$T/victim" "$T/plots/index.md"
   ln -s "$T/victim" "$T/plots/thpscale-fault-latencies-bars.gp"
-  expect_exit 0 "$LRUBENCH" plot -q -o "$T/plots" "$LRUBENCH_SRC/tests/fixtures/compare/edge"
+  expect_exit 1 "$LRUBENCH" plot -q -o "$T/plots" "$LRUBENCH_SRC/tests/fixtures/compare/edge"
   assert_eq "$(cat "$T/victim")" "keep me" "the symlink's target"
-  [ -L "$T/plots/index.md" ] && fail "index.md is still the planted symlink"
-  assert_grep "# lrubench plots" "$T/plots/index.md"
+  [ -L "$T/plots/index.md" ] || fail "index.md's planted symlink was replaced"
+  assert_grep_err "$T/plots/index.md is a symbolic link"
+  [ -s "$T/plots/thpscale-fault-latencies-bars.png" ] || fail "the other figures were not published"
   ls -A "$T/plots" | grep -q lrubench-plot && fail "the staging folder was left"
   true
 }

@@ -3,7 +3,9 @@
 #include "unit.h"
 #include "core/util.h"
 #include <unistd.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <errno.h>
 
 static void sizes(void **state)
@@ -346,6 +348,66 @@ static void atomic_write_planted_symlink(void **state)
 	free(victim);
 }
 
+/*
+ * Issue 30 (high 2): output files never replace what is not a regular file.
+ * A FIFO is written in place (a reader sees the bytes, the FIFO stays), a
+ * symlink (to a file), a folder and a socket are refused untouched, and a
+ * regular file is still replaced atomically.
+ */
+static void atomic_write_only_replaces_regular_files(void **state)
+{
+	char dir[] = "/tmp/lrubench-unit.XXXXXX", *fifo, *link, *victim, *sub, *back;
+	struct stat st;
+	char got[16] = "";
+	int rfd;
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	fifo = xasprintf("%s/fifo", dir);
+	link = xasprintf("%s/link", dir);
+	victim = xasprintf("%s/victim", dir);
+	sub = xasprintf("%s/sub", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	/* O_RDWR: a reader end that never blocks, so the write below can finish */
+	rfd = open(fifo, O_RDWR | O_NONBLOCK);
+	assert_true(rfd >= 0);
+	assert_int_equal(write_file_atomic(fifo, "to fifo", 7), 0);
+	assert_int_equal(read(rfd, got, sizeof(got) - 1), 7);
+	assert_string_equal(got, "to fifo");
+	close(rfd);
+	assert_int_equal(lstat(fifo, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	/* a symlink to a file: neither written through nor replaced */
+	assert_int_equal(write_file_atomic(victim, "keep", 4), 0);
+	assert_int_equal(symlink(victim, link), 0);
+	assert_int_equal(write_file_atomic(link, "new", 3), -1);
+	back = read_file_str(victim, NULL);
+	assert_string_equal(back, "keep");
+	free(back);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	/* a folder stays a folder */
+	assert_int_equal(mkdir(sub, 0755), 0);
+	assert_int_equal(write_file_atomic(sub, "x", 1), -1);
+	assert_true(is_dir(sub));
+	/* a null device of our own (1:3, as root): written in place, still the
+	 * device afterwards (the machine's /dev/null is never put at risk) */
+	{
+		char *nul = xasprintf("%s/null", dir);
+
+		if (!mknod(nul, S_IFCHR | 0666, makedev(1, 3))) {
+			assert_int_equal(write_file_atomic(nul, "x", 1), 0);
+			assert_int_equal(lstat(nul, &st), 0);
+			assert_true(S_ISCHR(st.st_mode));
+		}
+		free(nul);
+	}
+	assert_int_equal(remove_tree(dir), 0);
+	free(fifo);
+	free(link);
+	free(victim);
+	free(sub);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +415,7 @@ int main(void)
 		cmocka_unit_test(lists), cmocka_unit_test(list_bounds),
 		cmocka_unit_test(strbufs), cmocka_unit_test(atomic_write),
 		cmocka_unit_test(regular_files), cmocka_unit_test(atomic_write_planted_symlink),
+		cmocka_unit_test(atomic_write_only_replaces_regular_files),
 		cmocka_unit_test(file_tails), cmocka_unit_test(file_tail_is_printable),
 		cmocka_unit_test(file_tail_of_a_large_log), cmocka_unit_test(error_with_log_shows_the_tail),
 		cmocka_unit_test(error_with_log_without_a_tail),

@@ -196,7 +196,7 @@ static enum wl_status colocate_validate(struct wl_ctx *ctx, struct strbuf *err)
 
 static int make_sparse(const char *path, uint64_t size)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 
 	if (fd < 0)
 		return error_errno("cannot create %s", path);

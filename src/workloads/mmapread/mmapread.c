@@ -148,7 +148,7 @@ static enum wl_status mmapread_setup(struct wl_ctx *ctx)
 
 		st->files[f] = xasprintf("%s/mmapread-%zu", dir, f);
 		st->nfiles = f + 1;
-		fd = open(st->files[f], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		fd = open(st->files[f], O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd < 0) {
 			error_errno("cannot create %s", st->files[f]);
 			return WL_FAILED;

@@ -115,7 +115,7 @@ static enum wl_status readtwice_setup(struct wl_ctx *ctx)
 
 		st->files[m] = xasprintf("%s/readtwice-%zu", dir, m);
 		st->nfiles = m + 1;
-		fd = open(st->files[m], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		fd = open(st->files[m], O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd < 0) {
 			error_errno("cannot create %s", st->files[m]);
 			return WL_FAILED;

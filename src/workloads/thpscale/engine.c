@@ -283,7 +283,7 @@ int thp_write_data_file(const char *path, uint64_t size)
 	/* non-zero data, so the blocks are real (no holes) */
 	for (size_t i = 0; i < chunk; i++)
 		buf[i] = (unsigned char)(1 + i % 251);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		free(buf);
 		return error("cannot create %s: %s", path, strerror(errno));
