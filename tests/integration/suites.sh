@@ -125,3 +125,88 @@ test_make_install_installs_suites() {
   assert_file "$T/inst/usr/share/lrubench/configs/quick.conf"
   [ -x "$T/inst/usr/bin/lrubench" ] || fail "make install did not install the binary"
 }
+
+# The thread files docs/REPRODUCING.md reproduces (../shared/reference/threads/
+# in the project's workspace; their names are fixed, so they are listed here).
+THREAD_FILES="000_ff13f65a2e55ca47.txt 001_f9623cc4ce744674.txt 002_1d2249efe3e57f56.txt
+003_6a8dc213c9874cef.txt 004_c5232dd1fd399317.txt"
+REPRODUCING="$LRUBENCH_SRC/docs/REPRODUCING.md"
+
+# Every suite's header has its fidelity table: a "Fidelity" line naming the
+# rows of docs/REPRODUCING.md it reproduces (each one a "### ID" heading
+# there), then "posted parameter | posted value | this suite | deviation and
+# reason" and its rows, four non-empty cells each (a row may go on over
+# lines indented by three spaces), among them the run length, iterations,
+# counts, limits, cache state, binding and the program that does the work.
+test_suite_fidelity_tables() {
+  [ -f "$REPRODUCING" ] || fail "no docs/REPRODUCING.md"
+  local f
+  for f in $(suite_files); do
+    python3 - "$f" "$REPRODUCING" <<'PY' || fail "$(basename "$f"): fidelity table"
+import re, sys
+name, doc = sys.argv[1].rsplit("/", 1)[-1], open(sys.argv[2]).read()
+lines = [l.rstrip("\n") for l in open(sys.argv[1])]
+head = []
+for l in lines:
+    if not l.startswith("#"):
+        break
+    head.append(l)
+fid = [l for l in head if l.startswith("# Fidelity")]
+assert len(fid) == 1, (name, "needs one '# Fidelity' line", fid)
+assert "docs/REPRODUCING.md" in fid[0], (name, "Fidelity line does not point to docs/REPRODUCING.md")
+ids = re.findall(r"\b00[0-4]-\d\d\b", fid[0])
+assert ids, (name, "Fidelity line names no row (000-01 ...)")
+for i in ids:
+    assert re.search(r"^### " + re.escape(i) + " ", doc, re.M), (name, "no row", i, "in REPRODUCING.md")
+    assert re.search(r"^\| \[" + re.escape(i) + r"\]", doc, re.M), (name, "row", i, "not in the index")
+cols = "# posted parameter | posted value | this suite | deviation and reason"
+assert cols in head, (name, "no table header line", cols)
+texts = []
+for l in head[head.index(cols) + 1:]:
+    if l == "#":
+        break
+    if l.startswith("#   ") and texts:
+        texts[-1] += " " + l[4:].strip()
+        continue
+    assert l.startswith("# ") and not l.startswith("#  "), (name, "not a table row:", l)
+    texts.append(l[2:].strip())
+rows = [[c.strip() for c in t.split(" | ")] for t in texts]
+assert len(rows) >= 7, (name, "only", len(rows), "rows")
+for r in rows:
+    assert len(r) == 4 and all(r), (name, "not four non-empty cells:", r)
+firsts = " / ".join(r[0] for r in rows)
+for want in ("runtime", "iterations", "count", "limit", "cache", "binding", "program"):
+    assert want in firsts, (name, "no row for", want, "in", firsts)
+for l in lines:
+    assert len(l) <= 100, (name, "line longer than 100 characters:", l)
+PY
+  done
+}
+
+# docs/REPRODUCING.md covers the five threads and every shipped suite, its
+# index and its rows agree, and it names no suite that does not exist.
+test_reproducing_names_threads_and_suites() {
+  [ -f "$REPRODUCING" ] || fail "no docs/REPRODUCING.md"
+  local t f
+  for t in $THREAD_FILES; do
+    grep -qF "$t" "$REPRODUCING" || fail "REPRODUCING.md does not name thread $t"
+    grep -q "^## Thread ${t%%_*}" "$REPRODUCING" || fail "REPRODUCING.md has no section for thread ${t%%_*}"
+  done
+  for f in $(suite_files); do
+    grep -qF "configs/suites/$(basename "$f")" "$REPRODUCING" ||
+      fail "REPRODUCING.md does not name configs/suites/$(basename "$f")"
+  done
+  python3 - "$REPRODUCING" "$SUITES" <<'PY' || fail "REPRODUCING.md: index, rows and suites disagree"
+import os, re, sys
+doc = open(sys.argv[1]).read()
+index = re.findall(r"^\| \[(00[0-4]-\d\d)\]\(#", doc, re.M)
+rows = re.findall(r"^### (00[0-4]-\d\d) ", doc, re.M)
+assert index and len(index) == len(set(index)), ("index rows missing or repeated", index)
+assert len(rows) == len(set(rows)), ("detail rows repeated", rows)
+assert set(index) == set(rows), ("index and rows differ", set(index) ^ set(rows))
+for t in ("000", "001", "002", "003", "004"):
+    assert any(r.startswith(t) for r in rows), ("no row for thread", t)
+for s in set(re.findall(r"configs/suites/([A-Za-z0-9_.-]+\.conf)", doc)):
+    assert os.path.isfile(os.path.join(sys.argv[2], s)), ("names a suite that does not exist", s)
+PY
+}
