@@ -78,7 +78,7 @@ int profile_run_setup(struct profile_run *pr, struct run_env *env)
 	if (pr->lock_via_perf && !pr->caps.tracefs) {
 		struct strbuf why = STRBUF_INIT;
 
-		/* we are in the run's own mount namespace (run_state.c): nobody else sees it */
+		/* we are in the run's own mount namespace (run/workloads.c): nobody else sees it */
 		if (tracefs_mount(TRACEFS_DEFAULT, &pr->tracefs_id, &why)) {
 			error("profile: %s", why.buf);
 			strbuf_release(&why);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Where the kernel spent the time, for every op: what the run loop
- * (core/run_state.c) calls.
+ * (src/run/step_loop.c) calls.
  *
  * Always on, around every timed iteration (cheap: a few small files read
  * before and after):
