@@ -66,10 +66,10 @@ static char *cpu_list(const cpu_set_t *set)
 	return strbuf_detach(&sb);
 }
 
-int profile_run_setup(struct profile_run *pr, struct run_env *env)
+int profile_run_setup(struct profile_run *pr, struct run_env *env, const char *mounts)
 {
 	pr->env = env;
-	cpu_acct_setup(&pr->acct, env->cg, env->run_cg, "/proc/mounts");
+	cpu_acct_setup(&pr->acct, env->cg, env->run_cg, mounts);
 	pr->cpu_source = cpu_acct_source(&pr->acct);
 	if (env->bind.node >= 0 && CPU_COUNT(&env->bind.cpus) > 0) {
 		pr->cpus = &env->bind.cpus;

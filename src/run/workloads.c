@@ -111,7 +111,8 @@ enum wl_status run_workloads(struct run_state *rs)
 {
 	enum wl_status out = WL_OK;
 
-	if (prepare_env(rs) || profile_run_setup(&rs->prof, &rs->env))
+	if (prepare_env(rs) ||
+	    profile_run_setup(&rs->prof, &rs->env, rs->mounts ? rs->mounts : "/proc/mounts"))
 		return lb_stop_requested() ? WL_INTERRUPTED : WL_FAILED;
 	if (rs->env.run_cg && !strncmp(rs->run_cg.path, rs->cg.root, strlen(rs->cg.root)))
 		rs->health.run_memcg = xstrdup(rs->run_cg.path + strlen(rs->cg.root));
