@@ -53,6 +53,9 @@ struct run_state {
 	/* the private mount namespace (core/mount_ns.h); NULL: mount_ns_private.
 	 * unshare(CLONE_NEWNS) needs root, so a unit test puts a stand-in here */
 	int (*private_mounts)(const char *workdir);
+	/* the clock iterations are timed by (seconds); NULL: now_monotonic. A
+	 * unit test gives its iterations a length without sleeping */
+	double (*clock)(void);
 
 	/* kept by the phases */
 	struct cg_env cg;

@@ -191,6 +191,7 @@ static enum wl_status run_iteration(struct loop *l, size_t s, int it, bool *fini
 	struct iter_counters ic;
 	struct strbuf err = STRBUF_INIT;
 	enum wl_status st, out = WL_OK;
+	double (*now)(void) = rs->clock ? rs->clock : now_monotonic;
 	double t0, secs;
 
 	staging.workload = xstrdup(ctx->ops->name);
@@ -199,9 +200,9 @@ static enum wl_status run_iteration(struct loop *l, size_t s, int it, bool *fini
 	progress_unit(&l->pg, ctx->steps[s], it, l->iters, l->warm);
 	/* where the kernel spent the time: CPU split and reclaim counters */
 	profile_iter_begin(&rs->prof, &ic);
-	t0 = now_monotonic();
+	t0 = now();
 	st = ctx->ops->run_step(ctx, s, &smp);
-	secs = now_monotonic() - t0;
+	secs = now() - t0;
 	/* an iteration that ended after a stop request is not saved */
 	if (lb_stop_requested())
 		st = WL_INTERRUPTED;
