@@ -195,6 +195,7 @@ static size_t drive(struct schedule *sc, struct wl_result *res, struct source *s
 	lb_interrupted = 0;
 	kernel_health_end(&rs.health);
 	json_object_put(rs.run_json);
+	json_object_put(rs.failed_ops);
 	profile_run_release(&rs.prof);
 	free(path);
 	sched_init(sc, &c, res, adaptive ? &plan : NULL, interleave, baseline);

@@ -80,7 +80,7 @@ static void append_kmsg(const char *text)
 
 static enum wl_status inj_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples *s)
 {
-	json_object *d = json_object_new_object();
+	json_object *d;
 
 	if (S.calls < ARRAY_SIZE(S.trace)) {
 		S.trace[S.calls][0] = (int)step;
@@ -109,6 +109,7 @@ static enum wl_status inj_run_step(struct wl_ctx *ctx, size_t step, struct wl_sa
 		free(rec);
 	}
 	wl_sample(s, 0, ctx->steps[step], 10.0 + (double)step + (double)s->iteration / 10);
+	d = json_object_new_object();
 	json_object_object_add(d, "call", json_object_new_int((int)S.calls));
 	wl_detail(s, d);
 	return WL_OK;
