@@ -16,7 +16,7 @@
 #include "core/label_pattern.h"
 #include "commands/commands.h"
 #include "core/parse_options.h"
-#include "core/run_state.h"
+#include "run/run_state.h"
 #include "core/sparse_root.h"
 #include "compare/stats.h"
 #include "vm/args.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Which iteration of which step runs next (docs/ARCHITECTURE.md §3), so that
- * the run loop (core/run_state.c) only runs what it is given:
+ * the run loop (src/run/step_loop.c) only runs what it is given:
  *
  *   order     sequential: every iteration of step 1 (its warm-ups first),
  *             then step 2 ...; interleaved (global.interleave): rounds of

@@ -9,7 +9,7 @@
  * workload's private state (ctx->priv). A workload owns its own files and
  * children and reports samples as (table, op, value).
  *
- * Life cycle of the workloads of one `lrubench run` (src/core/run_state.c):
+ * Life cycle of the workloads of one `lrubench run` (src/run/, run_state.h):
  *
  *   for every selected workload, before anything is created:
  *     probe(ctx, why)      can it run on this machine? ctx->opts is filled,

@@ -66,10 +66,10 @@ static char *cpu_list(const cpu_set_t *set)
 	return strbuf_detach(&sb);
 }
 
-int profile_run_setup(struct profile_run *pr, struct run_env *env)
+int profile_run_setup(struct profile_run *pr, struct run_env *env, const char *mounts)
 {
 	pr->env = env;
-	cpu_acct_setup(&pr->acct, env->cg, env->run_cg, "/proc/mounts");
+	cpu_acct_setup(&pr->acct, env->cg, env->run_cg, mounts);
 	pr->cpu_source = cpu_acct_source(&pr->acct);
 	if (env->bind.node >= 0 && CPU_COUNT(&env->bind.cpus) > 0) {
 		pr->cpus = &env->bind.cpus;
@@ -78,7 +78,7 @@ int profile_run_setup(struct profile_run *pr, struct run_env *env)
 	if (pr->lock_via_perf && !pr->caps.tracefs) {
 		struct strbuf why = STRBUF_INIT;
 
-		/* we are in the run's own mount namespace (run_state.c): nobody else sees it */
+		/* we are in the run's own mount namespace (run/workloads.c): nobody else sees it */
 		if (tracefs_mount(TRACEFS_DEFAULT, &pr->tracefs_id, &why)) {
 			error("profile: %s", why.buf);
 			strbuf_release(&why);

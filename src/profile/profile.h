@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Where the kernel spent the time, for every op: what the run loop
- * (core/run_state.c) calls.
+ * (src/run/step_loop.c) calls.
  *
  * Always on, around every timed iteration (cheap: a few small files read
  * before and after):
@@ -58,8 +58,9 @@ struct profile_run {
  */
 int profile_run_init(struct profile_run *pr, enum profile_kind kind);
 /* Once the run's mount namespace and cgroup exist: the CPU accounting
- * cgroup, tracefs. 0 or -1 (message printed). */
-int profile_run_setup(struct profile_run *pr, struct run_env *env);
+ * cgroup (found in mounts, /proc/mounts's format), tracefs. 0 or -1
+ * (message printed). */
+int profile_run_setup(struct profile_run *pr, struct run_env *env, const char *mounts);
 void profile_run_release(struct profile_run *pr);
 /* Does this run make a profile pass per step? */
 bool profile_wanted(const struct profile_run *pr);

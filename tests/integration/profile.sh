@@ -139,6 +139,21 @@ test_profile_perf_missing() {
   assert_no_leaks
 }
 
+# --dry-run exits as the run would (issue 31): the profile's check is one of
+# the run's, so no perf is exit 3 there too, and nothing is created
+test_profile_dry_run_perf_missing() {
+  need_root
+  local kinds="lock cpu"
+  # with /proc/lock_stat, profile=lock needs no perf
+  [ -e /proc/lock_stat ] && kinds=cpu
+  for k in $kinds; do
+    PATH=/usr/bin/none expect_exit 3 "$LRUBENCH" run --dry-run --profile "$k" -w mmapread -o "$T/r" --label d
+    assert_grep_err "perf"
+    assert_no_file "$T/r/d"
+  done
+  assert_no_leaks
+}
+
 test_profile_tracepoints_missing() {
   need_perf
   # No kernel here lacks lock:contention_begin, so a tracefs folder without

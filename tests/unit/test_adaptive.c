@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * iterations = auto (core/adaptive.h) and the schedule that runs it
- * (core/schedule.h), fed by a samples source this test controls: a
+ * (core/schedule.h), run by the real loop (run_workload, src/run/) over a
  * workload that exists only here ("injected"), whose samples are
- * generated with a known spread -- a stand-in for run_step, which needs
- * root, cgroups and a real workload (the real loop is tested by
- * tests/integration/adaptive.sh). The expected stopping points are
+ * generated with a known spread and whose iterations take a set time on
+ * the loop's clock (no sleeping) -- in place of a real workload, which
+ * needs root and cgroups (tests/integration/adaptive.sh runs those). A few
+ * tests look at the schedule alone. The expected stopping points are
  * computed here independently: the test's own mean and standard deviation
  * and R's qt(0.975, df) written out below, not the code under test.
  */
@@ -13,8 +14,10 @@
 #include "unit.h"
 #include "compare/noise_floor.h"
 #include "core/adaptive.h"
+#include "core/cleanup.h"
 #include "core/schedule.h"
 #include "core/workload.h"
+#include "run/step_loop.h"
 
 /* R: qt(0.975, 1:40) */
 static const double qt975[41] = {
@@ -62,16 +65,70 @@ static void normal_stream(double *x, size_t n, double cv, unsigned seed)
 	}
 }
 
-/* ---- the injected workload and a driver in place of run_workload ---- */
+/* ---- the injected workload, driven by the real loop ---- */
 
 static const struct table_def injected_tables[] = {
 	{ "injected latency", "ms", BETTER_LOWER, { "steps", "count" } },
 	{ "injected side table", "ms", BETTER_LOWER, { NULL, NULL } },
 	{ NULL, NULL, 0, { NULL, NULL } },
 };
-static const struct workload_ops injected = { .name = "injected", .tables = injected_tables };
 
 static char *step_names[] = { "s-1", "s-2", "s-3" };
+
+struct source {
+	const double *x[3];          /* per step, the samples in order */
+	double secs;                 /* what every iteration "took" */
+	size_t trace[64][2];         /* (step, iteration + 100) as run, warm-ups too */
+	size_t ntrace;
+	int fail_step, fail_it;      /* this iteration's op fails (fail_it 0 with fail_step 0: none) */
+};
+
+/* what the injected run_step reads: the driver sets them */
+static struct source *cur;
+static size_t cur_limit, cur_ran;
+static double fake_now;
+
+static double fake_clock(void)
+{
+	return fake_now;
+}
+
+static enum wl_status inj_setup(struct wl_ctx *ctx)
+{
+	(void)ctx;   /* the steps are make_ctx's */
+	return WL_OK;
+}
+
+/* One sample of the step's op per measured iteration (and one of the side
+ * table), taking src->secs on the loop's clock; after `limit` measured
+ * iterations a stop is requested, as SIGINT would. */
+static enum wl_status inj_run_step(struct wl_ctx *ctx, size_t s, struct wl_samples *smp)
+{
+	int it = smp->iteration;
+
+	(void)ctx;
+	if (cur_ran >= cur_limit) {
+		lb_interrupted = 1;
+		return WL_INTERRUPTED;
+	}
+	if (cur->ntrace < ARRAY_SIZE(cur->trace)) {
+		cur->trace[cur->ntrace][0] = s;
+		cur->trace[cur->ntrace++][1] = (size_t)(it + 100);
+	}
+	fake_now += cur->secs;
+	if ((cur->fail_step || cur->fail_it) && (int)s == cur->fail_step && it == cur->fail_it)
+		return wl_op_failed(smp, "injected failure");
+	if (it < 0)
+		return WL_OK;
+	wl_sample(smp, 0, step_names[s], cur->x[s][it]);
+	wl_sample(smp, 1, "side", 1.0);
+	cur_ran++;
+	return WL_OK;
+}
+
+static const struct workload_ops injected = {
+	.name = "injected", .tables = injected_tables, .setup = inj_setup, .run_step = inj_run_step,
+};
 
 static struct wl_ctx make_ctx(size_t nsteps, unsigned long long iterations, unsigned long long warmup)
 {
@@ -85,46 +142,64 @@ static struct wl_ctx make_ctx(size_t nsteps, unsigned long long iterations, unsi
 	return c;
 }
 
-struct source {
-	const double *x[3];          /* per step, the samples in order */
-	double secs;                 /* what every iteration "took" */
-	size_t trace[64][2];         /* (step, iteration + 100) as run, warm-ups too */
-	size_t ntrace;
-};
+static size_t last_op_failed;
 
-/* Run at most `limit` measured iterations the schedule hands out, as
- * run_workload would: one sample of the step's op per iteration, merged
- * into res. Returns the measured iterations run. */
+/*
+ * Run the iterations the schedule sc was made for (sched_init: its
+ * plan, order and baseline) with the real loop, run_workload
+ * (src/run/step_loop.c), at most `limit` measured ones; res is saved as a
+ * run saves it. sc is then made again from res, as --resume would see it,
+ * so the caller reads the steps' state (done, stopped) from it. Returns
+ * the measured iterations run.
+ */
 static size_t drive(struct schedule *sc, struct wl_result *res, struct source *src, size_t limit)
 {
-	size_t s, ran = 0;
-	int it;
+	struct wl_ctx c = make_ctx(sc->nsteps, sc->adaptive ? LB_AUTO : sc->iterations, sc->warmup);
+	struct config cfg;
+	struct run_state rs;
+	struct label_result base = { 0 };
+	struct wl_result base_wl = { 0 };
+	struct adaptive_plan plan = sc->plan;
+	bool interleave = sc->interleave, adaptive = sc->adaptive;
+	const struct wl_result *baseline = sc->baseline;
+	char *path = xasprintf("%s/injected.json", unit_tmp);
+	enum wl_status st;
 
-	while (ran < limit && sched_next(sc, &s, &it)) {
-		struct wl_result staging = { 0 };
-
-		if (src->ntrace < ARRAY_SIZE(src->trace)) {
-			src->trace[src->ntrace][0] = s;
-			src->trace[src->ntrace++][1] = (size_t)(it + 100);
-		}
-		if (it < 0) {
-			sched_warmed(sc, s);
-			continue;
-		}
-		staging.workload = xstrdup("injected");
-		result_table_add(wl_result_table(&staging, "injected latency", "ms", BETTER_LOWER),
-				 step_names[s], src->x[s][it]);
-		result_table_add(wl_result_table(&staging, "injected side table", "ms", BETTER_LOWER),
-				 "side", 1.0);
-		result_table_add(wl_result_table(res, "injected latency", "ms", BETTER_LOWER),
-				 step_names[s], src->x[s][it]);
-		result_table_add(wl_result_table(res, "injected side table", "ms", BETTER_LOWER),
-				 "side", 1.0);
-		sched_measured(sc, s, src->secs, res, &staging);
-		wl_result_release(&staging);
-		ran++;
+	memset(&cfg, 0, sizeof(cfg));
+	memset(&rs, 0, sizeof(rs));
+	cfg.g.interleave = interleave;
+	rs.cfg = &cfg;
+	rs.env.g = &cfg.g;
+	rs.env.label_dir = unit_tmp;
+	rs.run_json = json_object_new_object();
+	rs.plan = plan;
+	rs.clock = fake_clock;
+	if (baseline) {
+		/* run --baseline: the same workload in another label */
+		base_wl = *baseline;
+		base_wl.workload = (char *)"injected";
+		base.wls = &base_wl;
+		base.nwls = 1;
+		rs.baseline = &base;
 	}
-	return ran;
+	kernel_health_start(&rs.health, "/nonexistent/kmsg", NULL, NULL);
+	if (!res->workload)
+		res->workload = xstrdup("injected");
+	cur = src;
+	cur_limit = limit;
+	cur_ran = 0;
+	last_op_failed = 0;
+	sched_release(sc);
+	st = run_workload(&rs, &c, res, path, &last_op_failed);
+	assert_true(st == WL_OK || (st == WL_INTERRUPTED && cur_ran == limit));
+	lb_interrupted = 0;
+	kernel_health_end(&rs.health);
+	json_object_put(rs.run_json);
+	json_object_put(rs.failed_ops);
+	profile_run_release(&rs.prof);
+	free(path);
+	sched_init(sc, &c, res, adaptive ? &plan : NULL, interleave, baseline);
+	return cur_ran;
 }
 
 static json_object *record(const struct wl_result *res, const char *op, const char *key)
@@ -137,6 +212,21 @@ static json_object *record(const struct wl_result *res, const char *op, const ch
 			return json_object_object_get_ex(e, key, &v) ? v : NULL;
 	}
 	return NULL;
+}
+
+/* how many records name a table whose title starts with prefix */
+static size_t records_of(const struct wl_result *res, const char *prefix)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; res->adaptive && i < json_object_array_length(res->adaptive); i++) {
+		json_object *t = json_object_object_get(json_object_array_get_idx(res->adaptive, i), "table");
+
+		n += t && !strncmp(json_object_get_string(t), prefix, strlen(prefix)) &&
+		     (!strcmp(json_object_get_string(t), "injected latency") ||
+		      !strcmp(json_object_get_string(t), "injected side table"));
+	}
+	return n;
 }
 
 static const struct adaptive_plan plan2 = { 2.0, 3, 100, 0 };
@@ -168,9 +258,10 @@ static void test_stops_where_the_statistics_predict(void **state)
 	assert_string_equal(json_object_get_string(record(&res, "s-1", "stopped")), "reached");
 	assert_true(json_object_get_double(record(&res, "s-1", "precision")) <= 2.0);
 	assert_true(json_object_get_double(record(&res, "s-1", "precision")) > 1.9);
-	/* the ops of other tables are recorded, not deciding */
+	/* the ops of other tables are recorded, not deciding (the run's own
+	 * explaining tables, CPU split and vmstat, are recorded too) */
 	assert_non_null(res.adaptive);
-	assert_int_equal(json_object_array_length(res.adaptive), 2);
+	assert_int_equal(records_of(&res, "injected "), 2);
 	sched_release(&sc);
 	wl_result_release(&res);
 }
@@ -451,22 +542,23 @@ static void test_abandoned_step_ends_alone(void **state)
 		struct wl_ctx c = make_ctx(3, 3, 0);
 		struct wl_result res = { 0 };
 		struct schedule sc;
-		struct source src = { { x, x, x }, 1.0, { { 0 } }, 0 };
-		size_t s;
+		struct source src = { { x, x, x }, 1.0, { { 0 } }, 0, 1, 0 };
+		size_t s, tried = 0;
 		int it;
 
 		sched_init(&sc, &c, &res, NULL, il, NULL);
-		/* step s-2's first iteration "fails": run_workload abandons it */
-		assert_int_equal(drive(&sc, &res, &src, il ? 1 : 3), il ? 1 : 3);
-		assert_true(sched_next(&sc, &s, &it));
-		assert_int_equal(s, 1);
-		assert_int_equal(it, 0);
-		sched_abandon(&sc, 1);
-		assert_int_equal(sched_units_left(&sc), il ? 5 : 3);
-		assert_int_equal(drive(&sc, &res, &src, 100), il ? 5 : 3);
+		/* step s-2's first iteration fails */
+		assert_int_equal(drive(&sc, &res, &src, 100), 6);
+		assert_int_equal(last_op_failed, 1);
 		for (size_t i = 0; i < src.ntrace; i++)
-			assert_int_not_equal(src.trace[i][0], 1);
-		assert_false(sched_next(&sc, &s, &it));
+			if (src.trace[i][0] == 1) {
+				assert_int_equal(src.trace[i][1], 100);
+				tried++;
+			}
+		assert_int_equal(tried, 1);
+		/* interleaved, the rounds went on without it */
+		if (il)
+			assert_int_equal(src.trace[3][0], 0);
 		assert_int_equal(sched_progress_done(res.progress, "s-1"), 3);
 		assert_int_equal(sched_progress_done(res.progress, "s-2"), 0);
 		assert_int_equal(sched_progress_done(res.progress, "s-3"), 3);
