@@ -48,7 +48,6 @@
  *   unpack [--results-only] -- DEST ARCHIVE...
  *                                each archive checked and written into
  *                                DEST/1, DEST/2, ... (results_read.h)
- *   verify -- ARCHIVE...         the same checks, nothing written
  *   push [--retries=N] [--connect-timeout=S] [--timeout=S] [--token-file=F]
  *        [--netrc-file=F] [--force] [--direct] [--checksum=digest|amz|none]
  *        -- FILE URL [FILE URL]...  -> the final URLs, one a line (push.h);
@@ -285,18 +284,6 @@ static int do_unpack(struct args *a, struct strbuf *result)
 	return status_exit(r);
 }
 
-static int do_verify(struct args *a, struct strbuf *result)
-{
-	int r = 0;
-
-	(void)result;
-	if (a->pos.n < 1 || a->opt.n)
-		return misuse("verify", "expected archives");
-	for (size_t i = 0; i < a->pos.n && !r; i++)
-		r = results_read(a->pos.v[i], NULL, false);
-	return status_exit(r);
-}
-
 /* --name=SECONDS: a positive number, or -1 */
 static int opt_seconds(const char *v, double *out)
 {
@@ -427,7 +414,6 @@ static const struct {
 	{ "cpio", do_cpio },
 	{ "pack", do_pack },
 	{ "unpack", do_unpack },
-	{ "verify", do_verify },
 	{ "push", do_push },
 	{ "fetch-results", do_fetch_results },
 	{ "kconfig", do_kconfig },
@@ -462,7 +448,7 @@ int main(int argc, char **argv)
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	signals_install();
 	if (argc < 2)
-		return misuse("", "expected a command (fetch, sha256, extract, cpio, pack, unpack, verify, push, fetch-results, kconfig)");
+		return misuse("", "expected a command (fetch, sha256, extract, cpio, pack, unpack, push, fetch-results, kconfig)");
 	split_args(argc, argv, &a);
 	/* -q and --result-fd belong to every command */
 	for (size_t i = 0; i < a.opt.n; i++) {
