@@ -81,3 +81,24 @@ test_layers_unreadable_table_is_an_error() {
   assert_eq "$?" 1 "exit code"
   assert_grep "src/extra/e.c: its layer extra/ has no row" "$T/out"
 }
+
+# Every header's guard names its own file (LRUBENCH_..._<NAME>_H) and no two
+# headers share one: a guard copied from another header hides it.
+test_header_guards_name_their_file() {
+  local h g base bad="" seen=""
+  while IFS= read -r h; do
+    g=$(sed -n 's/^#ifndef \(LRUBENCH_[A-Z0-9_]*_H\)$/\1/p' "$h" | head -1)
+    base=$(basename "$h" .h | tr 'a-z' 'A-Z')
+    case $g in
+      *_"$base"_H) ;;
+      *) bad="$bad
+  $h: guard '${g:-none}' does not name ${base}_H"; continue ;;
+    esac
+    grep -q "^#define $g\$" "$h" || bad="$bad
+  $h: #ifndef $g without its #define"
+    case " $seen " in *" $g "*) bad="$bad
+  $h: guard $g is another header's too" ;; esac
+    seen="$seen $g"
+  done < <(find "$LRUBENCH_SRC/src" -name '*.h' | sort)
+  [ -z "$bad" ] || fail "header guards:$bad"
+}
