@@ -13,9 +13,10 @@
  * of git) rather than dlopen() on the paths that need the libraries:
  *  - Start-up. libcurl and libarchive pull in ~40 shared objects (GnuTLS,
  *    Kerberos, LDAP, ICU, ...); loading and relocating them was nearly all of
- *    what `lrubench --version` (7.7 ms) and a small `compare` (9.3 ms) took;
- *    without them 0.8 and 1.9 ms, a static hello-world 0.45 (bench/startup).
- *    Only the commands that download or extract pay, once per helper run.
+ *    what `lrubench --version` and a small `compare` took; without them both
+ *    are within 3 ms of a static hello-world (bench/startup; the runs'
+ *    figures are in bench/README.md). Only the commands that download or
+ *    extract pay, once per helper run.
  *  - dlopen would mean ~40 libarchive, ~13 libcurl and ~6 libcrypto symbols
  *    looked up by name into hand-written function-pointer tables: no type
  *    check by the compiler, and failures (a missing symbol, another soname
