@@ -2,8 +2,8 @@
 /*
  * lrubench: does kernel B scale better or worse than kernel A when many
  * memory cgroups fight over the LRU? The subcommand table, like git's and
- * perf's: shared setup is driven by flags, not repeated in every command.
- * Each command parses its own options, --help and --version included
+ * perf's: a name, the function and its option table per command, nothing
+ * else. Each command parses its own options, --help and --version included
  * (core/parse_options.h); this file only picks the command.
  */
 #include <stdio.h>

@@ -90,26 +90,27 @@ static void list_configs(void)
  */
 static void suite_description(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "r");
-	char line[512];
+	/* a suite is a config: a regular file of at most 1 MiB (core/util.h) */
+	char *text = read_regular_file(path, CONFIG_FILE_MAX, 0, NULL, NULL), *line, *next;
 
 	snprintf(buf, len, "(no description)");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
+	for (line = text; line && *line; line = next) {
 		char *p = line;
 
+		next = line + strcspn(line, "\n");
+		if (*next)
+			*next++ = '\0';
 		if (*p != '#' && *p != ';')
 			break;
 		while (*p == '#' || *p == ';' || *p == ' ')
 			p++;
-		p[strcspn(p, "\r\n")] = '\0';
+		p[strcspn(p, "\r")] = '\0';
 		if (!*p || !strncmp(p, "SPDX-License-Identifier", 23))
 			continue;
 		snprintf(buf, len, "%.*s", (int)(len - 1), p);
 		break;
 	}
-	fclose(f);
+	free(text);
 }
 
 /* list --suites: each shipped experiment, its file and what it reproduces. */

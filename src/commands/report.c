@@ -22,8 +22,8 @@
 #include "core/cleanup.h"
 #include "core/parse_options.h"
 #include "core/results.h"
+#include "core/tmpdir.h"
 #include "compare/labels.h"
-#include "vm/tmp.h"
 
 /* The largest figure text read back: 72x20 characters is 1.5 KB. */
 #define FIGURE_MAX (64 * 1024)
@@ -70,15 +70,14 @@ static const struct plot_figure *pick_figure(const struct plot_set *set, const c
 
 static int add_figures(const struct comparison *c, struct strbuf *out)
 {
-	const char *tmp = getenv("TMPDIR");
-	struct vm_tmpdir dir;
+	struct tmpdir dir;
 	struct plot_set set = { 0 };
 	int ret = -1, nfig = 0;
 
 	if (!plot_have_gnuplot())
 		return error("gnuplot is not installed (apt-get install gnuplot-nox); "
 			     "use --no-figures for a report without figures");
-	if (vm_tmpdir_create(&dir, tmp && *tmp ? tmp : "/tmp", "lrubench-report."))
+	if (tmpdir_create(&dir, NULL, "lrubench-report.", NULL))
 		return -1;
 	if (plot_write_figures(c, dir.path, PLOT_TXT, &set) || plot_run_gnuplot(&set, dir.path))
 		goto out;
@@ -111,7 +110,7 @@ static int add_figures(const struct comparison *c, struct strbuf *out)
 	ret = 0;
 out:
 	plot_set_release(&set);
-	vm_tmpdir_remove(&dir);
+	tmpdir_remove(&dir);
 	return ret;
 }
 

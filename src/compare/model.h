@@ -7,8 +7,8 @@
  * and a verdict. Renderers turn it into text (mmtests layout), markdown,
  * JSON or CSV; the regression gate and JUnit read it too.
  */
-#ifndef LRUBENCH_REPORT_H
-#define LRUBENCH_REPORT_H
+#ifndef LRUBENCH_COMPARE_MODEL_H
+#define LRUBENCH_COMPARE_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>

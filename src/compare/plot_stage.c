@@ -9,27 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/cleanup.h"
-#include "core/fs_sigsafe.h"
+#include "core/tmpdir.h"
 #include "core/util.h"
-
-/* cleanup registry undo: async-signal-safe */
-static void remove_stage(void *dir)
-{
-	remove_tree_sigsafe(dir);
-}
 
 int plot_stage_open(struct plot_stage *st, const char *outdir)
 {
 	st->outdir = outdir;
-	st->dir = xasprintf("%s/.lrubench-plot.XXXXXX", outdir);
-	if (!mkdtemp(st->dir)) {
-		error_errno("cannot create a staging folder in %s", outdir);
-		free(st->dir);
+	st->tmp = xcalloc(1, sizeof(*st->tmp));
+	if (tmpdir_create(st->tmp, outdir, ".lrubench-plot.", NULL)) {
+		free(st->tmp);
+		st->tmp = NULL;
 		st->dir = NULL;
 		return -1;
 	}
-	st->cleanup_id = cleanup_push("plot staging folder", remove_stage, st->dir);
+	st->dir = st->tmp->path;
 	return 0;
 }
 
@@ -67,9 +60,10 @@ int plot_stage_publish(struct plot_stage *st)
 
 void plot_stage_abort(struct plot_stage *st)
 {
-	if (!st->dir)
+	if (!st->tmp)
 		return;
-	cleanup_pop(st->cleanup_id, true);
-	free(st->dir);
+	tmpdir_remove(st->tmp);
+	free(st->tmp);
+	st->tmp = NULL;
 	st->dir = NULL;
 }

@@ -6,15 +6,19 @@
  * folder goes, from the cleanup registry on a second signal too), and
  * gnuplot never opens a path in -o: a symlink, device or folder planted
  * there is refused at the rename (core/util.h output_target_kind), never
- * written through or replaced. trend -o uses it the same way.
+ * written through or replaced. trend -o uses it the same way. The folder is
+ * a core/tmpdir.h one (OUTDIR/.lrubench-plot.<pid>-XXXXXX): private, in the
+ * cleanup registry, and one a SIGKILLed plot left is removed by the next.
  */
 #ifndef LRUBENCH_PLOT_STAGE_H
 #define LRUBENCH_PLOT_STAGE_H
 
+struct tmpdir;
+
 struct plot_stage {
-	char *dir;        /* OUTDIR/.lrubench-plot.XXXXXX */
+	char *dir;        /* the staging folder's path; NULL when there is none */
 	const char *outdir;
-	int cleanup_id;
+	struct tmpdir *tmp;
 };
 
 /* Create the staging folder; -1 with a message. */

@@ -500,16 +500,6 @@ const char *cg_procs_file(const struct cgroup *cg, char *buf, size_t len)
 	return buf;
 }
 
-int cg_attach(const struct cgroup *cg, pid_t pid)
-{
-	char path[PATH_MAX], val[24];
-
-	if (!cg_procs_file(cg, path, sizeof(path)))
-		return error("path too long: %s", cg->path);
-	snprintf(val, sizeof(val), "%d", (int)pid);
-	return write_str_file(path, val);
-}
-
 /*
  * Names to try, in order, for a key. Since 5.9 both v2 and v1 split the
  * refault counter into _anon and _file; the page-cache one is what the

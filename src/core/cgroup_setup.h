@@ -65,7 +65,6 @@ int cg_borrow_root(const struct cg_env *env, struct cgroup *out);
 int cg_set_limit(const struct cgroup *cg, uint64_t bytes);
 /* The file a process writes its pid to: cgroup.procs. */
 const char *cg_procs_file(const struct cgroup *cg, char *buf, size_t len);
-int cg_attach(const struct cgroup *cg, pid_t pid);
 /* Read one counter from memory.stat; v1 names are mapped to v2 names where
  * they exist (e.g. "workingset_refault" = workingset_refault_file on v1).
  * Returns 0, or -1 when the key is not present on this kernel/mode. */

@@ -17,7 +17,8 @@
 #include "core/strlist.h"
 #include "core/strmap.h"
 #include "core/workload.h"
-#include "profile/caps.h"
+
+const char *const profile_kind_names[] = { "none", "lock", "cpu", "all", NULL };
 
 #define GOFF(f) offsetof(struct global_opts, f)
 #define COFF(f) offsetof(struct wl_common_opts, f)

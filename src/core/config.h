@@ -64,6 +64,12 @@ struct option_def {
 };
 #define OPT_END { .name = NULL }
 
+/* [global] profile: what src/profile/ runs after each step's timed
+ * iterations. Here, not in profile/, because the option is the core's; its
+ * choices "none", "lock", "cpu", "all" (NULL-terminated) index the enum. */
+enum profile_kind { PROFILE_NONE = 0, PROFILE_LOCK, PROFILE_CPU, PROFILE_ALL };
+extern const char *const profile_kind_names[];
+
 /* [global] */
 struct global_opts {
 	unsigned long long iterations;   /* LB_AUTO: adaptive (core/adaptive.h) */
@@ -74,7 +80,7 @@ struct global_opts {
 	char *sparse_root;     /* loop-ext4 | loop-xfs | dir:/path */
 	uint64_t sparse_size;  /* size of the loop image (sparse) */
 	char *workloads;       /* default for -w: comma list or "all" */
-	int profile;           /* enum profile_kind (profile/caps.h) */
+	int profile;           /* enum profile_kind (above) */
 	double stuck_timeout;  /* seconds: when a workload's child counts as stuck (core/child_watch.h) */
 	/* iterations = auto (core/adaptive.h) */
 	double precision;      /* percent: the 95% CI half-width of an op's mean, relative */

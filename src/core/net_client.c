@@ -440,19 +440,6 @@ int net_unpack(const char *dest, const struct strlist *archives, bool results_on
 	return r;
 }
 
-int net_verify(const struct strlist *archives)
-{
-	struct strlist a = STRLIST_INIT;
-	int r;
-
-	strlist_push(&a, "--");
-	for (size_t i = 0; i < archives->n; i++)
-		strlist_push(&a, archives->v[i]);
-	r = run_helper("verify", false, &a, NULL, 0);
-	strlist_release(&a);
-	return r;
-}
-
 /* The options push and fetch-results share. */
 static void store_words(const struct push_request *o, struct strlist *a)
 {

@@ -126,8 +126,6 @@ int net_pack(const char *out, const char *compress, bool force, const struct str
 /* Check each archive and write it into dest/1, dest/2, ... (dest exists);
  * with results_only, not the logs (results_read.h). */
 int net_unpack(const char *dest, const struct strlist *archives, bool results_only);
-/* Check each archive, writing nothing. */
-int net_verify(const struct strlist *archives);
 
 /* Uploads to a results store (net/push.h) and downloads from it
  * (net/store_fetch.h). Credentials come from the environment or the files

@@ -4,96 +4,37 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <json-c/json.h>
-#include "core/cleanup.h"
-#include "core/fs_sigsafe.h"
 #include "core/label_name.h"
 #include "core/net_client.h"
 #include "core/results.h"
 #include "core/results_archive.h"
+#include "core/tmpdir.h"
 
-#define UNPACK_PREFIX "lrubench-results-"
-
-/* The temp folder; in a struct the signal path can read without malloc. */
-struct unpack_dir {
-	char path[4096];
-	int cleanup_id;
-};
-
-static void remove_unpack_dir(void *arg)
+/* The temp folder lives until exit: the labels are read from it (the
+ * registry's atexit pass removes it, as does a signal; the next one sweeps
+ * it after a SIGKILL). */
+static struct tmpdir *make_unpack_dir(struct strbuf *err)
 {
-	remove_tree_sigsafe(((struct unpack_dir *)arg)->path);
-}
+	struct tmpdir *u = xcalloc(1, sizeof(*u));
 
-static struct unpack_dir *make_unpack_dir(struct strbuf *err);
-
-static const char *tmp_root(void)
-{
-	const char *t = getenv("TMPDIR");
-
-	return t && *t == '/' ? t : "/tmp";
-}
-
-/* Temp folders of lrubench processes that died without cleaning up. */
-static void remove_stale(const char *root)
-{
-	DIR *d = opendir(root);
-	struct dirent *de;
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		unsigned long long pid;
-		char num[24];
-		const char *p = de->d_name + strlen(UNPACK_PREFIX), *dash;
-
-		if (strncmp(de->d_name, UNPACK_PREFIX, strlen(UNPACK_PREFIX)) ||
-		    !(dash = strchr(p, '-')) || (size_t)(dash - p) >= sizeof(num))
-			continue;
-		memcpy(num, p, (size_t)(dash - p));
-		num[dash - p] = '\0';
-		if (parse_ull(num, &pid) || !pid || pid > INT32_MAX ||
-		    !kill((pid_t)pid, 0) || errno != ESRCH)
-			continue;   /* alive (or not ours to judge) */
-		{
-			char *path = xasprintf("%s/%s", root, de->d_name);
-
-			remove_tree(path);
-			free(path);
-		}
+	if (tmpdir_create(u, NULL, "lrubench-results-", err)) {
+		strbuf_addstr(err, " (for results archives)");
+		free(u);
+		return NULL;
 	}
-	closedir(d);
+	return u;
 }
 
 const char *results_private_dir(struct strbuf *err)
 {
-	struct unpack_dir *u = make_unpack_dir(err);
+	struct tmpdir *u = make_unpack_dir(err);
 
 	return u ? u->path : NULL;
-}
-
-static struct unpack_dir *make_unpack_dir(struct strbuf *err)
-{
-	struct unpack_dir *u = xcalloc(1, sizeof(*u));
-	const char *root = tmp_root();
-
-	remove_stale(root);
-	snprintf(u->path, sizeof(u->path), "%s/" UNPACK_PREFIX "%d-XXXXXX", root, (int)getpid());
-	if (!mkdtemp(u->path)) {
-		strbuf_addf(err, "cannot create a temp folder in %s for results archives: %s",
-			    root, strerror(errno));
-		free(u);
-		return NULL;
-	}
-	/* kept until exit (the labels are read from it); the registry's atexit
-	 * pass removes it, as does a signal */
-	u->cleanup_id = cleanup_push("temp folder for results archives", remove_unpack_dir, u);
-	return u;
 }
 
 static const char *jstr(json_object *o, const char *key)
@@ -210,7 +151,7 @@ out:
 int results_unpack(const struct strlist *archives, struct strlist *dirs, struct strlist *shown,
 		   struct strbuf *err)
 {
-	struct unpack_dir *u;
+	struct tmpdir *u;
 	int r;
 
 	if (!archives->n)

@@ -63,18 +63,6 @@ void wl_detail(struct wl_samples *s, json_object *obj)
 	json_object_array_add(s->pending_details, obj);
 }
 
-enum wl_status wl_op_failed(struct wl_samples *s, const char *fmt, ...)
-{
-	va_list ap;
-
-	strbuf_reset(&s->why);
-	va_start(ap, fmt);
-	strbuf_vaddf(&s->why, fmt, ap);
-	va_end(ap);
-	error("%s", s->why.buf);
-	return WL_OP_FAILED;
-}
-
 void wl_add_step(struct wl_ctx *ctx, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -85,12 +73,6 @@ void wl_add_step(struct wl_ctx *ctx, const char *fmt, ...)
 	va_end(ap);
 	ctx->steps = xrealloc(ctx->steps, (ctx->nsteps + 1) * sizeof(char *));
 	ctx->steps[ctx->nsteps++] = strbuf_detach(&sb);
-}
-
-void wl_set_steps(struct wl_ctx *ctx, const char *const *names, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		wl_add_step(ctx, "%s", names[i]);
 }
 
 enum wl_status env_sparse_dir(struct run_env *env, const char **dir)

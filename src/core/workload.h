@@ -125,16 +125,14 @@ struct wl_samples {
 	bool discard;                   /* warm-up: samples are dropped */
 	size_t added;
 	json_object *pending_details;   /* core-owned array */
-	struct strbuf why;              /* wl_op_failed()'s reason (core-owned) */
+	struct strbuf why;              /* why the op failed, set before run_step
+					 * returns WL_OP_FAILED (core-owned) */
 };
 /* Record one sample of table index `table` (into ops->tables[]) for op. */
 void wl_sample(struct wl_samples *s, int table, const char *op, double v);
 /* Attach a free-form JSON object to this (step, iteration); the core adds
  * "step" and "iteration" and stores it under "details". Takes ownership. */
 void wl_detail(struct wl_samples *s, json_object *obj);
-/* Print the error and keep it as the reason of the op's failure: returns
- * WL_OP_FAILED for run_step to return. */
-enum wl_status wl_op_failed(struct wl_samples *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 struct workload_ops {
 	const char *name;
@@ -180,8 +178,7 @@ struct wl_ctx {
 	bool verbose;
 };
 
-/* Set the steps (copies the strings). */
-void wl_set_steps(struct wl_ctx *ctx, const char *const *names, size_t n);
+/* Add a step (the name is formatted and copied). */
 void wl_add_step(struct wl_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A directory on a real (non-tmpfs) filesystem for workload files: the

@@ -611,8 +611,9 @@ static int check_plan(struct fleet_plan *p, struct strbuf *err)
 int fleet_plan_load(const char *path, struct fleet_plan *p, struct strbuf *err)
 {
 	struct reader r = { .p = p, .err = err, .seen = STRLIST_INIT };
-	char abs[PATH_MAX];
-	struct stat st;
+	struct strbuf why = STRBUF_INIT;
+	char abs[PATH_MAX], *text;
+	size_t len;
 	int ir;
 
 	memset(p, 0, sizeof(*p));
@@ -620,17 +621,28 @@ int fleet_plan_load(const char *path, struct fleet_plan *p, struct strbuf *err)
 		strbuf_addf(err, "cannot read the plan %s: %s", path, strerror(errno));
 		return -1;
 	}
-	r.f = fopen(abs, "re");
-	if (!r.f || fstat(fileno(r.f), &st) || !S_ISREG(st.st_mode) || st.st_size > 1024 * 1024) {
+	/* read as a config is (core/util.h): a regular file of at most 1 MiB,
+	 * so a FIFO or a device named as the plan is an error at once */
+	text = read_regular_file(abs, CONFIG_FILE_MAX, 0, &len, &why);
+	if (text && memchr(text, '\0', len)) {
+		strbuf_addf(&why, "cannot read %s: it holds a NUL byte (not a text file)", abs);
+		free(text);
+		text = NULL;
+	}
+	if (!text || !(r.f = fmemopen(text, len, "r"))) {
+		/* why is "cannot read ABS: reason" */
+		size_t skip = strlen("cannot read ") + strlen(abs) + 2;
+
 		strbuf_addf(err, "cannot read the plan %s: %s", path,
-			    !r.f ? strerror(errno) : "not a regular file of at most 1 MiB");
-		if (r.f)
-			fclose(r.f);
+			    !text && why.len > skip ? why.buf + skip : strerror(errno));
+		strbuf_release(&why);
+		free(text);
 		return -1;
 	}
 	p->path = xstrdup(abs);
 	ir = ini_parse_stream(read_line, &r, on_key, &r);
 	fclose(r.f);
+	free(text);
 	strlist_release(&r.seen);
 	if (!r.failed && ir > 0)
 		strbuf_addf(err, "%s:%d: cannot parse this line (expected [section] or key = value)",

@@ -13,9 +13,10 @@
  * of git) rather than dlopen() on the paths that need the libraries:
  *  - Start-up. libcurl and libarchive pull in ~40 shared objects (GnuTLS,
  *    Kerberos, LDAP, ICU, ...); loading and relocating them was nearly all of
- *    what `lrubench --version` (7.7 ms) and a small `compare` (9.3 ms) took;
- *    without them 0.8 and 1.9 ms, a static hello-world 0.45 (bench/startup).
- *    Only the commands that download or extract pay, once per helper run.
+ *    what `lrubench --version` and a small `compare` took; without them both
+ *    are within 3 ms of a static hello-world (bench/startup; the runs'
+ *    figures are in bench/README.md). Only the commands that download or
+ *    extract pay, once per helper run.
  *  - dlopen would mean ~40 libarchive, ~13 libcurl and ~6 libcrypto symbols
  *    looked up by name into hand-written function-pointer tables: no type
  *    check by the compiler, and failures (a missing symbol, another soname
@@ -48,7 +49,6 @@
  *   unpack [--results-only] -- DEST ARCHIVE...
  *                                each archive checked and written into
  *                                DEST/1, DEST/2, ... (results_read.h)
- *   verify -- ARCHIVE...         the same checks, nothing written
  *   push [--retries=N] [--connect-timeout=S] [--timeout=S] [--token-file=F]
  *        [--netrc-file=F] [--force] [--direct] [--checksum=digest|amz|none]
  *        -- FILE URL [FILE URL]...  -> the final URLs, one a line (push.h);
@@ -285,18 +285,6 @@ static int do_unpack(struct args *a, struct strbuf *result)
 	return status_exit(r);
 }
 
-static int do_verify(struct args *a, struct strbuf *result)
-{
-	int r = 0;
-
-	(void)result;
-	if (a->pos.n < 1 || a->opt.n)
-		return misuse("verify", "expected archives");
-	for (size_t i = 0; i < a->pos.n && !r; i++)
-		r = results_read(a->pos.v[i], NULL, false);
-	return status_exit(r);
-}
-
 /* --name=SECONDS: a positive number, or -1 */
 static int opt_seconds(const char *v, double *out)
 {
@@ -427,7 +415,6 @@ static const struct {
 	{ "cpio", do_cpio },
 	{ "pack", do_pack },
 	{ "unpack", do_unpack },
-	{ "verify", do_verify },
 	{ "push", do_push },
 	{ "fetch-results", do_fetch_results },
 	{ "kconfig", do_kconfig },
@@ -462,7 +449,7 @@ int main(int argc, char **argv)
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	signals_install();
 	if (argc < 2)
-		return misuse("", "expected a command (fetch, sha256, extract, cpio, pack, unpack, verify, push, fetch-results, kconfig)");
+		return misuse("", "expected a command (fetch, sha256, extract, cpio, pack, unpack, push, fetch-results, kconfig)");
 	split_args(argc, argv, &a);
 	/* -q and --result-fd belong to every command */
 	for (size_t i = 0; i < a.opt.n; i++) {

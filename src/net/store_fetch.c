@@ -9,22 +9,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core/cleanup.h"
-#include "core/fs_sigsafe.h"
 #include "core/net_client.h"
 #include "core/results_archive.h"
+#include "core/tmpdir.h"
 #include "net/fetch.h"
 #include "net/results_read.h"
 #include "net/store_auth.h"
-
-struct fetch_tmp {
-	char path[4096];
-	int cleanup_id;
-};
-
-static void remove_fetch_tmp(void *arg)
-{
-	remove_tree_sigsafe(((struct fetch_tmp *)arg)->path);
-}
 
 char *store_fetch_name(const char *url)
 {
@@ -51,7 +41,7 @@ char *store_fetch_name(const char *url)
 int store_fetch(const char *dir, char *const *urls, size_t n, const struct store_fetch_opts *o,
 		struct strbuf *result)
 {
-	struct fetch_tmp *t = xcalloc(1, sizeof(*t));
+	struct tmpdir *t = xcalloc(1, sizeof(*t));
 	struct store_auth auth;
 	struct fetch_opts fo = { .retries = o->retries, .progress = 0, .quiet = true };
 	char **names = xcalloc(n + 1, sizeof(*names));
@@ -66,12 +56,11 @@ int store_fetch(const char *dir, char *const *urls, size_t n, const struct store
 		return -1;
 	}
 	fo.auth = &auth;
-	snprintf(t->path, sizeof(t->path), "%s/.lrubench-fetch-XXXXXX", dir);
-	if (mkdir_p(dir, 0755) || !mkdtemp(t->path)) {
-		ret = error_errno("cannot create a temp folder in %s", dir);
+	/* partial downloads; one a killed helper left is swept by the next */
+	if (mkdir_p(dir, 0755) || tmpdir_create(t, dir, ".lrubench-fetch-", NULL)) {
+		ret = -1;
 		goto out_auth;
 	}
-	t->cleanup_id = cleanup_push("partial downloads", remove_fetch_tmp, t);
 	fo.cache_dir = t->path;
 	for (size_t i = 0; i < n && !ret; i++) {
 		struct fetch_result res = { 0 };
@@ -101,7 +90,7 @@ int store_fetch(const char *dir, char *const *urls, size_t n, const struct store
 		free(dest);
 		fetch_result_release(&res);
 	}
-	cleanup_pop(t->cleanup_id, true);
+	tmpdir_remove(t);
 out_auth:
 	store_auth_release(&auth);
 	free_strv(names);

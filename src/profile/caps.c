@@ -11,8 +11,6 @@
 #include "core/path.h"
 #include "profile/tracefs.h"
 
-const char *const profile_kind_names[] = { "none", "lock", "cpu", "all", NULL };
-
 void perf_version_parse(const char *text, char *out, size_t len)
 {
 	const char *p = text ? strstr(text, "perf version ") : NULL;

@@ -8,11 +8,8 @@
 #define LRUBENCH_PROFILE_CAPS_H
 
 #include <stdbool.h>
+#include "core/config.h"   /* enum profile_kind: the choices of [global] profile */
 #include "core/util.h"
-
-enum profile_kind { PROFILE_NONE = 0, PROFILE_LOCK, PROFILE_CPU, PROFILE_ALL };
-/* "none", "lock", "cpu", "all", NULL: the choices of [global] profile */
-extern const char *const profile_kind_names[];
 
 struct profile_caps {
 	bool root;

@@ -27,6 +27,7 @@
 #include "core/path.h"
 #include "core/net_client.h"
 #include "core/results.h"
+#include "core/tmpdir.h"
 #include "core/util.h"
 #include "vm/args.h"
 #include "vm/identity.h"
@@ -39,7 +40,6 @@
 #include "vm/qemu.h"
 #include "vm/record.h"
 #include "vm/rounds.h"
-#include "vm/tmp.h"
 
 #define QEMU "qemu-system-x86_64"
 #define KVM_PROBE_SECONDS 2.0
@@ -70,7 +70,7 @@ struct vm_run {
 	char *cwd;
 	char *busybox;
 	bool kvm;
-	struct vm_tmpdir tmp;
+	struct tmpdir tmp;
 	struct strlist keep;     /* host folders the guest must see (see vm_guest.keep) */
 };
 
@@ -496,7 +496,7 @@ static char *keep_failed_round_logs(struct kernel *k, const char *stage_label, i
 
 static int run_round(struct vm_run *r, struct kernel *k, int round)
 {
-	struct vm_tmpdir stage = { 0 };
+	struct tmpdir stage = { .path = "" };
 	struct strbuf err = STRBUF_INIT;
 	struct round_result rr = { 0 };
 	char *dest, *ldir, *console = NULL, *console_rel = NULL;
@@ -507,7 +507,7 @@ static int run_round(struct vm_run *r, struct kernel *k, int round)
 		if (r->a.force && is_dir(k->dir) && remove_tree(k->dir))
 			warning("cannot clear %s before replacing it", k->dir);
 	} else {
-		if (vm_tmpdir_create(&stage, r->results, ".vm-round-"))
+		if (tmpdir_create(&stage, r->results, ".vm-round-", NULL))
 			return LB_EXIT_FAIL;
 		dest = xstrdup(stage.path);
 	}
@@ -566,7 +566,7 @@ static int run_round(struct vm_run *r, struct kernel *k, int round)
 		      r->a.rounds > (unsigned)round ? " and it is not booted again" : "");
 	k->seconds = rr.seconds;
 	if (round > 1)
-		vm_tmpdir_remove(&stage);
+		tmpdir_remove(&stage);
 	free(ldir);
 	free(dest);
 	free(console);
@@ -777,7 +777,7 @@ static void release(struct vm_run *r)
 		free(r->k[i].label);
 		free(r->k[i].dir);
 	}
-	vm_tmpdir_remove(&r->tmp);
+	tmpdir_remove(&r->tmp);
 	free(r->results);
 	free(r->self);
 	free(r->cwd);
@@ -818,7 +818,6 @@ int cmd_run_vm(struct vm_args *a)
 	struct vm_run r;
 	bool any_vm = false, interrupted = false, decided = false;
 	int code = 0;
-	const char *tmp = getenv("TMPDIR");
 
 	memset(&r, 0, sizeof(r));
 	r.a = *a;   /* its lists are ours now: release() frees them */
@@ -853,7 +852,7 @@ int cmd_run_vm(struct vm_args *a)
 
 		if ((code = resolve_placement(&r)))
 			goto out;
-		if (vm_tmpdir_create(&r.tmp, tmp && *tmp == '/' ? tmp : "/tmp", "lrubench-vm.")) {
+		if (tmpdir_create(&r.tmp, NULL, "lrubench-vm.", NULL)) {
 			code = LB_EXIT_FAIL;
 			goto out;
 		}

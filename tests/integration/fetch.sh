@@ -173,3 +173,22 @@ test_extract_sigint_removes_partial_folder() {
   assert_no_file "$T/tree"
   assert_no_file "$T/tree.extracting"
 }
+
+# fetch --results downloads into a private folder DIR/.lrubench-fetch-<pid>-*
+# (core/tmpdir.h) of the helper; one a killed helper left (its pid dead) goes
+# with the next fetch into DIR, one of a live process stays (issue 30, 19).
+test_fetch_results_sweeps_what_a_killed_helper_left() {
+  start_server
+  mkdir -p "$T/r" "$T/dl"
+  cp -r "$LRUBENCH_SRC/tests/fixtures/compare/golden/6.8.0-vanilla" "$T/r/"
+  expect_exit 0 "$LRUBENCH" pack "$T/r" -o "$T/www/v.tar.zst"
+  sleep 0 & local dead=$!; wait $dead
+  mkdir -p "$T/dl/.lrubench-fetch-$dead-abcdef"
+  head -c 1000 /dev/zero >"$T/dl/.lrubench-fetch-$dead-abcdef/half-a-download"
+  mkdir -p "$T/dl/.lrubench-fetch-$$-abcdef"   # alive: this shell
+  expect_exit 0 "$LRUBENCH" fetch --results "$T/dl" "$BASE/v.tar.zst"
+  assert_file "$T/dl/v.tar.zst"
+  assert_no_file "$T/dl/.lrubench-fetch-$dead-abcdef"
+  [ -d "$T/dl/.lrubench-fetch-$$-abcdef" ] || fail "removed the folder of a live process"
+  assert_eq "$(ls -A "$T/dl" | sort | tr '\n' ' ')" ".lrubench-fetch-$$-abcdef v.tar.zst " "what DIR holds"
+}

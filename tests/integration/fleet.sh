@@ -106,6 +106,28 @@ test_fleet_plan_checks() {
 }
 
 # No Slurm on this machine (PATH without it): exit 3, saying so.
+# The plan is read as a config is (core/util.h read_regular_file): a FIFO
+# or a device is refused at once (fopen of a FIFO blocked forever), and so
+# is a file of more than 1 MiB or one holding a NUL byte.
+test_fleet_plan_reads_only_a_regular_file() {
+  mkfifo "$T/fifo.ini"
+  expect_exit 2 timeout -k 5 60 "$LRUBENCH" fleet plan "$T/fifo.ini"
+  assert_grep_err "cannot read the plan $T/fifo.ini: it is a FIFO (only regular files are read)"
+  expect_exit 2 timeout -k 5 60 "$LRUBENCH" fleet plan /dev/zero
+  assert_grep_err "cannot read the plan /dev/zero: it is a device"
+  head -c 1100000 /dev/zero | tr '\0' '#' >"$T/big.ini"
+  expect_exit 2 "$LRUBENCH" fleet plan "$T/big.ini"
+  assert_grep_err "cannot read the plan $T/big.ini: larger than 1MB"
+  write_plan "$T/nul.ini" "results = $T/results"
+  printf 'x\0y\n' >>"$T/nul.ini"
+  expect_exit 2 "$LRUBENCH" fleet plan "$T/nul.ini"
+  assert_grep_err "cannot read the plan $T/nul.ini: it holds a NUL byte (not a text file)"
+  # a link to a plan is fine (a plan is named on the command line)
+  write_plan "$T/p.ini" "results = $T/results"
+  ln -s "$T/p.ini" "$T/link.ini"
+  expect_exit 0 "$LRUBENCH" fleet plan "$T/link.ini"
+}
+
 test_fleet_without_slurm() {
   write_plan "$T/p.ini" "results = $T/results"
   mkdir -p "$T/bin"

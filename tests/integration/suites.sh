@@ -110,6 +110,19 @@ test_list_suites() {
   assert_grep_err "$datadir/configs/suites"
 }
 
+# list --suites reads each suite's description with read_regular_file: a
+# FIFO among the suites is listed without one, never waited on.
+test_list_suites_reads_only_regular_files() {
+  mkdir -p "$T/bin/configs/suites"
+  cp "$LRUBENCH" "$T/bin/lrubench"
+  printf '# SPDX-License-Identifier: GPL-2.0-or-later\n# a suite of its own\n[global]\n' \
+    >"$T/bin/configs/suites/good.conf"
+  mkfifo "$T/bin/configs/suites/fifo.conf"
+  expect_exit 0 timeout -k 5 60 "$T/bin/lrubench" list --suites
+  assert_grep "^  good  *a suite of its own$" "$T/out"
+  assert_grep "^  fifo  *(no description)$" "$T/out"
+}
+
 # make install puts every suite under $(DATADIR)/configs/suites. -o keeps
 # make from rebuilding the binaries the tests run (they may be a SANITIZE
 # build).

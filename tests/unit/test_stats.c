@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* src/stats.c against reference/stats-golden.md (V1-V4), the percent rules of
+/* src/compare/stats.c against the golden vectors V1-V4 (computed with
+ * mmtests' own Perl statistics; their samples and values are written out
+ * below, and compare's print of V1+V2 is
+ * tests/fixtures/compare/expected/golden-v1v2.txt), the percent rules of
  * docs/ARCHITECTURE.md §10 and R's pt() (tests/fixtures/compare/t_table.csv). */
 #include "unit.h"
 #include <math.h>

@@ -7,8 +7,8 @@
  * within the memcg limit): vm-scalability's case-lru-file-readtwice, per
  * memcg. The readers are the tasks of a core/task_round.h round.
  */
-#ifndef LRUBENCH_READTWICE_H
-#define LRUBENCH_READTWICE_H
+#ifndef LRUBENCH_READTWICE_READERS_H
+#define LRUBENCH_READTWICE_READERS_H
 
 #include <stddef.h>
 #include <stdint.h>
