@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* compare's output formats (compare/format.h). */
+#include "compare/format.h"
+
+#include <string.h>
+#include "compare/email.h"
+
+static void text(const struct comparison *c, const struct cmp_render_opts *o, struct strbuf *out)
+{
+	(void)o;
+	report_text(c, out);
+}
+
+static void markdown(const struct comparison *c, const struct cmp_render_opts *o,
+		     struct strbuf *out)
+{
+	(void)o;
+	report_markdown(c, out);
+}
+
+static void json(const struct comparison *c, const struct cmp_render_opts *o, struct strbuf *out)
+{
+	report_json(c, o->fail_pct, out);
+}
+
+static void csv(const struct comparison *c, const struct cmp_render_opts *o, struct strbuf *out)
+{
+	(void)o;
+	report_csv(c, out);
+}
+
+static void email(const struct comparison *c, const struct cmp_render_opts *o, struct strbuf *out)
+{
+	(void)o;
+	report_email(c, out);
+}
+
+/* the first row is the default; the order is the order of the help text */
+static const struct cmp_format formats[] = {
+	{ .name = "text", .render = text },
+	{ .name = "markdown", .alias = "md", .render = markdown },
+	{ .name = "json", .render = json },
+	{ .name = "csv", .render = csv, .warnings_to_stderr = true },
+	{ .name = "email", .render = email },
+};
+#define NFORMATS (sizeof(formats) / sizeof(formats[0]))
+
+const struct cmp_format *cmp_format_find(const char *name)
+{
+	for (size_t i = 0; i < NFORMATS; i++)
+		if (!strcmp(formats[i].name, name) ||
+		    (formats[i].alias && !strcmp(formats[i].alias, name)))
+			return &formats[i];
+	return NULL;
+}
+
+void cmp_format_names(struct strbuf *out)
+{
+	for (size_t i = 0; i < NFORMATS; i++)
+		strbuf_addf(out, "%s%s", i ? (i + 1 == NFORMATS ? " or " : ", ") : "",
+			    formats[i].name);
+}
+
+void cmp_format_render(const struct cmp_format *f, const struct comparison *c,
+		       const struct cmp_render_opts *o, struct strbuf *out)
+{
+	f->render(c, o, out);
+	if (!f->warnings_to_stderr)
+		return;
+	for (size_t i = 0; i < c->warnings.n; i++)
+		warning("%s", c->warnings.v[i]);
+	for (size_t w = 0; w < c->nwls; w++)
+		for (size_t i = 0; i < c->wls[w].notes.n; i++)
+			warning("%s: %s", c->wls[w].name, c->wls[w].notes.v[i]);
+}
