@@ -41,9 +41,7 @@ static struct bisect_args {
 	double alpha;
 	unsigned long long max_rounds;
 	unsigned long long jobs;   /* 0: not given (the CPUs online) */
-	struct strlist configs, sets;
-	const char *workloads, *iterations;
-	bool quick;
+	struct popt_suite suite;   /* -c -w -i --quick --set, passed on to run */
 } B;
 
 static const struct popt bisect_step_options[] = {
@@ -67,11 +65,11 @@ static const struct popt bisect_step_options[] = {
 	POPT_STRING(0, "image", &B.image, "PATH", "the image a build command makes"),
 	POPT_STRING(0, "modules", &B.modules, "DIR", "its modules (lib/modules/<release> or a root)"),
 	POPT_GROUP("The suite, as for lrubench run"),
-	POPT_STRLIST('c', "config", &B.configs, "FILE", "an INI config file (repeatable)"),
-	POPT_STRING('w', "workloads", &B.workloads, "LIST", "the workloads"),
-	POPT_STRING('i', "iterations", &B.iterations, "N", "measured iterations per boot"),
-	POPT_BOOL(0, "quick", &B.quick, "every key's --quick value"),
-	POPT_STRLIST(0, "set", &B.sets, "SEC.KEY=VAL", "a config key, vm.* too (repeatable)"),
+	POPT_SUITE_CONFIG(&B.suite, "an INI config file (repeatable)"),
+	POPT_SUITE_WORKLOADS(&B.suite, "the workloads"),
+	POPT_SUITE_ITERATIONS(&B.suite, "measured iterations per boot"),
+	POPT_SUITE_QUICK(&B.suite, "every key's --quick value"),
+	POPT_SUITE_SET(&B.suite, "a config key, vm.* too (repeatable)"),
 	POPT_END(),
 };
 
@@ -90,8 +88,7 @@ const struct popt_command bisect_step_command = {
 
 static void args_reset(void)
 {
-	strlist_release(&B.configs);
-	strlist_release(&B.sets);
+	popt_suite_release(&B.suite);
 	memset(&B, 0, sizeof(B));
 	B.alpha = 0.10;
 	B.max_rounds = 3;
@@ -455,27 +452,9 @@ out:
 /* lrubench run and the suite's options */
 static void suite_argv(struct strlist *argv)
 {
-	
 	strlist_push(argv, self_exe() ? self_exe() : "lrubench");
 	strlist_push(argv, "run");
-	for (size_t i = 0; i < B.configs.n; i++) {
-		strlist_push(argv, "-c");
-		strlist_push(argv, B.configs.v[i]);
-	}
-	if (B.workloads) {
-		strlist_push(argv, "-w");
-		strlist_push(argv, B.workloads);
-	}
-	if (B.iterations) {
-		strlist_push(argv, "-i");
-		strlist_push(argv, B.iterations);
-	}
-	if (B.quick)
-		strlist_push(argv, "--quick");
-	for (size_t i = 0; i < B.sets.n; i++) {
-		strlist_push(argv, "--set");
-		strlist_push(argv, B.sets.v[i]);
-	}
+	popt_suite_argv(&B.suite, true, argv);
 }
 
 /* The suite's options are checked once, before any build: lrubench run's

@@ -344,3 +344,32 @@ void popt_help(const struct popt_command *cmd, FILE *out)
 	}
 	strbuf_release(&sb);
 }
+
+void popt_suite_argv(const struct popt_suite *s, bool with_iterations, struct strlist *argv)
+{
+	for (size_t i = 0; i < s->configs.n; i++) {
+		strlist_push(argv, "-c");
+		strlist_push(argv, s->configs.v[i]);
+	}
+	if (s->workloads) {
+		strlist_push(argv, "-w");
+		strlist_push(argv, s->workloads);
+	}
+	if (with_iterations && s->iterations) {
+		strlist_push(argv, "-i");
+		strlist_push(argv, s->iterations);
+	}
+	if (s->quick)
+		strlist_push(argv, "--quick");
+	for (size_t i = 0; i < s->sets.n; i++) {
+		strlist_push(argv, "--set");
+		strlist_push(argv, s->sets.v[i]);
+	}
+}
+
+void popt_suite_release(struct popt_suite *s)
+{
+	strlist_release(&s->configs);
+	strlist_release(&s->sets);
+	memset(s, 0, sizeof(*s));
+}

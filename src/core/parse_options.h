@@ -97,6 +97,32 @@ struct popt {
 	{ POPT_SIZE, (s), (l), (v), (a), (h), NULL, (lo), (hi), 0 }
 #define POPT_END()                    { POPT_END, 0, NULL, NULL, NULL, NULL, NULL }
 
+/*
+ * The suite options: what `run` takes to say which suite to run, declared
+ * again by every command that runs one for the user (noise, bisect-step).
+ * The rows are macros over any struct with these fields (run's own
+ * arguments have them), so each command keeps its help text; struct
+ * popt_suite holds them for commands that pass them on to `run`.
+ */
+struct popt_suite {
+	struct strlist configs;    /* -c FILE, in order */
+	struct strlist sets;       /* --set SEC.KEY=VAL, in order */
+	const char *workloads;     /* -w LIST */
+	const char *iterations;    /* -i N */
+	bool quick;                /* --quick */
+};
+#define POPT_SUITE_CONFIG(s, h)     POPT_STRLIST('c', "config", &(s)->configs, "FILE", (h))
+#define POPT_SUITE_WORKLOADS(s, h)  POPT_STRING('w', "workloads", &(s)->workloads, "LIST", (h))
+#define POPT_SUITE_ITERATIONS(s, h) POPT_STRING('i', "iterations", &(s)->iterations, "N", (h))
+#define POPT_SUITE_QUICK(s, h)      POPT_BOOL(0, "quick", &(s)->quick, (h))
+#define POPT_SUITE_SET(s, h)        POPT_STRLIST(0, "set", &(s)->sets, "SEC.KEY=VAL", (h))
+
+/* The suite options as `run` arguments: -c.. -w [-i] --quick --set..
+ * (-i only with_iterations). */
+void popt_suite_argv(const struct popt_suite *s, bool with_iterations, struct strlist *argv);
+/* Free the lists and clear s. */
+void popt_suite_release(struct popt_suite *s);
+
 struct popt_command {
 	const char *name;          /* "compare" (for "lrubench vm x", "vm x") */
 	const char *args;          /* what follows the options in the synopsis: "DIR..." or "" */

@@ -196,6 +196,44 @@ static void test_typed(void **state)
 	free(err);
 }
 
+/* The suite options: the same flags everywhere, passed on to run in order */
+static void test_suite_options(void **state)
+{
+	static struct popt_suite suite;
+	static const struct popt sopts[] = {
+		POPT_SUITE_CONFIG(&suite, "a config"),
+		POPT_SUITE_WORKLOADS(&suite, "workloads"),
+		POPT_SUITE_ITERATIONS(&suite, "iterations"),
+		POPT_SUITE_QUICK(&suite, "quick"),
+		POPT_SUITE_SET(&suite, "a key"),
+		POPT_END(),
+	};
+	static const struct popt_command scmd = { "suite", "", "Suite options.", sopts };
+	char *v[] = { "suite", "--set", "g.a=1", "-c", "a.conf", "-i3", "--quick", "-c", "b.conf",
+		      "-w", "readtwice", "--set=g.b=2", NULL };
+	struct strlist argv = STRLIST_INIT;
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(parse_options(&scmd, (int)ARRAY_SIZE(v) - 1, v), 0);
+	popt_suite_argv(&suite, true, &argv);
+	for (size_t i = 0; i < argv.n; i++)
+		strbuf_addf(&sb, "%s%s", i ? " " : "", argv.v[i]);
+	assert_string_equal(strbuf_str(&sb), "-c a.conf -c b.conf -w readtwice -i 3 --quick "
+			    "--set g.a=1 --set g.b=2");
+	strlist_release(&argv);
+	strbuf_reset(&sb);
+	popt_suite_argv(&suite, false, &argv);   /* noise passes its own counts */
+	for (size_t i = 0; i < argv.n; i++)
+		strbuf_addf(&sb, "%s%s", i ? " " : "", argv.v[i]);
+	assert_null(strstr(strbuf_str(&sb), "-i"));
+	strlist_release(&argv);
+	strbuf_release(&sb);
+	popt_suite_release(&suite);
+	assert_int_equal(suite.configs.n, 0);
+	assert_null(suite.workloads);
+}
+
 static void test_synopsis_and_help(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -236,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_synopsis_and_help),
 		cmocka_unit_test(test_typed),
+		cmocka_unit_test(test_suite_options),
 	};
 	int r = cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
 
