@@ -3,6 +3,7 @@
 #include "compare/format.h"
 
 #include <string.h>
+#include "core/cleanup.h"
 #include "compare/email.h"
 
 static void text(const struct comparison *c, const struct cmp_render_opts *o, struct strbuf *out)
@@ -44,6 +45,36 @@ static const struct cmp_format formats[] = {
 	{ .name = "email", .render = email },
 };
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
+
+void cmp_walk(const struct comparison *c, const struct cmp_walk *how, struct strbuf *out)
+{
+	if (how->header)
+		how->header(c, out);
+	for (size_t w = 0; w < c->nwls; w++) {
+		const struct cmp_workload *wl = &c->wls[w];
+
+		/* the measured tables, then those that explain them (profile.h) */
+		for (int explaining = 0; explaining < 2; explaining++) {
+			if (explaining && how->explaining_heading && cmp_has_explaining(wl))
+				how->explaining_heading(wl, out);
+			for (size_t t = 0; t < wl->ntables; t++) {
+				if (wl->tables[t].explains != (explaining == 1))
+					continue;
+				if (lb_stop_requested())
+					return;
+				how->table(c, &wl->tables[t], out);
+			}
+			/* under the measured tables: what the kernel logged while the
+			 * workload ran, failed ops (compare/provenance.c) */
+			if (explaining || !wl->notes.n)
+				continue;
+			if (how->notes_begin)
+				how->notes_begin(wl, out);
+			for (size_t i = 0; how->note && i < wl->notes.n; i++)
+				how->note(wl, wl->notes.v[i], out);
+		}
+	}
+}
 
 const struct cmp_format *cmp_format_find(const char *name)
 {

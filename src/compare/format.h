@@ -27,6 +27,25 @@ struct cmp_format {
 	bool warnings_to_stderr;
 };
 
+/*
+ * The one walk of a comparison that the renderers share: the header (labels,
+ * what differs, warnings, notes on the whole), then per workload its
+ * measured tables, the notes under them, and the tables that explain them
+ * under their heading (profile.h). A renderer fills in how each part looks;
+ * a NULL callback prints nothing for that part. The walk gives up at the
+ * first SIGINT/SIGTERM (the caller prints nothing then).
+ */
+struct cmp_walk {
+	void (*header)(const struct comparison *c, struct strbuf *out);
+	/* before a workload's explaining tables, when it has some */
+	void (*explaining_heading)(const struct cmp_workload *w, struct strbuf *out);
+	void (*table)(const struct comparison *c, const struct cmp_table *t, struct strbuf *out);
+	/* before the notes under a workload's measured tables, when it has some */
+	void (*notes_begin)(const struct cmp_workload *w, struct strbuf *out);
+	void (*note)(const struct cmp_workload *w, const char *note, struct strbuf *out);
+};
+void cmp_walk(const struct comparison *c, const struct cmp_walk *how, struct strbuf *out);
+
 /* The row whose name or alias is name, or NULL. */
 const struct cmp_format *cmp_format_find(const char *name);
 /* "text, markdown, json, csv or email": the names, for messages and help. */
