@@ -36,11 +36,12 @@
 #define BISECT_SKIP 125
 
 static struct bisect_args {
-	const char *good, *bad, *op, *table, *stat, *alpha, *max_rounds, *dir;
-	const char *tree, *config, *build_dir, *jobs, *image, *modules;
-	struct strlist configs, sets;
-	const char *workloads, *iterations;
-	bool quick;
+	const char *good, *bad, *op, *table, *stat, *dir;
+	const char *tree, *config, *build_dir, *image, *modules;
+	double alpha;
+	unsigned long long max_rounds;
+	unsigned long long jobs;   /* 0: not given (the CPUs online) */
+	struct popt_suite suite;   /* -c -w -i --quick --set, passed on to run */
 } B;
 
 static const struct popt bisect_step_options[] = {
@@ -51,23 +52,24 @@ static const struct popt bisect_step_options[] = {
 	POPT_STRING(0, "table", &B.table, "TITLE", "the table, when several have the op"),
 	POPT_STRING(0, "stat", &B.stat, "STAT",
 		    "mean (mmtests' mean row), amean, hmean, gmean"),
-	POPT_STRING(0, "alpha", &B.alpha, "P", "significance level (0.10)"),
-	POPT_STRING(0, "max-rounds", &B.max_rounds, "N",
-		    "boots of a commit before it is skipped (3)"),
+	POPT_DOUBLE(0, "alpha", &B.alpha, "P", "significance level (0.10)", 0, 1,
+		    POPTF_ABOVE_MIN | POPTF_BELOW_MAX),
+	POPT_UINT(0, "max-rounds", &B.max_rounds, "N", "boots of a commit before it is skipped (3)",
+		  1, 20),
 	POPT_STRING(0, "dir", &B.dir, "DIR", "folder of steps and decisions (lrubench-bisect)"),
 	POPT_GROUP("Building the checked-out commit (or: -- COMMAND ARGS... builds it)"),
 	POPT_STRING(0, "tree", &B.tree, "DIR", "the kernel tree (.)"),
 	POPT_STRING(0, "kconfig", &B.config, "FILE", "the .config each commit starts from"),
 	POPT_STRING(0, "build-dir", &B.build_dir, "DIR", "make O= folder kept between steps (DIR/build)"),
-	POPT_STRING('j', "jobs", &B.jobs, "N", "make -jN (the CPUs online)"),
+	POPT_UINT('j', "jobs", &B.jobs, "N", "make -jN (the CPUs online)", 1, 1024),
 	POPT_STRING(0, "image", &B.image, "PATH", "the image a build command makes"),
 	POPT_STRING(0, "modules", &B.modules, "DIR", "its modules (lib/modules/<release> or a root)"),
 	POPT_GROUP("The suite, as for lrubench run"),
-	POPT_STRLIST('c', "config", &B.configs, "FILE", "an INI config file (repeatable)"),
-	POPT_STRING('w', "workloads", &B.workloads, "LIST", "the workloads"),
-	POPT_STRING('i', "iterations", &B.iterations, "N", "measured iterations per boot"),
-	POPT_BOOL(0, "quick", &B.quick, "every key's --quick value"),
-	POPT_STRLIST(0, "set", &B.sets, "SEC.KEY=VAL", "a config key, vm.* too (repeatable)"),
+	POPT_SUITE_CONFIG(&B.suite, "an INI config file (repeatable)"),
+	POPT_SUITE_WORKLOADS(&B.suite, "the workloads"),
+	POPT_SUITE_ITERATIONS(&B.suite, "measured iterations per boot"),
+	POPT_SUITE_QUICK(&B.suite, "every key's --quick value"),
+	POPT_SUITE_SET(&B.suite, "a config key, vm.* too (repeatable)"),
 	POPT_END(),
 };
 
@@ -86,9 +88,10 @@ const struct popt_command bisect_step_command = {
 
 static void args_reset(void)
 {
-	strlist_release(&B.configs);
-	strlist_release(&B.sets);
+	popt_suite_release(&B.suite);
 	memset(&B, 0, sizeof(B));
+	B.alpha = 0.10;
+	B.max_rounds = 3;
 }
 
 /* path made absolute against the current folder, without resolving links
@@ -125,10 +128,9 @@ static int check_build_args(struct setup *s, const struct strlist *cmd)
 	char *tree = realpath(B.tree ? B.tree : ".", NULL);
 	int ret = 0;
 
-	if (B.jobs && (parse_ull(B.jobs, &jobs) || !jobs || jobs > 1024)) {
-		error("--jobs %s: expected 1 to 1024", B.jobs);
-		ret = BISECT_USAGE;
-	} else if (!tree || !is_dir(tree)) {
+	if (B.jobs)
+		jobs = B.jobs;
+	if (!tree || !is_dir(tree)) {
 		error("--tree %s: no such folder", B.tree ? B.tree : ".");
 		ret = BISECT_USAGE;
 	} else if (B.config && !path_exists(B.config)) {
@@ -245,11 +247,8 @@ static int setup_load(struct setup *s)
 {
 	struct strbuf err = STRBUF_INIT;
 	bool ok;
-	char *end;
 
 	memset(s, 0, sizeof(*s));
-	s->alpha = 0.10;
-	s->max_rounds = 3;
 	if (!B.op) {
 		error("give --op OP: the op whose numbers decide (as compare prints it)");
 		return BISECT_USAGE;
@@ -258,19 +257,8 @@ static int setup_load(struct setup *s)
 		error("--stat %s: expected mean, amean, hmean or gmean", B.stat);
 		return BISECT_USAGE;
 	}
-	if (B.alpha && (s->alpha = strtod(B.alpha, &end), *end || !(s->alpha > 0 && s->alpha < 1))) {
-		error("--alpha %s: expected a probability between 0 and 1", B.alpha);
-		return BISECT_USAGE;
-	}
-	if (B.max_rounds) {
-		unsigned long long v;
-
-		if (parse_ull(B.max_rounds, &v) || v < 1 || v > 20) {
-			error("--max-rounds %s: expected 1 to 20", B.max_rounds);
-			return BISECT_USAGE;
-		}
-		s->max_rounds = (unsigned)v;
-	}
+	s->alpha = B.alpha;
+	s->max_rounds = (unsigned)B.max_rounds;
 	if (load_side("--good", B.good, &s->good, &err) || load_side("--bad", B.bad, &s->bad, &err))
 		goto usage;
 	s->good_v = side_value(s, &s->good, "--good", &err, &ok);
@@ -464,27 +452,9 @@ out:
 /* lrubench run and the suite's options */
 static void suite_argv(struct strlist *argv)
 {
-	
 	strlist_push(argv, self_exe() ? self_exe() : "lrubench");
 	strlist_push(argv, "run");
-	for (size_t i = 0; i < B.configs.n; i++) {
-		strlist_push(argv, "-c");
-		strlist_push(argv, B.configs.v[i]);
-	}
-	if (B.workloads) {
-		strlist_push(argv, "-w");
-		strlist_push(argv, B.workloads);
-	}
-	if (B.iterations) {
-		strlist_push(argv, "-i");
-		strlist_push(argv, B.iterations);
-	}
-	if (B.quick)
-		strlist_push(argv, "--quick");
-	for (size_t i = 0; i < B.sets.n; i++) {
-		strlist_push(argv, "--set");
-		strlist_push(argv, B.sets.v[i]);
-	}
+	popt_suite_argv(&B.suite, true, argv);
 }
 
 /* The suite's options are checked once, before any build: lrubench run's

@@ -5,38 +5,25 @@
  * Everything is loaded, checked and rendered in memory first: a bad input
  * exits 2 before a byte is printed or a JUnit file is created.
  */
-#include <errno.h>
 #include <malloc.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "commands/commands.h"
 #include "compare/labels.h"
 #include "compare/baseline.h"
-#include "compare/email.h"
+#include "compare/format.h"
+#include "compare/load.h"
 #include "compare/model.h"
 #include "core/cleanup.h"
 #include "compare/noise_floor.h"
 #include "core/results.h"
 #include "core/util.h"
 
-enum format { FMT_TEXT, FMT_MARKDOWN, FMT_JSON, FMT_CSV, FMT_EMAIL };
-
-static int parse_number(const char *opt, const char *s, double *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtod(s, &end);
-	if (!*s || *end || errno || !isfinite(*v))
-		return error("%s: '%s' is not a number", opt, s);
-	return 0;
-}
-
 /* The command line as given; reset by every cmd_compare(). */
 static struct {
-	const char *format, *names, *alpha, *fail_pct, *junit, *baseline;
+	const char *format, *names, *junit, *baseline;
+	double alpha, fail_pct;    /* fail_pct < 0: no --fail-on-regression */
 	bool allow_same_kernel, allow_kernel_warnings, allow_missing;
 } O;
 
@@ -44,11 +31,12 @@ static const struct popt compare_options[] = {
 	POPT_STRING('f', "format", &O.format, "FMT",
 		    "text (default), markdown, json, csv or email"),
 	POPT_STRING(0, "names", &O.names, "A,B,...", "pick and order the labels by name"),
-	POPT_STRING(0, "alpha", &O.alpha, "P", "significance level of the t-test, 0<P<1 (0.10)"),
+	POPT_DOUBLE(0, "alpha", &O.alpha, "P", "significance level of the t-test, 0<P<1 (0.10)",
+		    0, 1, POPTF_ABOVE_MIN | POPTF_BELOW_MAX),
 	POPT_STRING(0, "baseline", &O.baseline, "LABEL|DIR",
 		    "the label to compare against (name or folder)"),
-	POPT_STRING(0, "fail-on-regression", &O.fail_pct, "PCT",
-		    "exit 1 if a mean row is significantly PCT% worse"),
+	POPT_DOUBLE(0, "fail-on-regression", &O.fail_pct, "PCT",
+		    "exit 1 if a mean row is significantly PCT% worse", 0, 0, 0),
 	POPT_STRING(0, "junit", &O.junit, "FILE", "write JUnit XML: a testcase per (table, op)"),
 	POPT_BOOL(0, "allow-same-kernel", &O.allow_same_kernel,
 		  "the gate passes one kernel build in two labels"),
@@ -97,35 +85,19 @@ const struct popt_command compare_command = {
 	compare_options,
 };
 
-/* -f, --alpha, --fail-on-regression and --junit, checked. */
-static int check_options(enum format *fmt, double *alpha, double *fail_pct)
+/* -f and --junit, checked. */
+static int check_options(const struct cmp_format **fmt)
 {
 	const char *f = O.format ? O.format : "text";
 
-	if (!strcmp(f, "text"))
-		*fmt = FMT_TEXT;
-	else if (!strcmp(f, "markdown") || !strcmp(f, "md"))
-		*fmt = FMT_MARKDOWN;
-	else if (!strcmp(f, "json"))
-		*fmt = FMT_JSON;
-	else if (!strcmp(f, "csv"))
-		*fmt = FMT_CSV;
-	else if (!strcmp(f, "email"))
-		*fmt = FMT_EMAIL;
-	else
-		return error("-f: unknown format '%s' (text, markdown, json, csv or email)", f);
-	if (O.alpha) {
-		if (parse_number("--alpha", O.alpha, alpha))
-			return -1;
-		if (!(*alpha > 0 && *alpha < 1))
-			return error("--alpha: %s is not a probability strictly between 0 and 1", O.alpha);
-	}
-	if (O.fail_pct) {
-		if (parse_number("--fail-on-regression", O.fail_pct, fail_pct))
-			return -1;
-		if (*fail_pct < 0)
-			return error("--fail-on-regression: %s is negative; give a percentage >= 0",
-				     O.fail_pct);
+	*fmt = cmp_format_find(f);
+	if (!*fmt) {
+		struct strbuf names = STRBUF_INIT;
+
+		cmp_format_names(&names);
+		error("-f: unknown format '%s' (%s)", f, strbuf_str(&names));
+		strbuf_release(&names);
+		return -1;
 	}
 	if (O.junit && !*O.junit)
 		return error("--junit: empty file name");
@@ -141,9 +113,9 @@ static int write_out(const struct strbuf *sb)
 
 int cmd_compare(int argc, char **argv)
 {
-	enum format fmt = FMT_TEXT;
-	const char *names, *junit;
-	double alpha = CMP_DEFAULT_ALPHA, fail_pct = -1;
+	const struct cmp_format *fmt;
+	const char *junit;
+	double fail_pct;
 	struct label_result *labels = NULL;
 	size_t nlabels = 0, nreg = 0;
 	struct comparison cmp;
@@ -158,42 +130,30 @@ int cmd_compare(int argc, char **argv)
 	 */
 	mallopt(M_MXFAST, 0);
 	memset(&O, 0, sizeof(O));
+	O.alpha = CMP_DEFAULT_ALPHA;
+	O.fail_pct = -1;
 	n = parse_options(&compare_command, argc, argv);
 	if (n < 0)
 		return popt_exit(n);
-	if (check_options(&fmt, &alpha, &fail_pct))
+	if (check_options(&fmt))
 		return LB_EXIT_USAGE;
 	if (!n)
 		return popt_usage_error(&compare_command, "give at least one results folder");
-	names = O.names;
 	junit = O.junit;
-	if (labels_collect(argv, (size_t)n, names, &labels, &nlabels, &err)) {
+	fail_pct = O.fail_pct;
+	if (comparison_load(argv, (size_t)n,
+			    &(struct comparison_load_opts){
+				    .names = O.names, .baseline = O.baseline, .alpha = O.alpha,
+				    .needs_two = "compare needs a baseline and at least one more" },
+			    &labels, &nlabels, &cmp, &err)) {
 		if (lb_stop_requested())
 			goto interrupted;
-		error("%s", err.buf);
-		goto out;
-	}
-	if (O.baseline && labels_pick_baseline(&labels, &nlabels, O.baseline, &err)) {
-		error("%s", err.buf);
-		goto out;
-	}
-	if (nlabels < 2) {
-		error("only one label (%s in %s): compare needs a baseline and at least one more",
-		      labels[0].label, labels[0].dir);
-		goto out;
-	}
-	if (comparison_build(labels, nlabels, alpha, &cmp, &err)) {
 		error("%s", err.buf);
 		goto out;
 	}
 	if (lb_stop_requested()) {
 		comparison_release(&cmp);
 		goto interrupted;
-	}
-	if (!cmp.nwls) {
-		error("no workload results (<workload>.json) in any of the %zu labels", nlabels);
-		comparison_release(&cmp);
-		goto out;
 	}
 	{
 		/* the noise floor measured on the baseline's machine, if any (lrubench noise) */
@@ -202,21 +162,7 @@ int cmd_compare(int argc, char **argv)
 		comparison_add_notes(&cmp, noise);
 		json_object_put(noise);
 	}
-	switch (fmt) {
-	case FMT_TEXT: report_text(&cmp, &out); break;
-	case FMT_MARKDOWN: report_markdown(&cmp, &out); break;
-	case FMT_EMAIL: report_email(&cmp, &out); break;
-	case FMT_JSON: report_json(&cmp, fail_pct, &out); break;
-	case FMT_CSV:
-		report_csv(&cmp, &out);
-		/* CSV has no room for them: the warnings and notes go to stderr */
-		for (size_t i = 0; i < cmp.warnings.n; i++)
-			warning("%s", cmp.warnings.v[i]);
-		for (size_t w = 0; w < cmp.nwls; w++)
-			for (size_t i = 0; i < cmp.wls[w].notes.n; i++)
-				warning("%s: %s", cmp.wls[w].name, cmp.wls[w].notes.v[i]);
-		break;
-	}
+	cmp_format_render(fmt, &cmp, &(struct cmp_render_opts){ .fail_pct = fail_pct }, &out);
 	gopts.pct = fail_pct >= 0 ? fail_pct : 0;
 	gopts.allow_same_kernel = O.allow_same_kernel;
 	gopts.allow_kernel_warnings = O.allow_kernel_warnings;

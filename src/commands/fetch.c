@@ -24,8 +24,9 @@
 
 /* The command line as given; reset by every cmd_fetch(). */
 static struct {
-	const char *sha256, *cache, *retries, *extract, *results, *token_file, *netrc_file;
+	const char *sha256, *cache, *extract, *results, *token_file, *netrc_file;
 	const char *max_size, *timeout, *x_max_size, *x_max_files, *x_max_ratio;
+	unsigned long long retries;
 	bool quiet;
 	int progress;              /* as struct fetch_opts: -1 by the terminal, 0 never, 1 always */
 } O;
@@ -40,7 +41,7 @@ static int progress_cb(const struct popt *o, const char *arg)
 static const struct popt fetch_options[] = {
 	POPT_STRING(0, "sha256", &O.sha256, "HEX", "the expected sha256 (64 hex digits), verified"),
 	POPT_STRING(0, "cache", &O.cache, "DIR", "the cache folder (/var/cache/lrubench)"),
-	POPT_STRING(0, "retries", &O.retries, "N", "retries of a transient failure, 0..20 (3)"),
+	POPT_UINT(0, "retries", &O.retries, "N", "retries of a transient failure, 0..20 (3)", 0, 20),
 	POPT_STRING(0, "extract", &O.extract, "DIR", "also extract the entry (or TARBALL) into DIR"),
 	POPT_STRING(0, "max-size", &O.max_size, "SIZE", "refuse a download larger than SIZE (2G)"),
 	POPT_STRING(0, "timeout", &O.timeout, "TIME", "give up a fetch after TIME (1h)"),
@@ -173,18 +174,11 @@ int cmd_fetch(int argc, char **argv)
 
 	memset(&O, 0, sizeof(O));
 	O.progress = -1;
+	O.retries = 3;
 	n = parse_options(&fetch_command, argc, argv);
 	if (n < 0)
 		return popt_exit(n);
-	if (O.retries) {
-		unsigned long long v;
-
-		if (parse_ull(O.retries, &v) || v > 20) {
-			error("--retries wants a number 0..20, not '%s'", O.retries);
-			return LB_EXIT_USAGE;
-		}
-		o.retries = (int)v;
-	}
+	o.retries = (int)O.retries;
 	if (fetch_limits_parse(O.max_size, O.timeout, O.x_max_size, O.x_max_files, O.x_max_ratio,
 			       &o, &lim))
 		return LB_EXIT_USAGE;

@@ -24,20 +24,19 @@
 
 /* The command line as given; reset by every cmd_noise(). */
 static struct {
-	struct strlist configs, sets;
-	const char *workloads, *iterations, *outdir, *label;
-	bool quick, resume, quiet;
+	struct popt_suite suite;   /* -c -w -i --quick --set, passed on to run */
+	const char *outdir, *label;
+	bool resume, quiet;
 } N;
 
 static const struct popt noise_options[] = {
-	POPT_STRLIST('c', "config", &N.configs, "FILE", "read an INI config file (repeatable, in order)"),
-	POPT_STRING('w', "workloads", &N.workloads, "LIST", "a comma list, or \"all\" (global.workloads)"),
-	POPT_STRING('i', "iterations", &N.iterations, "N",
-		    "iterations of A and of A' each, not auto"),
+	POPT_SUITE_CONFIG(&N.suite, "read an INI config file (repeatable, in order)"),
+	POPT_SUITE_WORKLOADS(&N.suite, "a comma list, or \"all\" (global.workloads)"),
+	POPT_SUITE_ITERATIONS(&N.suite, "iterations of A and of A' each, not auto"),
 	POPT_STRING('o', "output", &N.outdir, "DIR", "results root: writes DIR/noise.json (results)"),
 	POPT_STRING(0, "label", &N.label, "NAME", "the A/A run's folder DIR/.noise/NAME (uname -r)"),
-	POPT_BOOL(0, "quick", &N.quick, "every key's --quick value: a short demo"),
-	POPT_STRLIST(0, "set", &N.sets, "SEC.KEY=VAL", "set a config key, after the files (repeatable)"),
+	POPT_SUITE_QUICK(&N.suite, "every key's --quick value: a short demo"),
+	POPT_SUITE_SET(&N.suite, "set a config key, after the files (repeatable)"),
 	POPT_BOOL(0, "resume", &N.resume, "continue an interrupted A/A run"),
 	POPT_BOOL('q', "quiet", &N.quiet, "print errors only"),
 	POPT_END(),
@@ -59,8 +58,7 @@ const struct popt_command noise_command = {
 
 static void args_reset(void)
 {
-	strlist_release(&N.configs);
-	strlist_release(&N.sets);
+	popt_suite_release(&N.suite);
 	memset(&N, 0, sizeof(N));
 	N.outdir = "results";
 }
@@ -77,14 +75,14 @@ static int doubled_counts(struct strlist *sets, unsigned long long *per_side)
 	struct strbuf err = STRBUF_INIT;
 	int ret = 0;
 
-	if (config_init(&cfg, NULL, N.quick))
+	if (config_init(&cfg, NULL, N.suite.quick))
 		return -1;
-	for (size_t i = 0; !ret && i < N.configs.n; i++)
-		ret = config_load_file(&cfg, N.configs.v[i], &err);
-	if (!ret && N.iterations)
-		ret = config_set_value(&cfg, "global", "iterations", N.iterations, "-i", &err);
-	for (size_t i = 0; !ret && i < N.sets.n; i++)
-		ret = config_set(&cfg, N.sets.v[i], &err);
+	for (size_t i = 0; !ret && i < N.suite.configs.n; i++)
+		ret = config_load_file(&cfg, N.suite.configs.v[i], &err);
+	if (!ret && N.suite.iterations)
+		ret = config_set_value(&cfg, "global", "iterations", N.suite.iterations, "-i", &err);
+	for (size_t i = 0; !ret && i < N.suite.sets.n; i++)
+		ret = config_set(&cfg, N.suite.sets.v[i], &err);
 	if (ret) {
 		error("%s", strbuf_str(&err));
 	} else if (cfg.g.iterations == LB_AUTO) {
@@ -115,20 +113,7 @@ static int run_pair(const struct strlist *counts, const char *noise_dir, const c
 	int ret;
 
 	strlist_push(&argv, "run");
-	for (size_t i = 0; i < N.configs.n; i++) {
-		strlist_push(&argv, "-c");
-		strlist_push(&argv, N.configs.v[i]);
-	}
-	if (N.workloads) {
-		strlist_push(&argv, "-w");
-		strlist_push(&argv, N.workloads);
-	}
-	if (N.quick)
-		strlist_push(&argv, "--quick");
-	for (size_t i = 0; i < N.sets.n; i++) {
-		strlist_push(&argv, "--set");
-		strlist_push(&argv, N.sets.v[i]);
-	}
+	popt_suite_argv(&N.suite, false, &argv);   /* -i: the doubled counts below */
 	/* the doubled counts last, and never VM mode: the floor is this machine's */
 	for (size_t i = 0; i < counts->n; i++) {
 		strlist_push(&argv, "--set");

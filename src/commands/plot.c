@@ -2,8 +2,8 @@
 /*
  * lrubench plot (the options: plot_options below).
  *
- * Reads results folders the way compare does (labels_collect, then compare's
- * model, so a figure and the table agree to the digit), writes for every
+ * Reads results folders the way compare does (compare/load.c: the labels,
+ * then compare's model, so a figure and the table agree to the digit), writes for every
  * workload and table the figures described in plot.h into OUTDIR (default
  * ./plots, created when missing; files of the same name are replaced), an
  * index.md with `lrubench compare`'s text output, and runs gnuplot on each
@@ -19,6 +19,7 @@
 #include "core/parse_options.h"
 #include "compare/plot.h"
 #include "compare/labels.h"
+#include "compare/load.h"
 #include "compare/plot_stage.h"
 #include "compare/plot_txt.h"
 #include "compare/model.h"
@@ -62,6 +63,16 @@ const struct popt_command plot_command = {
 	plot_options,
 };
 
+/* A label without tables has nothing to plot: refused, naming it. */
+static int label_has_tables(const struct label_result *l, struct strbuf *err)
+{
+	if (label_ntables(l))
+		return 0;
+	strbuf_addf(err, "label '%s' (%s) has no tables: nothing to plot for it "
+		    "(a <workload>.json with \"tables\" is missing or empty)", l->label, l->dir);
+	return -1;
+}
+
 int cmd_plot(int argc, char **argv)
 {
 	const char *outdir, *names;
@@ -95,27 +106,13 @@ int cmd_plot(int argc, char **argv)
 		return LB_EXIT_USAGE;
 	}
 	strbuf_init(&err);
-	if (labels_collect(argv, (size_t)n, names, &labels, &nl, &err)) {
+	if (comparison_load(argv, (size_t)n,
+			    &(struct comparison_load_opts){ .names = names, .alpha = CMP_DEFAULT_ALPHA,
+							    .check_label = label_has_tables,
+							    .allow_no_workloads = true },
+			    &labels, &nl, &cmp, &err)) {
 		error("%s", strbuf_str(&err));
 		ret = lb_stop_requested() ? LB_EXIT_INTERRUPTED : LB_EXIT_USAGE;
-		goto out;
-	}
-	if (!nl) {
-		error("no results in %s", argv[0]);
-		ret = LB_EXIT_USAGE;
-		goto out;
-	}
-	for (size_t l = 0; l < nl; l++)
-		if (!label_ntables(&labels[l])) {
-			error("label '%s' (%s) has no tables: nothing to plot for it "
-			      "(a <workload>.json with \"tables\" is missing or empty)",
-			      labels[l].label, labels[l].dir);
-			ret = LB_EXIT_USAGE;
-			goto out;
-		}
-	if (comparison_build(labels, nl, CMP_DEFAULT_ALPHA, &cmp, &err)) {
-		error("%s", strbuf_str(&err));
-		ret = LB_EXIT_USAGE;
 		goto out;
 	}
 	have_cmp = true;

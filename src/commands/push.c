@@ -24,14 +24,16 @@
 
 /* The command line as given; reset by every cmd_push(). */
 static struct {
-	const char *retries, *timeout, *token_file, *netrc_file, *checksum;
+	const char *token_file, *netrc_file, *checksum;
+	unsigned long long retries;
+	double timeout;            /* seconds; 0: not given */
 	bool force, direct, quiet;
 } O;
 
 static const struct popt push_options[] = {
 	POPT_BOOL(0, "force", &O.force, "replace an archive of the same name in the store"),
-	POPT_STRING(0, "retries", &O.retries, "N", "retries of a transient failure, 0..20 (3)"),
-	POPT_STRING(0, "timeout", &O.timeout, "SECS", "the most one request may take (600)"),
+	POPT_UINT(0, "retries", &O.retries, "N", "retries of a transient failure, 0..20 (3)", 0, 20),
+	POPT_TIME(0, "timeout", &O.timeout, "SECS", "the most one request may take (600)", 0, 86400),
 	POPT_STRING(0, "token-file", &O.token_file, "FILE",
 		    "the bearer token's file ($LRUBENCH_TOKEN_FILE)"),
 	POPT_STRING(0, "netrc-file", &O.netrc_file, "FILE", "the netrc file (~/.netrc)"),
@@ -59,29 +61,12 @@ const struct popt_command push_command = {
 	push_options,
 };
 
-static int parse_seconds_opt(const char *name, const char *v, double *out)
-{
-	if (parse_seconds(v, out) || !(*out > 0) || *out > 86400)
-		return popt_usage_error(&push_command, "--%s: '%s' is not a time of 1 ms to 24 h",
-					name, v);
-	return 0;
-}
-
 /* --retries, --timeout, --checksum into r; 0 or LB_EXIT_USAGE. */
 static int check_options(struct push_request *r)
 {
-	unsigned long long v;
-
 	memset(r, 0, sizeof(*r));
-	r->retries = -1;
-	if (O.retries) {
-		if (parse_ull(O.retries, &v) || v > 20)
-			return popt_usage_error(&push_command, "--retries wants a number 0..20, not '%s'",
-						O.retries);
-		r->retries = (int)v;
-	}
-	if (O.timeout && parse_seconds_opt("timeout", O.timeout, &r->timeout))
-		return LB_EXIT_USAGE;
+	r->retries = (int)O.retries;
+	r->timeout = O.timeout;   /* 0: not given */
 	if (O.checksum && strcmp(O.checksum, "digest") && strcmp(O.checksum, "amz") &&
 	    strcmp(O.checksum, "none"))
 		return popt_usage_error(&push_command, "--checksum: '%s' is not digest, amz or none",
@@ -117,6 +102,7 @@ int cmd_push(int argc, char **argv)
 	int n, r, ret = LB_EXIT_USAGE;
 
 	memset(&O, 0, sizeof(O));
+	O.retries = 3;
 	n = parse_options(&push_command, argc, argv);
 	if (n < 0)
 		return popt_exit(n);

@@ -134,9 +134,11 @@ int cmd_report(int argc, char **argv)
 		error("-o: empty file name");
 		return LB_EXIT_USAGE;
 	}
-	if (comparison_load(argv, (size_t)n, names, baseline, 0.10,
-			    "a report compares a baseline and at least one more", &labels, &nlabels,
-			    &cmp, &err)) {
+	if (comparison_load(argv, (size_t)n,
+			    &(struct comparison_load_opts){
+				    .names = names, .baseline = baseline, .alpha = 0.10,
+				    .needs_two = "a report compares a baseline and at least one more" },
+			    &labels, &nlabels, &cmp, &err)) {
 		error("%s", strbuf_str(&err));
 		goto out;
 	}

@@ -78,18 +78,15 @@ static int add_kernel(const struct popt *o, const char *arg)
 #define VM_KEY(name, key, argh, help) POPT_CALLBACK(0, name, key, argh, help, set_key)
 
 static const struct popt run_options[] = {
-	POPT_STRLIST('c', "config", &A.configs, "FILE",
-		     "read an INI config file (repeatable, in order)"),
-	POPT_STRING('w', "workloads", &A.workloads, "LIST",
-		    "a comma list, or \"all\" (global.workloads)"),
+	POPT_SUITE_CONFIG(&A, "read an INI config file (repeatable, in order)"),
+	POPT_SUITE_WORKLOADS(&A, "a comma list, or \"all\" (global.workloads)"),
 	POPT_STRING('o', "output", &A.outdir, "DIR", "results root: writes DIR/LABEL/ (results)"),
 	POPT_STRING(0, "label", &A.label, "NAME",
 		    "folder name (uname -r); auto: release-date-time"),
-	POPT_STRING('i', "iterations", &A.iterations, "N",
-		    "measured iterations, or auto (global.iterations)"),
+	POPT_SUITE_ITERATIONS(&A, "measured iterations, or auto (global.iterations)"),
 	POPT_STRING(0, "baseline", &A.baseline, "DIR/LABEL",
 		    "-i auto: until the change against it is decided"),
-	POPT_BOOL(0, "quick", &A.quick, "every key's --quick value: a short demo"),
+	POPT_SUITE_QUICK(&A, "every key's --quick value: a short demo"),
 	POPT_STRLIST_CB(0, "set", NULL, "SEC.KEY=VAL", "set a config key, after the files (repeatable)",
 			set_key),
 	POPT_BOOL(0, "force", &A.force, "replace the complete run in DIR/LABEL"),

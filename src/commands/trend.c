@@ -25,15 +25,17 @@
 #include "core/results.h"
 #include "compare/labels.h"
 
-static const char *figure, *window_arg, *threshold_arg;
+static const char *figure;
+static unsigned long long window;
+static double threshold;
 
 static const struct popt trend_opts[] = {
 	POPT_STRING('o', "output", &figure, "FIGURE",
 		    "also draw the series: NAME.png, .svg or .txt"),
-	POPT_STRING(0, "window", &window_arg, "N",
-		    "labels on each side of a change (default 4)"),
-	POPT_STRING(0, "threshold", &threshold_arg, "K",
-		    "sigmas a change must exceed (default 3)"),
+	POPT_UINT(0, "window", &window, "N", "labels on each side of a change (default 4)",
+		  TREND_MIN_SIDE, 1000),
+	POPT_DOUBLE(0, "threshold", &threshold, "K", "sigmas a change must exceed (default 3)",
+		    0, 0, POPTF_ABOVE_MIN),
 	POPT_END(),
 };
 
@@ -60,29 +62,6 @@ static int split_figure(const char *path, char **dir, char **base, enum plot_for
 	return 0;
 }
 
-static int parse_params(struct trend_params *p)
-{
-	unsigned long long w;
-	char *end;
-
-	p->window = TREND_WINDOW;
-	p->threshold = TREND_THRESHOLD;
-	p->min_sigma = 0;   /* per op from the labels' samples (compare/trend.c) */
-	if (window_arg) {
-		if (parse_ull(window_arg, &w) || w < TREND_MIN_SIDE || w > 1000)
-			return error("--window '%s': give a whole number from %d to 1000", window_arg,
-				     TREND_MIN_SIDE);
-		p->window = (size_t)w;
-	}
-	if (threshold_arg) {
-		errno = 0;
-		p->threshold = strtod(threshold_arg, &end);
-		if (!*threshold_arg || *end || errno || !isfinite(p->threshold) || p->threshold <= 0)
-			return error("--threshold '%s': give a number above 0", threshold_arg);
-	}
-	return 0;
-}
-
 int cmd_trend(int argc, char **argv)
 {
 	struct label_result *labels = NULL;
@@ -97,16 +76,23 @@ int cmd_trend(int argc, char **argv)
 	enum plot_format fmt = PLOT_PNG;
 	int n, ret = LB_EXIT_USAGE;
 
-	figure = window_arg = threshold_arg = NULL;
+	figure = NULL;
+	window = TREND_WINDOW;
+	threshold = TREND_THRESHOLD;
 	n = parse_options(&trend_command, argc, argv);
 	if (n < 0)
 		return popt_exit(n);
 	if (!n)
 		return popt_usage_error(&trend_command, "give the results folder (a folder of labels)");
-	if (parse_params(&params) || (figure && split_figure(figure, &dir, &base, &fmt)))
+	params.window = (size_t)window;
+	params.threshold = threshold;
+	params.min_sigma = 0;   /* per op from the labels' samples (compare/trend.c) */
+	if (figure && split_figure(figure, &dir, &base, &fmt))
 		goto out;
-	if (comparison_load(argv, (size_t)n, NULL, NULL, 0.10, "a trend needs two or more", &labels,
-			    &nlabels, &cmp, &err)) {
+	if (comparison_load(argv, (size_t)n,
+			    &(struct comparison_load_opts){ .alpha = 0.10,
+							    .needs_two = "a trend needs two or more" },
+			    &labels, &nlabels, &cmp, &err)) {
 		error("%s", strbuf_str(&err));
 		goto out;
 	}

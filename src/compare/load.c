@@ -5,21 +5,28 @@
 #include "compare/baseline.h"
 #include "compare/labels.h"
 
-int comparison_load(char **dirs, size_t ndirs, const char *names, const char *baseline,
-		    double alpha, const char *needs_two, struct label_result **labels,
-		    size_t *nlabels, struct comparison *cmp, struct strbuf *err)
+int comparison_load(char **dirs, size_t ndirs, const struct comparison_load_opts *o,
+		    struct label_result **labels, size_t *nlabels, struct comparison *cmp,
+		    struct strbuf *err)
 {
-	if (labels_collect(dirs, ndirs, names, labels, nlabels, err) ||
-	    (baseline && labels_pick_baseline(labels, nlabels, baseline, err)))
+	if (labels_collect(dirs, ndirs, o->names, labels, nlabels, err) ||
+	    (o->baseline && labels_pick_baseline(labels, nlabels, o->baseline, err)))
 		return -1;
-	if (*nlabels < 2) {
-		strbuf_addf(err, "only one label (%s in %s): %s", (*labels)[0].label,
-			    (*labels)[0].dir, needs_two);
+	if (!*nlabels) {
+		strbuf_addf(err, "no results in %s", dirs[0]);
 		return -1;
 	}
-	if (comparison_build(*labels, *nlabels, alpha, cmp, err))
+	if (o->needs_two && *nlabels < 2) {
+		strbuf_addf(err, "only one label (%s in %s): %s", (*labels)[0].label,
+			    (*labels)[0].dir, o->needs_two);
 		return -1;
-	if (!cmp->nwls) {
+	}
+	for (size_t l = 0; o->check_label && l < *nlabels; l++)
+		if (o->check_label(&(*labels)[l], err))
+			return -1;
+	if (comparison_build(*labels, *nlabels, o->alpha, cmp, err))
+		return -1;
+	if (!cmp->nwls && !o->allow_no_workloads) {
 		strbuf_addf(err, "no workload results (<workload>.json) in any of the %zu labels",
 			    *nlabels);
 		comparison_release(cmp);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 #include <stdlib.h>
+#include "compare/format.h"
 #include "compare/model.h"
 #include "core/cleanup.h"
 #include "core/escape.h"
@@ -125,7 +126,8 @@ static void md_table(const struct comparison *c, const struct cmp_table *t, stru
 	}
 }
 
-void report_markdown(const struct comparison *c, struct strbuf *out)
+/* labels, what differs, warnings, the note on the whole */
+static void md_header(const struct comparison *c, struct strbuf *out)
 {
 	strbuf_addstr(out, "**Labels:**");
 	for (size_t l = 0; l < c->nlabels; l++) {
@@ -177,26 +179,41 @@ void report_markdown(const struct comparison *c, struct strbuf *out)
 	}
 	strbuf_addstr(out, "\nChanges are against the baseline; a positive change is better. "
 		       "Verdicts come from the 95% confidence interval of the change.\n");
-	for (size_t w = 0; w < c->nwls && !lb_stop_requested(); w++)
-		for (int explaining = 0; explaining < 2; explaining++) {
-			if (explaining && cmp_has_explaining(&c->wls[w])) {
-				strbuf_addstr(out, "\n## ");
-				md_cell(out, c->wls[w].name);
-				strbuf_addstr(out, ": " CMP_EXPLAINING_HEADING "\n\nCPU split, reclaim "
-					       "rates, fairness and lock contention of the same ops; a "
-					       "profiled pass (lru_lock, spinlock) is one untimed iteration "
-					       "per op.\n");
-			}
-			for (size_t t = 0; t < c->wls[w].ntables; t++)
-				if (c->wls[w].tables[t].explains == (explaining == 1))
-					md_table(c, &c->wls[w].tables[t], out);
-			/* under the measured tables: the kernel log, failed ops */
-			if (!explaining && c->wls[w].notes.n)
-				strbuf_addstr(out, "\n");
-			for (size_t i = 0; !explaining && i < c->wls[w].notes.n; i++) {
-				strbuf_addstr(out, "> ");
-				md_cell(out, c->wls[w].notes.v[i]);
-				strbuf_addstr(out, "\n");
-			}
-		}
+}
+
+static void md_heading(const struct cmp_workload *w, struct strbuf *out)
+{
+	strbuf_addstr(out, "\n## ");
+	md_cell(out, w->name);
+	strbuf_addstr(out, ": " CMP_EXPLAINING_HEADING "\n\nCPU split, reclaim "
+		       "rates, fairness and lock contention of the same ops; a "
+		       "profiled pass (lru_lock, spinlock) is one untimed iteration "
+		       "per op.\n");
+}
+
+static void md_notes_begin(const struct cmp_workload *w, struct strbuf *out)
+{
+	(void)w;
+	strbuf_addstr(out, "\n");
+}
+
+static void md_note(const struct cmp_workload *w, const char *note, struct strbuf *out)
+{
+	(void)w;
+	strbuf_addstr(out, "> ");
+	md_cell(out, note);
+	strbuf_addstr(out, "\n");
+}
+
+void report_markdown(const struct comparison *c, struct strbuf *out)
+{
+	static const struct cmp_walk how = {
+		.header = md_header,
+		.explaining_heading = md_heading,
+		.table = md_table,
+		.notes_begin = md_notes_begin,
+		.note = md_note,
+	};
+
+	cmp_walk(c, &how, out);
 }

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 #include <stdlib.h>
+#include "compare/format.h"
 #include "compare/model.h"
 #include "core/cleanup.h"
 #include "core/escape.h"
@@ -379,29 +380,34 @@ static void text_table(const struct comparison *c, const struct cmp_table *t,
 	strbuf_release(&b);
 }
 
+static void text_heading(const struct cmp_workload *w, struct strbuf *out)
+{
+	strbuf_addstr(out, "\n== ");
+	add_inert(out, w->name);
+	strbuf_addf(out, ": %s ==\n", CMP_EXPLAINING_HEADING);
+}
+
+static void text_table_after_blank(const struct comparison *c, const struct cmp_table *t,
+				   struct strbuf *out)
+{
+	strbuf_addstr(out, "\n");
+	text_table(c, t, out);
+}
+
+static void text_note(const struct cmp_workload *w, const char *note, struct strbuf *out)
+{
+	(void)w;
+	strbuf_addf(out, "%s\n", note);
+}
+
 void report_text(const struct comparison *c, struct strbuf *out)
 {
-	report_differences_text(c, out);
-	for (size_t w = 0; w < c->nwls; w++) {
-		/* the measured tables, then those that explain them (profile.h) */
-		for (int explaining = 0; explaining < 2; explaining++) {
-			if (explaining && cmp_has_explaining(&c->wls[w])) {
-				strbuf_addstr(out, "\n== ");
-				add_inert(out, c->wls[w].name);
-				strbuf_addf(out, ": %s ==\n", CMP_EXPLAINING_HEADING);
-			}
-			for (size_t t = 0; t < c->wls[w].ntables; t++) {
-				if (c->wls[w].tables[t].explains != (explaining == 1))
-					continue;
-				if (lb_stop_requested())   /* the caller prints nothing then */
-					return;
-				strbuf_addstr(out, "\n");
-				text_table(c, &c->wls[w].tables[t], out);
-			}
-			/* under the measured tables: what the kernel logged while the
-			 * workload ran, failed ops (compare/provenance.c) */
-			for (size_t i = 0; !explaining && i < c->wls[w].notes.n; i++)
-				strbuf_addf(out, "%s\n", c->wls[w].notes.v[i]);
-		}
-	}
+	static const struct cmp_walk how = {
+		.header = report_differences_text,
+		.explaining_heading = text_heading,
+		.table = text_table_after_blank,
+		.note = text_note,
+	};
+
+	cmp_walk(c, &how, out);
 }

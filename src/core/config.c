@@ -24,47 +24,56 @@ const char *const profile_kind_names[] = { "none", "lock", "cpu", "all", NULL };
 #define COFF(f) offsetof(struct wl_common_opts, f)
 
 const struct option_def global_options[] = {
-	{ "workloads", OPT_STR, GOFF(workloads), "readtwice", NULL, NULL, 0, 0, NULL, 0,
-	  "workloads run when -w is not given: a comma list, or \"all\"" },
-	{ "iterations", OPT_UINT, GOFF(iterations), "5", NULL, "3", 1, 10000, NULL, OPTF_AUTO,
-	  "measured iterations of every step (one sample per op each), or auto: as many as "
-	  "precision asks, from min_iterations to max_iterations" },
-	{ "warmup", OPT_UINT, GOFF(warmup), "1", NULL, NULL, 0, 100, NULL, 0,
-	  "untimed iterations before the measured ones of every step (first touches of memory are slow)" },
-	{ "numa_node", OPT_STR, GOFF(numa_node), "auto", NULL, NULL, 0, 0, NULL, 0,
-	  "bind every workload process to this node: a number, \"auto\" (most free memory), \"last\" "
-	  "(the highest node with memory) or \"none\"" },
-	{ "workdir", OPT_STR, GOFF(workdir), "/var/tmp/lrubench", NULL, NULL, 0, 0, NULL, 0,
-	  "scratch folder; each run uses and removes its own run-<pid> folder inside" },
-	{ "drop_caches", OPT_BOOL, GOFF(drop_caches), "yes", NULL, NULL, 0, 0, NULL, 0,
-	  "sync and drop the page cache before every iteration" },
-	{ "sparse_root", OPT_STR, GOFF(sparse_root), "loop-ext4", NULL, NULL, 0, 0, NULL, 0,
-	  "filesystem for workload files: loop-ext4 | loop-xfs (a loop device over a sparse image on a "
-	  "private tmpfs) | dir:/path (an existing folder, not tmpfs)" },
-	{ "sparse_size", OPT_SIZE, GOFF(sparse_size), "16G", NULL, NULL, 1ULL << 30, 1ULL << 44, NULL, 0,
-	  "size of the sparse image behind loop-ext4/loop-xfs (only written blocks use memory)" },
-	{ "profile", OPT_ENUM, GOFF(profile), "none", NULL, NULL, 0, 0, profile_kind_names, 0,
-	  "after each step's timed iterations, one untimed iteration under a profiler: lock (lock "
-	  "contention: perf's lock tracepoints, else /proc/lock_stat), cpu (perf sampling), all, or none; "
-	  "the CPU split and reclaim counters are recorded either way" },
-	{ "stuck_timeout", OPT_TIME, GOFF(stuck_timeout), "60s", NULL, NULL, 1, 86400, NULL, 0,
-	  "a workload's child that has not ended this long after its work should have (or that used "
-	  "no CPU for this long) is stuck: its op fails, naming it, and the run goes on" },
-	{ "precision", OPT_PCT, GOFF(precision), "2%", NULL, NULL, 0, 100, NULL, 0,
-	  "iterations = auto: a step ends when the 95% confidence interval of the mean of each op "
-	  "of the workload's first table is "
-	  "this narrow (half-width, relative to the mean); with run --baseline, also when the "
-	  "change against it is decided" },
-	{ "min_iterations", OPT_UINT, GOFF(min_iterations), "3", NULL, NULL, 2, 10000, NULL, 0,
-	  "iterations = auto: measured iterations of every step before its precision is judged" },
-	{ "max_iterations", OPT_UINT, GOFF(max_iterations), "30", NULL, NULL, 2, 10000, NULL, 0,
-	  "iterations = auto: the most measured iterations of a step (the iteration cap)" },
-	{ "time_budget", OPT_TIME, GOFF(time_budget), "none", NULL, NULL, 1, 7 * 24 * 3600, NULL,
-	  OPTF_NONE, "iterations = auto: the most time the measured iterations of one step may take "
-	  "(the time cap; min_iterations always run), or none" },
-	{ "interleave", OPT_BOOL, GOFF(interleave), "no", NULL, NULL, 0, 0, NULL, 0,
-	  "run the steps' iterations in rounds (step 1, step 2, ..., step 1, ...) so that a slow "
-	  "drift spreads over every step; the order is recorded in the results" },
+	{ .name = "workloads", .type = OPT_STR, .offset = GOFF(workloads), .def = "readtwice",
+	  .help = "workloads run when -w is not given: a comma list, or \"all\"" },
+	{ .name = "iterations", .type = OPT_UINT, .offset = GOFF(iterations), .def = "5", .quick = "3",
+	  .min = 1, .max = 10000, .flags = OPTF_AUTO,
+	  .help = "measured iterations of every step (one sample per op each), or auto: as many as "
+		  "precision asks, from min_iterations to max_iterations" },
+	{ .name = "warmup", .type = OPT_UINT, .offset = GOFF(warmup), .def = "1",
+	  .max = 100,
+	  .help = "untimed iterations before the measured ones of every step (first touches of memory are slow)" },
+	{ .name = "numa_node", .type = OPT_STR, .offset = GOFF(numa_node), .def = "auto",
+	  .help = "bind every workload process to this node: a number, \"auto\" (most free memory), \"last\" "
+		  "(the highest node with memory) or \"none\"" },
+	{ .name = "workdir", .type = OPT_STR, .offset = GOFF(workdir), .def = "/var/tmp/lrubench",
+	  .help = "scratch folder; each run uses and removes its own run-<pid> folder inside" },
+	{ .name = "drop_caches", .type = OPT_BOOL, .offset = GOFF(drop_caches), .def = "yes",
+	  .help = "sync and drop the page cache before every iteration" },
+	{ .name = "sparse_root", .type = OPT_STR, .offset = GOFF(sparse_root), .def = "loop-ext4",
+	  .help = "filesystem for workload files: loop-ext4 | loop-xfs (a loop device over a sparse image on a "
+		  "private tmpfs) | dir:/path (an existing folder, not tmpfs)" },
+	{ .name = "sparse_size", .type = OPT_SIZE, .offset = GOFF(sparse_size), .def = "16G",
+	  .min = 1ULL << 30, .max = 1ULL << 44,
+	  .help = "size of the sparse image behind loop-ext4/loop-xfs (only written blocks use memory)" },
+	{ .name = "profile", .type = OPT_ENUM, .offset = GOFF(profile), .def = "none",
+	  .choices = profile_kind_names,
+	  .help = "after each step's timed iterations, one untimed iteration under a profiler: lock (lock "
+		  "contention: perf's lock tracepoints, else /proc/lock_stat), cpu (perf sampling), all, or none; "
+		  "the CPU split and reclaim counters are recorded either way" },
+	{ .name = "stuck_timeout", .type = OPT_TIME, .offset = GOFF(stuck_timeout), .def = "60s",
+	  .min = 1, .max = 86400,
+	  .help = "a workload's child that has not ended this long after its work should have (or that used "
+		  "no CPU for this long) is stuck: its op fails, naming it, and the run goes on" },
+	{ .name = "precision", .type = OPT_PCT, .offset = GOFF(precision), .def = "2%",
+	  .max = 100,
+	  .help = "iterations = auto: a step ends when the 95% confidence interval of the mean of each op "
+		  "of the workload's first table is "
+		  "this narrow (half-width, relative to the mean); with run --baseline, also when the "
+		  "change against it is decided" },
+	{ .name = "min_iterations", .type = OPT_UINT, .offset = GOFF(min_iterations), .def = "3",
+	  .min = 2, .max = 10000,
+	  .help = "iterations = auto: measured iterations of every step before its precision is judged" },
+	{ .name = "max_iterations", .type = OPT_UINT, .offset = GOFF(max_iterations), .def = "30",
+	  .min = 2, .max = 10000,
+	  .help = "iterations = auto: the most measured iterations of a step (the iteration cap)" },
+	{ .name = "time_budget", .type = OPT_TIME, .offset = GOFF(time_budget), .def = "none",
+	  .min = 1, .max = 7 * 24 * 3600, .flags = OPTF_NONE,
+	  .help = "iterations = auto: the most time the measured iterations of one step may take "
+		  "(the time cap; min_iterations always run), or none" },
+	{ .name = "interleave", .type = OPT_BOOL, .offset = GOFF(interleave), .def = "no",
+	  .help = "run the steps' iterations in rounds (step 1, step 2, ..., step 1, ...) so that a slow "
+		  "drift spreads over every step; the order is recorded in the results" },
 	OPT_END,
 };
 
@@ -82,57 +91,64 @@ static void vm_cpus_default(const struct sizing *sz, char *buf, size_t len)
 const char *const vm_memory_backends[] = { "ram", "memfd", "hugetlb", NULL };
 
 const struct option_def vm_options[] = {
-	{ "kernel_a", OPT_STR, VOFF(kernel[0]), "", NULL, NULL, 0, 0, NULL, 0,
-	  "kernel A, the baseline, booted in qemu: a bzImage, or \"host\" for the running "
-	  "kernel natively (--kernel-a)" },
-	{ "kernel_b", OPT_STR, VOFF(kernel[1]), "", NULL, NULL, 0, 0, NULL, 0,
-	  "kernel B, compared with A: a bzImage or \"host\" (--kernel-b)" },
-	{ "label_a", OPT_STR, VOFF(label[0]), "", NULL, NULL, 0, 0, NULL, 0,
-	  "results label of kernel A (default: its release) (--label-a)" },
-	{ "label_b", OPT_STR, VOFF(label[1]), "", NULL, NULL, 0, 0, NULL, 0,
-	  "results label of kernel B (--label-b)" },
-	{ "modules_a", OPT_STR, VOFF(modules[0]), "", NULL, NULL, 0, 0, NULL, 0,
-	  "modules of kernel A: a lib/modules/<release> folder or a root holding one "
-	  "(default: beside the image, else /lib/modules) (--modules-a)" },
-	{ "modules_b", OPT_STR, VOFF(modules[1]), "", NULL, NULL, 0, 0, NULL, 0,
-	  "modules of kernel B (--modules-b)" },
-	{ "kernels", OPT_STR, VOFF(kernels), "", NULL, NULL, 0, 0, NULL, 0,
-	  "more kernels, NAME=IMG separated by commas, after kernel_a and kernel_b: rounds go "
-	  "A, B, C, ...; NAME is the label, IMG a bzImage or \"host\" (--kernel NAME=IMG, repeatable)" },
-	{ "memory", OPT_SIZE, VOFF(memory), "4G", NULL, "2G", 128ULL << 20, 1ULL << 42, NULL, 0,
-	  "guest RAM (--vm-memory)" },
-	{ "cpus", OPT_UINT, VOFF(cpus), NULL, vm_cpus_default, NULL, 1, 256, NULL, 0,
-	  "vCPUs (default: the host's online CPUs) (--vm-cpus)" },
-	{ "numa_nodes", OPT_UINT, VOFF(numa_nodes), "1", NULL, NULL, 1, 8, NULL, 0,
-	  "guest NUMA nodes: RAM and vCPUs are split evenly between them (--vm-numa-nodes)" },
-	{ "rounds", OPT_UINT, VOFF(rounds), "1", NULL, NULL, 1, 100, NULL, 0,
-	  "A, B, A, B, ...: the samples of later rounds are pooled into each label (--vm-rounds)" },
-	{ "cmdline_extra", OPT_STR, VOFF(cmdline_extra), "", NULL, NULL, 0, 0, NULL, 0,
-	  "appended to the guest kernel's command line (--vm-cmdline-extra)" },
-	{ "timeout", OPT_TIME, VOFF(timeout), "60m", NULL, "15m", 10, 7 * 24 * 3600, NULL, 0,
-	  "per boot: a guest that has not finished by then hung; qemu is killed, the kernel's "
-	  "cell fails with the console tail and the other kernels go on (--vm-timeout)" },
-	{ "cpus_from", OPT_STR, VOFF(cpus_from), "none", NULL, NULL, 0, 0, NULL, 0,
-	  "placement: none (vCPU threads float, memory from anywhere); node (vCPU i pinned to the "
-	  "i-th CPU of its host node, memory bound to that node); or a host CPU list such as 0-3,8 "
-	  "(vCPU i to the i-th CPU listed, memory bound to host_node) (--vm-cpus-from)" },
-	{ "host_node", OPT_STR, VOFF(host_node), "auto", NULL, NULL, 0, 0, NULL, 0,
-	  "the host node of guest node 0 (auto: the node with the most free memory, or of the "
-	  "first CPU in cpus_from); guest node g goes on the g-th host node from there, around "
-	  "again when the host has fewer; a number with cpus_from=none binds the memory only "
-	  "(--vm-host-node)" },
-	{ "memory_backend", OPT_ENUM, VOFF(memory_backend), "ram", NULL, NULL, 0, 0,
-	  vm_memory_backends, 0,
-	  "guest RAM: ram (anonymous), memfd (shared file), hugetlb (memfd on 2M huge pages: "
-	  "reserve them in /proc/sys/vm/nr_hugepages first) (--vm-memory-backend)" },
+	{ .name = "kernel_a", .type = OPT_STR, .offset = VOFF(kernel[0]), .def = "",
+	  .help = "kernel A, the baseline, booted in qemu: a bzImage, or \"host\" for the running "
+		  "kernel natively (--kernel-a)" },
+	{ .name = "kernel_b", .type = OPT_STR, .offset = VOFF(kernel[1]), .def = "",
+	  .help = "kernel B, compared with A: a bzImage or \"host\" (--kernel-b)" },
+	{ .name = "label_a", .type = OPT_STR, .offset = VOFF(label[0]), .def = "",
+	  .help = "results label of kernel A (default: its release) (--label-a)" },
+	{ .name = "label_b", .type = OPT_STR, .offset = VOFF(label[1]), .def = "",
+	  .help = "results label of kernel B (--label-b)" },
+	{ .name = "modules_a", .type = OPT_STR, .offset = VOFF(modules[0]), .def = "",
+	  .help = "modules of kernel A: a lib/modules/<release> folder or a root holding one "
+		  "(default: beside the image, else /lib/modules) (--modules-a)" },
+	{ .name = "modules_b", .type = OPT_STR, .offset = VOFF(modules[1]), .def = "",
+	  .help = "modules of kernel B (--modules-b)" },
+	{ .name = "kernels", .type = OPT_STR, .offset = VOFF(kernels), .def = "",
+	  .help = "more kernels, NAME=IMG separated by commas, after kernel_a and kernel_b: rounds go "
+		  "A, B, C, ...; NAME is the label, IMG a bzImage or \"host\" (--kernel NAME=IMG, repeatable)" },
+	{ .name = "memory", .type = OPT_SIZE, .offset = VOFF(memory), .def = "4G", .quick = "2G",
+	  .min = 128ULL << 20, .max = 1ULL << 42,
+	  .help = "guest RAM (--vm-memory)" },
+	{ .name = "cpus", .type = OPT_UINT, .offset = VOFF(cpus), .def_fn = vm_cpus_default,
+	  .min = 1, .max = 256,
+	  .help = "vCPUs (default: the host's online CPUs) (--vm-cpus)" },
+	{ .name = "numa_nodes", .type = OPT_UINT, .offset = VOFF(numa_nodes), .def = "1",
+	  .min = 1, .max = 8,
+	  .help = "guest NUMA nodes: RAM and vCPUs are split evenly between them (--vm-numa-nodes)" },
+	{ .name = "rounds", .type = OPT_UINT, .offset = VOFF(rounds), .def = "1",
+	  .min = 1, .max = 100,
+	  .help = "A, B, A, B, ...: the samples of later rounds are pooled into each label (--vm-rounds)" },
+	{ .name = "cmdline_extra", .type = OPT_STR, .offset = VOFF(cmdline_extra), .def = "",
+	  .help = "appended to the guest kernel's command line (--vm-cmdline-extra)" },
+	{ .name = "timeout", .type = OPT_TIME, .offset = VOFF(timeout), .def = "60m", .quick = "15m",
+	  .min = 10, .max = 7 * 24 * 3600,
+	  .help = "per boot: a guest that has not finished by then hung; qemu is killed, the kernel's "
+		  "cell fails with the console tail and the other kernels go on (--vm-timeout)" },
+	{ .name = "cpus_from", .type = OPT_STR, .offset = VOFF(cpus_from), .def = "none",
+	  .help = "placement: none (vCPU threads float, memory from anywhere); node (vCPU i pinned to the "
+		  "i-th CPU of its host node, memory bound to that node); or a host CPU list such as 0-3,8 "
+		  "(vCPU i to the i-th CPU listed, memory bound to host_node) (--vm-cpus-from)" },
+	{ .name = "host_node", .type = OPT_STR, .offset = VOFF(host_node), .def = "auto",
+	  .help = "the host node of guest node 0 (auto: the node with the most free memory, or of the "
+		  "first CPU in cpus_from); guest node g goes on the g-th host node from there, around "
+		  "again when the host has fewer; a number with cpus_from=none binds the memory only "
+		  "(--vm-host-node)" },
+	{ .name = "memory_backend", .type = OPT_ENUM, .offset = VOFF(memory_backend), .def = "ram",
+	  .choices = vm_memory_backends,
+	  .help = "guest RAM: ram (anonymous), memfd (shared file), hugetlb (memfd on 2M huge pages: "
+		  "reserve them in /proc/sys/vm/nr_hugepages first) (--vm-memory-backend)" },
 	OPT_END,
 };
 
 const struct option_def wl_common_options[] = {
-	{ "iterations", OPT_UINT, COFF(iterations), "inherit", NULL, NULL, 1, 10000, NULL, OPTF_AUTO,
-	  "measured iterations for this workload, or auto (default: [global] iterations)" },
-	{ "warmup", OPT_UINT, COFF(warmup), "inherit", NULL, NULL, 0, 100, NULL, 0,
-	  "warm-up iterations for this workload (default: [global] warmup)" },
+	{ .name = "iterations", .type = OPT_UINT, .offset = COFF(iterations), .def = "inherit",
+	  .min = 1, .max = 10000, .flags = OPTF_AUTO,
+	  .help = "measured iterations for this workload, or auto (default: [global] iterations)" },
+	{ .name = "warmup", .type = OPT_UINT, .offset = COFF(warmup), .def = "inherit",
+	  .max = 100,
+	  .help = "warm-up iterations for this workload (default: [global] warmup)" },
 	OPT_END,
 };
 
@@ -197,6 +213,21 @@ void option_describe_type(const struct option_def *d, char *buf, size_t len)
 		snprintf(buf, len, "list of integers %llu..%llu (1,2,4 or 1-8 or 1-64:x2)", d->min, d->max);
 		break;
 	}
+}
+
+int option_parse_number(const char *val, double *v, const char **rest, struct strbuf *err)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(val, &end);
+	if (end == val || errno || !isfinite(*v) || (!rest && *end) || isspace((unsigned char)*val)) {
+		strbuf_addf(err, "'%s' is not a number", val);
+		return -1;
+	}
+	if (rest)
+		*rest = end;
+	return 0;
 }
 
 int option_parse(const struct option_def *d, const char *val, void *dst, struct strbuf *err)
@@ -264,12 +295,13 @@ int option_parse(const struct option_def *d, const char *val, void *dst, struct 
 		return 0;
 	}
 	case OPT_PCT: {
-		char *end;
+		struct strbuf ignored = STRBUF_INIT;
+		const char *end;
 		double v;
+		int bad = option_parse_number(val, &v, &end, &ignored) || (*end && strcmp(end, "%"));
 
-		errno = 0;
-		v = strtod(val, &end);
-		if (end == val || errno || !isfinite(v) || (*end && strcmp(end, "%"))) {
+		strbuf_release(&ignored);
+		if (bad) {
 			strbuf_addf(err, "'%s' is not a percentage (e.g. 2%% or 0.5%%)", val);
 			return -1;
 		}

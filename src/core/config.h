@@ -194,6 +194,11 @@ void config_release(struct config *cfg);
 /* Parse one value for one def into dst (the field). 0 or -1 with err saying
  * what is wrong with the value (the caller adds file:line and key). */
 int option_parse(const struct option_def *d, const char *val, void *dst, struct strbuf *err);
+/* A finite decimal number ("0.05", "-3", "1e-3"): the one parser of that
+ * syntax (OPT_PCT, parse_options' POPT_DOUBLE). With rest, the text after
+ * the number is left there for the caller to judge ("2%"); without, it must
+ * be empty. 0 or -1 with err ("'x' is not a number"). */
+int option_parse_number(const char *val, double *v, const char **rest, struct strbuf *err);
 /* Free what option_parse allocated in the struct of defs. */
 void options_free(const struct option_def *defs, void *base);
 /* Describe a def's type for `lrubench list`: "size", "list of integers 1..1024" */

@@ -3,8 +3,10 @@
 #include "core/parse_options.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/config.h"
 
 #define POPT_WIDTH 80   /* usage lines wrap before this column */
 
@@ -31,6 +33,83 @@ static int cmd_error(const struct popt_command *cmd, const char *what, const cha
 	return POPT_USAGE_ERROR;
 }
 
+/* "--name" (or "-x" when the option has no long name), for messages. */
+static void flag_name(const struct popt *o, char *buf, size_t len)
+{
+	if (o->long_name)
+		snprintf(buf, len, "--%s", o->long_name);
+	else
+		snprintf(buf, len, "-%c", o->short_name);
+}
+
+/* A POPT_DOUBLE's range for messages: "0 < P < 1", "PCT >= 0". */
+static void double_range(const struct popt *o, struct strbuf *sb)
+{
+	const char *what = o->argh ? o->argh : "value";
+
+	if (o->max > o->min || (o->flags & POPTF_BELOW_MAX))
+		strbuf_addf(sb, "%g %s %s %s %g", o->min, o->flags & POPTF_ABOVE_MIN ? "<" : "<=",
+			    what, o->flags & POPTF_BELOW_MAX ? "<" : "<=", o->max);
+	else
+		strbuf_addf(sb, "%s %s %g", what, o->flags & POPTF_ABOVE_MIN ? ">" : ">=", o->min);
+}
+
+/*
+ * A typed value: config.c's parser of that syntax (option_parse, the one a
+ * config key of the type uses), then the range. 0, or -1 after an error
+ * naming the flag: "--retries: 99 is out of range (0..20)".
+ */
+static int apply_typed(const struct popt *o, const char *arg)
+{
+	struct strbuf err = STRBUF_INIT;
+	char name[64];
+	int ret = 0;
+
+	flag_name(o, name, sizeof(name));
+	if (o->type == POPT_DOUBLE) {
+		double v;
+		bool open_hi = o->flags & POPTF_BELOW_MAX;
+		bool bounded_hi = open_hi || o->max > o->min;
+
+		if (option_parse_number(arg, &v, NULL, &err)) {
+			ret = -1;
+		} else if ((o->flags & POPTF_ABOVE_MIN ? !(v > o->min) : !(v >= o->min)) ||
+			   (bounded_hi && (open_hi ? !(v < o->max) : !(v <= o->max)))) {
+			strbuf_addf(&err, "%s is out of range (", arg);
+			double_range(o, &err);
+			strbuf_addstr(&err, ")");
+			ret = -1;
+		} else {
+			*(double *)o->value = v;
+		}
+	} else {
+		struct option_def d = {
+			.name = name,
+			.type = o->type == POPT_UINT ? OPT_UINT : o->type == POPT_TIME ? OPT_TIME : OPT_SIZE,
+			.min = (unsigned long long)o->min,
+			.max = (unsigned long long)o->max,
+		};
+		unsigned long long u;
+		uint64_t b;
+		double t;
+		void *dst = o->type == POPT_UINT ? (void *)&u : o->type == POPT_TIME ? (void *)&t
+										   : (void *)&b;
+
+		if (option_parse(&d, arg, dst, &err))
+			ret = -1;
+		else if (o->type == POPT_UINT)
+			*(unsigned long long *)o->value = u;
+		else if (o->type == POPT_TIME)
+			*(double *)o->value = t;
+		else
+			*(uint64_t *)o->value = b;
+	}
+	if (ret)
+		error("%s: %s", name, strbuf_str(&err));
+	strbuf_release(&err);
+	return ret;
+}
+
 /* Apply one option; arg is its value (NULL for flags). */
 static int apply(const struct popt *o, const char *arg)
 {
@@ -48,6 +127,11 @@ static int apply(const struct popt *o, const char *arg)
 		return 0;
 	case POPT_CALLBACK:
 		return o->callback(o, arg) ? POPT_USAGE_ERROR : 0;
+	case POPT_UINT:
+	case POPT_DOUBLE:
+	case POPT_TIME:
+	case POPT_SIZE:
+		return apply_typed(o, arg) ? POPT_USAGE_ERROR : 0;
 	default:
 		return 0;
 	}
@@ -259,4 +343,33 @@ void popt_help(const struct popt_command *cmd, FILE *out)
 			fprintf(out, "%s\n%30s%s\n", strbuf_str(&sb), "", o->help);
 	}
 	strbuf_release(&sb);
+}
+
+void popt_suite_argv(const struct popt_suite *s, bool with_iterations, struct strlist *argv)
+{
+	for (size_t i = 0; i < s->configs.n; i++) {
+		strlist_push(argv, "-c");
+		strlist_push(argv, s->configs.v[i]);
+	}
+	if (s->workloads) {
+		strlist_push(argv, "-w");
+		strlist_push(argv, s->workloads);
+	}
+	if (with_iterations && s->iterations) {
+		strlist_push(argv, "-i");
+		strlist_push(argv, s->iterations);
+	}
+	if (s->quick)
+		strlist_push(argv, "--quick");
+	for (size_t i = 0; i < s->sets.n; i++) {
+		strlist_push(argv, "--set");
+		strlist_push(argv, s->sets.v[i]);
+	}
+}
+
+void popt_suite_release(struct popt_suite *s)
+{
+	strlist_release(&s->configs);
+	strlist_release(&s->sets);
+	memset(s, 0, sizeof(*s));
 }

@@ -48,7 +48,21 @@ enum popt_type {
 	POPT_STRLIST,   /* struct strlist *value: repeatable, each argument pushed
 	                   (or, with a callback, handed to it instead) */
 	POPT_CALLBACK,  /* callback(opt, arg); arg is NULL when argh is NULL */
+	/*
+	 * Typed values, parsed by config.c's parsers (option_parse): the same
+	 * syntax as a config key of that type, and an error that names the flag
+	 * and the range ("--retries: 99 is out of range (0..20)"). The variable
+	 * holds the default before parse_options and keeps it when the flag is
+	 * not given.
+	 */
+	POPT_UINT,      /* unsigned long long *value, in [min, max] */
+	POPT_DOUBLE,    /* double *value, in [min, max] (POPTF_ABOVE_MIN/BELOW_MAX: open) */
+	POPT_TIME,      /* double *value, seconds: 30, 30s, 2m, 500ms; in [min, max] */
+	POPT_SIZE,      /* uint64_t *value, bytes: 4096, 64K, 1G; in [min, max] */
 };
+
+#define POPTF_ABOVE_MIN 0x1   /* POPT_DOUBLE: the value must exceed min */
+#define POPTF_BELOW_MAX 0x2   /* POPT_DOUBLE: the value must stay below max */
 
 struct popt;
 /* Returns 0, or -1 after printing an error that names the option. */
@@ -62,6 +76,9 @@ struct popt {
 	const char *argh;        /* the value's name in help ("FILE"); NULL: takes no value */
 	const char *help;        /* one line; NULL: hidden (an alias kept for old scripts) */
 	popt_cb callback;
+	double min, max;         /* typed values: the accepted range (max 0: no upper bound
+				    for POPT_UINT and POPT_SIZE) */
+	unsigned flags;          /* POPTF_* */
 };
 
 #define POPT_GROUP(title)             { POPT_GROUP, 0, NULL, NULL, NULL, (title), NULL }
@@ -70,7 +87,41 @@ struct popt {
 #define POPT_STRLIST(s, l, v, a, h)   { POPT_STRLIST, (s), (l), (v), (a), (h), NULL }
 #define POPT_STRLIST_CB(s, l, v, a, h, cb) { POPT_STRLIST, (s), (l), (v), (a), (h), (cb) }
 #define POPT_CALLBACK(s, l, v, a, h, cb) { POPT_CALLBACK, (s), (l), (v), (a), (h), (cb) }
+#define POPT_UINT(s, l, v, a, h, lo, hi) \
+	{ POPT_UINT, (s), (l), (v), (a), (h), NULL, (lo), (hi), 0 }
+#define POPT_DOUBLE(s, l, v, a, h, lo, hi, f) \
+	{ POPT_DOUBLE, (s), (l), (v), (a), (h), NULL, (lo), (hi), (f) }
+#define POPT_TIME(s, l, v, a, h, lo, hi) \
+	{ POPT_TIME, (s), (l), (v), (a), (h), NULL, (lo), (hi), 0 }
+#define POPT_SIZE(s, l, v, a, h, lo, hi) \
+	{ POPT_SIZE, (s), (l), (v), (a), (h), NULL, (lo), (hi), 0 }
 #define POPT_END()                    { POPT_END, 0, NULL, NULL, NULL, NULL, NULL }
+
+/*
+ * The suite options: what `run` takes to say which suite to run, declared
+ * again by every command that runs one for the user (noise, bisect-step).
+ * The rows are macros over any struct with these fields (run's own
+ * arguments have them), so each command keeps its help text; struct
+ * popt_suite holds them for commands that pass them on to `run`.
+ */
+struct popt_suite {
+	struct strlist configs;    /* -c FILE, in order */
+	struct strlist sets;       /* --set SEC.KEY=VAL, in order */
+	const char *workloads;     /* -w LIST */
+	const char *iterations;    /* -i N */
+	bool quick;                /* --quick */
+};
+#define POPT_SUITE_CONFIG(s, h)     POPT_STRLIST('c', "config", &(s)->configs, "FILE", (h))
+#define POPT_SUITE_WORKLOADS(s, h)  POPT_STRING('w', "workloads", &(s)->workloads, "LIST", (h))
+#define POPT_SUITE_ITERATIONS(s, h) POPT_STRING('i', "iterations", &(s)->iterations, "N", (h))
+#define POPT_SUITE_QUICK(s, h)      POPT_BOOL(0, "quick", &(s)->quick, (h))
+#define POPT_SUITE_SET(s, h)        POPT_STRLIST(0, "set", &(s)->sets, "SEC.KEY=VAL", (h))
+
+/* The suite options as `run` arguments: -c.. -w [-i] --quick --set..
+ * (-i only with_iterations). */
+void popt_suite_argv(const struct popt_suite *s, bool with_iterations, struct strlist *argv);
+/* Free the lists and clear s. */
+void popt_suite_release(struct popt_suite *s);
 
 struct popt_command {
 	const char *name;          /* "compare" (for "lrubench vm x", "vm x") */

@@ -118,17 +118,6 @@ static char *read_line(char *str, int num, void *stream)
 	return s;
 }
 
-static bool parse_bool(const char *v, bool *out)
-{
-	if (!strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcmp(v, "1"))
-		*out = true;
-	else if (!strcasecmp(v, "no") || !strcasecmp(v, "false") || !strcmp(v, "0"))
-		*out = false;
-	else
-		return false;
-	return true;
-}
-
 /* A scalar key: its slot, or NULL when it was given twice (reported). */
 static int set_once(struct reader *r, const char *sec, const char *key, char **slot, const char *v)
 {
@@ -138,10 +127,90 @@ static int set_once(struct reader *r, const char *sec, const char *key, char **s
 	return 1;
 }
 
+/*
+ * The plan's scalar keys, parsed by config.c's option tables and parsers
+ * (core/config.h): one syntax for a bool, a number with a range, a choice.
+ * set, nodes and sbatch are lists with checks of their own (fleet_key).
+ */
+#define POFF(f) offsetof(struct fleet_plan, f)
+static const char *const fleet_modes[] = { "host", "vm", NULL };   /* enum fleet_mode */
+
+static const struct option_def fleet_keys[] = {
+	{ .name = "name", .type = OPT_STR, .offset = POFF(name) },
+	{ .name = "results", .type = OPT_STR, .offset = POFF(results) },
+	{ .name = "store", .type = OPT_STR, .offset = POFF(store) },
+	{ .name = "mode", .type = OPT_ENUM, .offset = POFF(mode), .choices = fleet_modes },
+	{ .name = "repetitions", .type = OPT_UINT, .offset = POFF(repetitions),
+	  .min = 1, .max = FLEET_MAX_REPETITIONS },
+	{ .name = "workloads", .type = OPT_STR, .offset = POFF(workloads) },
+	{ .name = "suite", .type = OPT_STR, .offset = POFF(suite) },
+	{ .name = "quick", .type = OPT_BOOL, .offset = POFF(quick) },
+	{ .name = "iterations", .type = OPT_STR, .offset = POFF(iterations) },
+	{ .name = "partition", .type = OPT_STR, .offset = POFF(partition) },
+	{ .name = "constraint", .type = OPT_STR, .offset = POFF(constraint) },
+	{ .name = "time", .type = OPT_STR, .offset = POFF(time_limit) },
+	{ .name = "lrubench", .type = OPT_STR, .offset = POFF(lrubench) },
+	OPT_END,
+};
+
+#define KOFF(f) offsetof(struct fleet_kernel, f)
+static const struct option_def kernel_keys[] = {
+	{ .name = "release", .type = OPT_STR, .offset = KOFF(release) },
+	{ .name = "constraint", .type = OPT_STR, .offset = KOFF(constraint) },
+	{ .name = "image", .type = OPT_STR, .offset = KOFF(image) },
+	{ .name = "modules", .type = OPT_STR, .offset = KOFF(modules) },
+	OPT_END,
+};
+
+static void key_names(const struct option_def *defs, struct strbuf *out)
+{
+	for (size_t i = 0; defs[i].name; i++)
+		strbuf_addf(out, "%s%s", i ? ", " : "", defs[i].name);
+}
+
+/*
+ * key = v of section sec into base (a plan or a kernel) by defs: 0 when the
+ * table has the key (*known: 1 parsed, 0 failed and reported as
+ * "SEC.KEY = V: why"), -1 when it does not. A text key is given once.
+ */
+static int plan_key(struct reader *r, const char *sec, const struct option_def *defs,
+		    void *base, const char *key, const char *v, int *known)
+{
+	for (size_t i = 0; defs[i].name; i++) {
+		const struct option_def *d = &defs[i];
+		void *dst = (char *)base + d->offset;
+		struct strbuf why = STRBUF_INIT;
+		unsigned long long n;
+		int choice;
+
+		if (strcmp(d->name, key))
+			continue;
+		if (d->type == OPT_STR) {
+			*known = set_once(r, sec, key, dst, v);
+			return 0;
+		}
+		/* the plan's fields are narrower than the config's: parse, then store */
+		if (option_parse(d, v, d->type == OPT_UINT ? (void *)&n : d->type == OPT_ENUM
+					       ? (void *)&choice : dst, &why)) {
+			*known = fail_at(r, "%s.%s = %s: %s", sec, key, v, strbuf_str(&why));
+		} else {
+			if (d->type == OPT_UINT)
+				*(unsigned *)dst = (unsigned)n;
+			else if (d->type == OPT_ENUM)
+				*(enum fleet_mode *)dst = (enum fleet_mode)choice;
+			*known = 1;
+		}
+		strbuf_release(&why);
+		return 0;
+	}
+	return -1;
+}
+
 static int fleet_key(struct reader *r, const char *key, const char *v)
 {
+	int known;
+
 	struct fleet_plan *p = r->p;
-	unsigned long long n;
 
 	if (!strcmp(key, "set"))
 		return strlist_push(&p->sets, v), 1;
@@ -157,47 +226,8 @@ static int fleet_key(struct reader *r, const char *key, const char *v)
 	if (strlist_has(&r->seen, key))
 		return fail_at(r, "fleet.%s given twice", key);
 	strlist_push(&r->seen, key);
-	if (!strcmp(key, "name"))
-		return set_once(r, "fleet", key, &p->name, v);
-	if (!strcmp(key, "results"))
-		return set_once(r, "fleet", key, &p->results, v);
-	if (!strcmp(key, "store"))
-		return set_once(r, "fleet", key, &p->store, v);
-	if (!strcmp(key, "workloads"))
-		return set_once(r, "fleet", key, &p->workloads, v);
-	if (!strcmp(key, "suite"))
-		return set_once(r, "fleet", key, &p->suite, v);
-	if (!strcmp(key, "iterations"))
-		return set_once(r, "fleet", key, &p->iterations, v);
-	if (!strcmp(key, "partition"))
-		return set_once(r, "fleet", key, &p->partition, v);
-	if (!strcmp(key, "constraint"))
-		return set_once(r, "fleet", key, &p->constraint, v);
-	if (!strcmp(key, "time"))
-		return set_once(r, "fleet", key, &p->time_limit, v);
-	if (!strcmp(key, "lrubench"))
-		return set_once(r, "fleet", key, &p->lrubench, v);
-	if (!strcmp(key, "mode")) {
-		if (!strcmp(v, "host"))
-			p->mode = FLEET_HOST;
-		else if (!strcmp(v, "vm"))
-			p->mode = FLEET_VM;
-		else
-			return fail_at(r, "fleet.mode = %s: host or vm", v);
-		return 1;
-	}
-	if (!strcmp(key, "quick")) {
-		if (!parse_bool(v, &p->quick))
-			return fail_at(r, "fleet.quick = %s: yes or no", v);
-		return 1;
-	}
-	if (!strcmp(key, "repetitions")) {
-		if (parse_ull(v, &n) || n < 1 || n > FLEET_MAX_REPETITIONS)
-			return fail_at(r, "fleet.repetitions = %s: a number 1..%d", v,
-				       FLEET_MAX_REPETITIONS);
-		p->repetitions = (unsigned)n;
-		return 1;
-	}
+	if (!plan_key(r, "fleet", fleet_keys, p, key, v, &known))
+		return known;
 	if (!strcmp(key, "nodes")) {
 		size_t nn;
 		char **names = split_commas(v, &nn);
@@ -219,26 +249,31 @@ static int fleet_key(struct reader *r, const char *key, const char *v)
 			return fail_at(r, "fleet.nodes: no node given");
 		return !r->failed;
 	}
-	return fail_at(r, "unknown key fleet.%s (known: name, results, store, mode, repetitions, "
-		       "workloads, suite, quick, iterations, set, partition, nodes, constraint, time, "
-		       "sbatch, lrubench)", key);
+	{
+		struct strbuf names = STRBUF_INIT;
+
+		key_names(fleet_keys, &names);
+		fail_at(r, "unknown key fleet.%s (known: %s, set, nodes, sbatch)", key,
+			strbuf_str(&names));
+		strbuf_release(&names);
+		return 0;
+	}
 }
 
 static int kernel_key(struct reader *r, struct fleet_kernel *k, const char *key, const char *v)
 {
 	char sec[96];
 
+	struct strbuf names = STRBUF_INIT;
+	int known;
+
 	snprintf(sec, sizeof(sec), "kernel %s", k->name);
-	if (!strcmp(key, "release"))
-		return set_once(r, sec, key, &k->release, v);
-	if (!strcmp(key, "constraint"))
-		return set_once(r, sec, key, &k->constraint, v);
-	if (!strcmp(key, "image"))
-		return set_once(r, sec, key, &k->image, v);
-	if (!strcmp(key, "modules"))
-		return set_once(r, sec, key, &k->modules, v);
-	return fail_at(r, "unknown key '%s' in [kernel %s] (known: release, constraint, image, "
-		       "modules)", key, k->name);
+	if (!plan_key(r, sec, kernel_keys, k, key, v, &known))
+		return known;
+	key_names(kernel_keys, &names);
+	fail_at(r, "unknown key '%s' in [kernel %s] (known: %s)", key, k->name, strbuf_str(&names));
+	strbuf_release(&names);
+	return 0;
 }
 
 static int on_key(void *user, const char *section, const char *key, const char *value)

@@ -172,7 +172,7 @@ test_cli_bad_flags_named() {
   expect_exit 2 "$LRUBENCH" plot --quiet=yes x
   assert_grep_err "option '--quiet=yes' takes no value"
   expect_exit 2 "$LRUBENCH" fetch --retries 99 http://127.0.0.1:1/x
-  assert_grep_err "--retries wants a number 0..20, not '99'"
+  assert_grep_err "--retries: 99 is out of range (0..20)"
   expect_exit 2 "$LRUBENCH" check extra
   assert_grep_err "takes no arguments, not 'extra'"
   expect_exit 2 "$LRUBENCH" list nosuchsection

@@ -347,19 +347,19 @@ test_bad_names_unknown_label() {
 
 test_bad_alpha_zero() {
   bad --alpha 0 "$FIX/golden"
-  assert_grep_err "--alpha: 0 is not a probability strictly between 0 and 1"
+  assert_grep_err "--alpha: 0 is out of range (0 < P < 1)"
 }
 
 test_bad_alpha_one_and_a_half() {
   bad --alpha 1.5 "$FIX/golden"
-  assert_grep_err "--alpha: 1.5 is not a probability"
+  assert_grep_err "--alpha: 1.5 is out of range (0 < P < 1)"
   bad --alpha 0.1x "$FIX/golden"
   assert_grep_err "--alpha: '0.1x' is not a number"
 }
 
 test_bad_fail_on_regression_negative() {
   bad --fail-on-regression -3 "$FIX/golden"
-  assert_grep_err "--fail-on-regression: -3 is negative"
+  assert_grep_err "--fail-on-regression: -3 is out of range (PCT >= 0)"
 }
 
 test_bad_format() {

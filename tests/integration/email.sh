@@ -235,9 +235,9 @@ EOF
     grep -q 'memcgs-1' "$T/trend.txt" || fail "no legend in the trend figure"
   fi
   expect_exit 2 "$LRUBENCH" trend --window 1 "$T/n"
-  assert_grep_err "window '1'"
+  assert_grep_err "--window: 1 is out of range (3..1000)"
   expect_exit 2 "$LRUBENCH" trend --threshold -3 "$T/n"
-  assert_grep_err "threshold '-3'"
+  assert_grep_err "--threshold: -3 is out of range (K > 0)"
   expect_exit 2 "$LRUBENCH" trend -o "$T/trend.gif" "$T/n"
   assert_grep_err "NAME.png, NAME.svg or NAME.txt"
   expect_exit 2 "$LRUBENCH" trend "$T/n/${labels[0]}"

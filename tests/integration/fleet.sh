@@ -74,7 +74,7 @@ test_fleet_plan_checks() {
   write_plan "$T/p.ini" "results = $T/r" "colour = blue"
   bad_plan "p.ini:[0-9]*: unknown key fleet.colour"
   write_plan "$T/p.ini" "results = $T/r" "repetitions = 0"
-  bad_plan "fleet.repetitions = 0: a number 1..100"
+  bad_plan "fleet.repetitions = 0: 0 is out of range (1..100)"
   write_plan "$T/p.ini" "results = $T/r" "store = ftp://x/"
   bad_plan "fleet.store = ftp://x/: an http:// or https:// URL"
   write_plan "$T/p.ini" "results = $T/r" "sbatch = --array=1-9"

@@ -90,14 +90,25 @@ static void bad_plans(void **state)
 	bad("[fleet]\nname = n\nname = m\nresults = /r\n[kernel a]\n", "plan.ini:3: fleet.name given twice");
 	bad("[fleet]\nname = n\nresults = /r\n[kernel a]\nimage = /x\n", "which are for mode = vm");
 	bad("[fleet]\nname = n\nresults = /r\n[kernel a]\nbogus = 1\n", "plan.ini:5: unknown key 'bogus' in [kernel a]");
+	/* the known keys come from the plan's tables */
+	bad("[fleet]\nname = n\nresults = /r\ncolour = blue\n[kernel a]\n",
+	    "plan.ini:4: unknown key fleet.colour (known: name, results, store, mode, repetitions, "
+	    "workloads, suite, quick, iterations, partition, constraint, time, lrubench, set, nodes, "
+	    "sbatch)");
+	bad("[fleet]\nname = n\nresults = /r\n[kernel a]\nbogus = 1\n",
+	    "(known: release, constraint, image, modules)");
 	bad("[fleet]\nname = n\nresults = /r\n[kernels]\n", "plan.ini:4: unknown section [kernels]");
 	bad("[fleet]\nname = n\nresults = /r\nnodes = a,a\n[kernel a]\n", "node 'a' given twice");
 	bad("[fleet]\nname = n\nresults = /r\nnodes = a/b\n[kernel a]\n", "cannot be part of a label");
 	bad("[fleet]\nname = n\nresults = /r\ntime = soon\n[kernel a]\n", "fleet.time = soon");
 	bad("[fleet]\nname = n\nstore = http://u:p@s/\n[kernel a]\n", "no user:password@");
 	bad("[fleet]\nname = n\nstore = http://s/x?sig=1\n[kernel a]\n", "without a query");
-	bad("[fleet]\nname = n\nresults = /r\nmode = cloud\n[kernel a]\n", "fleet.mode = cloud: host or vm");
-	bad("[fleet]\nname = n\nresults = /r\nquick = maybe\n[kernel a]\n", "fleet.quick = maybe");
+	bad("[fleet]\nname = n\nresults = /r\nmode = cloud\n[kernel a]\n", "fleet.mode = cloud: 'cloud' is not one of host|vm");
+	bad("[fleet]\nname = n\nresults = /r\nquick = maybe\n[kernel a]\n", "fleet.quick = maybe: 'maybe' is not yes or no");
+	bad("[fleet]\nname = n\nresults = /r\nrepetitions = 101\n[kernel a]\n",
+	    "fleet.repetitions = 101: 101 is out of range (1..100)");
+	bad("[fleet]\nname = n\nresults = /r\n[kernel a]\nimage = /i\nimage = /j\n",
+	    "plan.ini:6: kernel a.image given twice");
 	bad("[fleet]\nname = n\nresults = /r\niterations = 0\n[kernel a]\n", "a number 1..10000");
 	bad("[fleet]\nname = n\nresults = /r\nsbatch = --qos bench\n[kernel a]\n", "one sbatch option per line");
 	bad("[fleet]\nname = n\nresults = /r\nlrubench = lrubench\n[kernel a]\n", "fleet.lrubench = lrubench: give an absolute path");

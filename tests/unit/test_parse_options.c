@@ -106,6 +106,134 @@ static void test_errors(void **state)
 	assert_string_equal(argv_out[0], "-");
 }
 
+/* Typed values: config.c's syntax per type, the range, the flag named. */
+static unsigned long long retries = 3;
+static double alpha = 0.10, pct = -1, timeout;
+static uint64_t max_size;
+
+static const struct popt typed[] = {
+	POPT_UINT(0, "retries", &retries, "N", "retries", 0, 20),
+	POPT_DOUBLE(0, "alpha", &alpha, "P", "a probability", 0, 1,
+		    POPTF_ABOVE_MIN | POPTF_BELOW_MAX),
+	POPT_DOUBLE(0, "pct", &pct, "PCT", "a percentage", 0, 0, 0),
+	POPT_TIME('t', "timeout", &timeout, "TIME", "a time", 0, 86400),
+	POPT_SIZE(0, "max-size", &max_size, "SIZE", "a size", 1, 0),
+	POPT_END(),
+};
+static const struct popt_command typed_cmd = { "typed", "", "Typed options.", typed };
+
+/* parse argv against typed_cmd; returns parse_options' result, *err what it printed */
+static int parse_typed(char **err, int argc, char **argv)
+{
+	int r;
+
+	capture_start();
+	r = parse_options(&typed_cmd, argc, argv);
+	*err = capture_end();
+	return r;
+}
+
+#define TYPED(err, ...) ({ char *v_[] = { "typed", __VA_ARGS__, NULL }; \
+	parse_typed(err, (int)ARRAY_SIZE(v_) - 1, v_); })
+
+static void test_typed(void **state)
+{
+	char *err;
+
+	(void)state;
+	/* not given: the defaults stay */
+	assert_int_equal(TYPED(&err, "x"), 1);
+	assert_int_equal(retries, 3);
+	assert_true(alpha == 0.10 && pct == -1);
+	free(err);
+	assert_int_equal(TYPED(&err, "--retries", "0", "--alpha=0.05", "--pct", "0", "-t2m",
+			       "--max-size", "64K"), 0);
+	assert_int_equal(retries, 0);
+	assert_true(alpha == 0.05 && pct == 0 && timeout == 120);
+	assert_int_equal(max_size, 65536);
+	free(err);
+
+	/* each error names the flag and what it accepts; the value stays */
+	assert_int_equal(TYPED(&err, "--retries", "99"), POPT_USAGE_ERROR);
+	assert_non_null(strstr(err, "--retries: 99 is out of range (0..20)"));
+	assert_int_equal(retries, 0);
+	free(err);
+	assert_int_equal(TYPED(&err, "--retries", "-1"), POPT_USAGE_ERROR);
+	assert_non_null(strstr(err, "--retries: '-1' is not a whole number"));
+	free(err);
+	assert_int_equal(TYPED(&err, "--alpha", "1"), POPT_USAGE_ERROR);
+	assert_non_null(strstr(err, "--alpha: 1 is out of range (0 < P < 1)"));
+	free(err);
+	assert_int_equal(TYPED(&err, "--alpha", "0"), POPT_USAGE_ERROR);
+	assert_non_null(strstr(err, "--alpha: 0 is out of range (0 < P < 1)"));
+	free(err);
+	assert_int_equal(TYPED(&err, "--alpha", "0.1x"), POPT_USAGE_ERROR);
+	assert_non_null(strstr(err, "--alpha: '0.1x' is not a number"));
+	free(err);
+	assert_int_equal(TYPED(&err, "--alpha", "nan"), POPT_USAGE_ERROR);
+	assert_non_null(strstr(err, "--alpha: 'nan' is not a number"));
+	free(err);
+	assert_int_equal(TYPED(&err, "--alpha", ""), POPT_USAGE_ERROR);
+	assert_non_null(strstr(err, "--alpha: '' is not a number"));
+	free(err);
+	assert_int_equal(TYPED(&err, "--pct", "-3"), POPT_USAGE_ERROR);
+	assert_non_null(strstr(err, "--pct: -3 is out of range (PCT >= 0)"));
+	free(err);
+	assert_int_equal(TYPED(&err, "--timeout", "soon"), POPT_USAGE_ERROR);
+	assert_non_null(strstr(err, "--timeout: 'soon' is not a time"));
+	free(err);
+	assert_int_equal(TYPED(&err, "-t", "25h"), POPT_USAGE_ERROR);
+	assert_non_null(strstr(err, "--timeout: 25h is out of range (0s..86400s)"));
+	free(err);
+	assert_int_equal(TYPED(&err, "-t", "0"), POPT_USAGE_ERROR);
+	assert_non_null(strstr(err, "--timeout: 0 is out of range"));
+	free(err);
+	assert_int_equal(TYPED(&err, "--max-size", "lots"), POPT_USAGE_ERROR);
+	assert_non_null(strstr(err, "--max-size: 'lots' is not a size"));
+	free(err);
+	assert_int_equal(TYPED(&err, "--max-size", "0"), POPT_USAGE_ERROR);
+	assert_non_null(strstr(err, "--max-size: 0 is out of range"));
+	free(err);
+}
+
+/* The suite options: the same flags everywhere, passed on to run in order */
+static void test_suite_options(void **state)
+{
+	static struct popt_suite suite;
+	static const struct popt sopts[] = {
+		POPT_SUITE_CONFIG(&suite, "a config"),
+		POPT_SUITE_WORKLOADS(&suite, "workloads"),
+		POPT_SUITE_ITERATIONS(&suite, "iterations"),
+		POPT_SUITE_QUICK(&suite, "quick"),
+		POPT_SUITE_SET(&suite, "a key"),
+		POPT_END(),
+	};
+	static const struct popt_command scmd = { "suite", "", "Suite options.", sopts };
+	char *v[] = { "suite", "--set", "g.a=1", "-c", "a.conf", "-i3", "--quick", "-c", "b.conf",
+		      "-w", "readtwice", "--set=g.b=2", NULL };
+	struct strlist argv = STRLIST_INIT;
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(parse_options(&scmd, (int)ARRAY_SIZE(v) - 1, v), 0);
+	popt_suite_argv(&suite, true, &argv);
+	for (size_t i = 0; i < argv.n; i++)
+		strbuf_addf(&sb, "%s%s", i ? " " : "", argv.v[i]);
+	assert_string_equal(strbuf_str(&sb), "-c a.conf -c b.conf -w readtwice -i 3 --quick "
+			    "--set g.a=1 --set g.b=2");
+	strlist_release(&argv);
+	strbuf_reset(&sb);
+	popt_suite_argv(&suite, false, &argv);   /* noise passes its own counts */
+	for (size_t i = 0; i < argv.n; i++)
+		strbuf_addf(&sb, "%s%s", i ? " " : "", argv.v[i]);
+	assert_null(strstr(strbuf_str(&sb), "-i"));
+	strlist_release(&argv);
+	strbuf_release(&sb);
+	popt_suite_release(&suite);
+	assert_int_equal(suite.configs.n, 0);
+	assert_null(suite.workloads);
+}
+
 static void test_synopsis_and_help(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -145,8 +273,10 @@ int main(void)
 		cmocka_unit_test(test_forms),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_synopsis_and_help),
+		cmocka_unit_test(test_typed),
+		cmocka_unit_test(test_suite_options),
 	};
-	int r = cmocka_run_group_tests(tests, NULL, NULL);
+	int r = cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
 
 	strlist_release(&sets);
 	strlist_release(&seen);

@@ -2,6 +2,7 @@
 /* The comparison model and its renderers on in-memory results (src/report*.c). */
 #include "unit.h"
 #include <math.h>
+#include "compare/format.h"
 #include "compare/model.h"
 
 static const char golden[] =
@@ -744,6 +745,27 @@ static void test_fixed2_matches_printf(void **state)
 	strbuf_release(&a);
 }
 
+/* The format table: every spelling -f takes, the message's list, csv's warnings */
+static void test_format_table(void **state)
+{
+	struct strbuf names = STRBUF_INIT;
+	static const char *const ok[] = { "text", "markdown", "md", "json", "csv", "email" };
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++)
+		assert_non_null(cmp_format_find(ok[i]));
+	assert_ptr_equal(cmp_format_find("md"), cmp_format_find("markdown"));
+	assert_null(cmp_format_find("xml"));
+	assert_null(cmp_format_find("Text"));
+	assert_null(cmp_format_find(""));
+	cmp_format_names(&names);
+	assert_string_equal(strbuf_str(&names), "text, markdown, json, csv or email");
+	strbuf_release(&names);
+	assert_true(cmp_format_find("csv")->warnings_to_stderr);
+	assert_false(cmp_format_find("text")->warnings_to_stderr);
+	assert_false(cmp_format_find("json")->warnings_to_stderr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -759,6 +781,7 @@ int main(void)
 		cmocka_unit_test(test_table_in_two_files),
 		cmocka_unit_test(test_split_label),
 		cmocka_unit_test(test_fixed2_matches_printf),
+		cmocka_unit_test(test_format_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -123,36 +123,43 @@ static void jobs_default(const struct sizing *sz, char *buf, size_t len)
 
 #define KOFF(f) offsetof(struct kb_opts, f)
 static const struct option_def kernbench_options[] = {
-	{ "source", OPT_STR, KOFF(source), KB_DEFAULT_SOURCE, NULL, NULL, 0, 0, NULL, 0,
-	  "kernel source tarball: a path, or an http/https/file URL fetched into the cache "
-	  "(Debian: apt-get install linux-source-6.1)" },
-	{ "sha256", OPT_STR, KOFF(sha256), "", NULL, NULL, 0, 0, NULL, 0,
-	  "expected sha256 of the source (64 hex digits); empty: not checked" },
-	{ "cache", OPT_STR, KOFF(cache), FETCH_DEFAULT_CACHE, NULL, NULL, 0, 0, NULL, 0,
-	  "download cache folder (see 'lrubench fetch')" },
-	{ "config_target", OPT_STR, KOFF(config_target), "defconfig", NULL, "tinyconfig", 0, 0,
-	  NULL, 0, "defconfig, tinyconfig, allnoconfig, or a path to a .config (+ olddefconfig)" },
-	{ "build_target", OPT_STR, KOFF(build_target), "vmlinux", NULL, "init/", 0, 0, NULL, 0,
-	  "the make target that is timed (--quick: init/, a few files: a smoke test)" },
-	{ "jobs", OPT_LIST, KOFF(jobs), NULL, jobs_default, "2", 1, 1024, NULL, 0,
-	  "make -j values, one step each (default: powers of two up to 2 x CPUs of the node, "
-	  "then that maximum)" },
-	{ "memcgs", OPT_UINT, KOFF(memcgs), "0", NULL, NULL, 0, 64, NULL, 0,
-	  "0: one build in the root memory cgroup; N: N concurrent builds, each in its own memcg "
-	  "on its own copy of the tree" },
-	{ "memcg_limit", OPT_SIZE, KOFF(memcg_limit), "none", NULL, NULL, 0, 0, NULL, OPTF_NONE,
-	  "memory limit of each build's memcg (needs memcgs >= 1)" },
-	{ "fetch_max_size", OPT_SIZE, KOFF(fetch_max_size), "2G", NULL, NULL, 1, 0, NULL, 0,
-	  "a source URL larger than this is refused" },
-	{ "fetch_timeout", OPT_TIME, KOFF(fetch_timeout), "1h", NULL, NULL, 0, 0, NULL, 0,
-	  "a source download (retries included) taking longer is given up" },
-	{ "extract_max_size", OPT_SIZE, KOFF(extract_max_size), "16G", NULL, NULL, 1, 0, NULL, 0,
-	  "a source tarball whose files add up to more is refused (a sparse file counts whole)" },
-	{ "extract_max_files", OPT_UINT, KOFF(extract_max_files), "500000", NULL, NULL, 1, 0,
-	  NULL, 0, "a source tarball of more entries is refused" },
-	{ "extract_max_ratio", OPT_UINT, KOFF(extract_max_ratio), "100", NULL, NULL, 1, 0, NULL, 0,
-	  "a source tarball whose files hold more than this many times its size (past 256M) "
-	  "is refused" },
+	{ .name = "source", .type = OPT_STR, .offset = KOFF(source), .def = KB_DEFAULT_SOURCE,
+	  .help = "kernel source tarball: a path, or an http/https/file URL fetched into the cache "
+		  "(Debian: apt-get install linux-source-6.1)" },
+	{ .name = "sha256", .type = OPT_STR, .offset = KOFF(sha256), .def = "",
+	  .help = "expected sha256 of the source (64 hex digits); empty: not checked" },
+	{ .name = "cache", .type = OPT_STR, .offset = KOFF(cache), .def = FETCH_DEFAULT_CACHE,
+	  .help = "download cache folder (see 'lrubench fetch')" },
+	{ .name = "config_target", .type = OPT_STR, .offset = KOFF(config_target), .def = "defconfig", .quick = "tinyconfig",
+	  .help = "defconfig, tinyconfig, allnoconfig, or a path to a .config (+ olddefconfig)" },
+	{ .name = "build_target", .type = OPT_STR, .offset = KOFF(build_target), .def = "vmlinux", .quick = "init/",
+	  .help = "the make target that is timed (--quick: init/, a few files: a smoke test)" },
+	{ .name = "jobs", .type = OPT_LIST, .offset = KOFF(jobs), .def_fn = jobs_default, .quick = "2",
+	  .min = 1, .max = 1024,
+	  .help = "make -j values, one step each (default: powers of two up to 2 x CPUs of the node, "
+		  "then that maximum)" },
+	{ .name = "memcgs", .type = OPT_UINT, .offset = KOFF(memcgs), .def = "0",
+	  .max = 64,
+	  .help = "0: one build in the root memory cgroup; N: N concurrent builds, each in its own memcg "
+		  "on its own copy of the tree" },
+	{ .name = "memcg_limit", .type = OPT_SIZE, .offset = KOFF(memcg_limit), .def = "none",
+	  .flags = OPTF_NONE,
+	  .help = "memory limit of each build's memcg (needs memcgs >= 1)" },
+	{ .name = "fetch_max_size", .type = OPT_SIZE, .offset = KOFF(fetch_max_size), .def = "2G",
+	  .min = 1,
+	  .help = "a source URL larger than this is refused" },
+	{ .name = "fetch_timeout", .type = OPT_TIME, .offset = KOFF(fetch_timeout), .def = "1h",
+	  .help = "a source download (retries included) taking longer is given up" },
+	{ .name = "extract_max_size", .type = OPT_SIZE, .offset = KOFF(extract_max_size), .def = "16G",
+	  .min = 1,
+	  .help = "a source tarball whose files add up to more is refused (a sparse file counts whole)" },
+	{ .name = "extract_max_files", .type = OPT_UINT, .offset = KOFF(extract_max_files), .def = "500000",
+	  .min = 1,
+	  .help = "a source tarball of more entries is refused" },
+	{ .name = "extract_max_ratio", .type = OPT_UINT, .offset = KOFF(extract_max_ratio), .def = "100",
+	  .min = 1,
+	  .help = "a source tarball whose files hold more than this many times its size (past 256M) "
+		  "is refused" },
 	OPT_END
 };
 

@@ -64,22 +64,28 @@ static void memcgs_default(const struct sizing *sz, char *buf, size_t len)
 
 #define MOFF(f) offsetof(struct mmapread_opts, f)
 static const struct option_def mmapread_options[] = {
-	{ "memcgs", OPT_LIST, MOFF(memcgs), NULL, memcgs_default, "0,1,2", 0, 4096, NULL, 0,
-	  "memcg counts to sweep; each count N is the op memcgs-N; 0: one set of tasks in the root "
-	  "memory cgroup (the controller enabled, no memcg of their own)" },
-	{ "tasks_per_memcg", OPT_UINT, MOFF(tasks_per_memcg), "2", NULL, NULL, 1, 1024, NULL, 0,
-	  "tasks per memcg, each mapping and reading its file (vm-scalability: one per CPU)" },
-	{ "file_size", OPT_SIZE, MOFF(file_size), "1G", NULL, "128M", 1ULL << 20, 1ULL << 42, NULL, 0,
-	  "size of each task's sparse file (of the one file with shared_file): one pass reads it" },
-	{ "shared_file", OPT_BOOL, MOFF(shared_file), "no", NULL, NULL, 0, 0, NULL, 0,
-	  "yes: every task of the step maps the same file; no: one file per task" },
-	{ "evict", OPT_ENUM, MOFF(evict), "fadvise", NULL, NULL, 0, 0, evict_modes, 0,
-	  "after each pass: fadvise drops the file's pages (every fault inserts a page); reclaim "
-	  "keeps them (they leave by reclaim only, vm-scalability's way: files above the limit)" },
-	{ "memcg_limit", OPT_SIZE, MOFF(memcg_limit), "none", NULL, NULL, 16ULL << 20, 1ULL << 50,
-	  NULL, OPTF_NONE, "memory limit of each memcg (not of the root cgroup of memcgs = 0)" },
-	{ "runtime", OPT_TIME, MOFF(runtime), "20s", NULL, "3s", 1, 86400, NULL, 0,
-	  "how long the tasks read in each iteration" },
+	{ .name = "memcgs", .type = OPT_LIST, .offset = MOFF(memcgs), .def_fn = memcgs_default, .quick = "0,1,2",
+	  .max = 4096,
+	  .help = "memcg counts to sweep; each count N is the op memcgs-N; 0: one set of tasks in the root "
+		  "memory cgroup (the controller enabled, no memcg of their own)" },
+	{ .name = "tasks_per_memcg", .type = OPT_UINT, .offset = MOFF(tasks_per_memcg), .def = "2",
+	  .min = 1, .max = 1024,
+	  .help = "tasks per memcg, each mapping and reading its file (vm-scalability: one per CPU)" },
+	{ .name = "file_size", .type = OPT_SIZE, .offset = MOFF(file_size), .def = "1G", .quick = "128M",
+	  .min = 1ULL << 20, .max = 1ULL << 42,
+	  .help = "size of each task's sparse file (of the one file with shared_file): one pass reads it" },
+	{ .name = "shared_file", .type = OPT_BOOL, .offset = MOFF(shared_file), .def = "no",
+	  .help = "yes: every task of the step maps the same file; no: one file per task" },
+	{ .name = "evict", .type = OPT_ENUM, .offset = MOFF(evict), .def = "fadvise",
+	  .choices = evict_modes,
+	  .help = "after each pass: fadvise drops the file's pages (every fault inserts a page); reclaim "
+		  "keeps them (they leave by reclaim only, vm-scalability's way: files above the limit)" },
+	{ .name = "memcg_limit", .type = OPT_SIZE, .offset = MOFF(memcg_limit), .def = "none",
+	  .min = 16ULL << 20, .max = 1ULL << 50, .flags = OPTF_NONE,
+	  .help = "memory limit of each memcg (not of the root cgroup of memcgs = 0)" },
+	{ .name = "runtime", .type = OPT_TIME, .offset = MOFF(runtime), .def = "20s", .quick = "3s",
+	  .min = 1, .max = 86400,
+	  .help = "how long the tasks read in each iteration" },
 	OPT_END,
 };
 

@@ -54,18 +54,23 @@ static void memcgs_default(const struct sizing *sz, char *buf, size_t len)
 
 #define ROFF(f) offsetof(struct readtwice_opts, f)
 static const struct option_def readtwice_options[] = {
-	{ "memcgs", OPT_LIST, ROFF(memcgs), NULL, memcgs_default, "1,2,4", 0, 4096, NULL, 0,
-	  "memcg counts to sweep; each count N is the op memcgs-N; 0: one set of readers in the "
-	  "root memory cgroup (the controller enabled, no memcg of their own)" },
-	{ "readers_per_memcg", OPT_UINT, ROFF(readers_per_memcg), "2", NULL, NULL, 1, 64, NULL, 0,
-	  "sequential 4 KiB readers of the memcg's file (two: the second reads what the first cached)" },
-	{ "file_size", OPT_SIZE, ROFF(file_size), "1G", NULL, "512M", 1ULL << 20, 1ULL << 42, NULL, 0,
-	  "size of each memcg's sparse file" },
-	{ "memcg_limit", OPT_SIZE, ROFF(memcg_limit), "256M", NULL, NULL, 16ULL << 20, 1ULL << 50, NULL,
-	  OPTF_NONE, "memory limit of each memcg (not of the root cgroup of memcgs = 0); none for "
-	  "global reclaim only" },
-	{ "runtime", OPT_TIME, ROFF(runtime), "20s", NULL, "3s", 1, 86400, NULL, 0,
-	  "how long the readers read in each iteration" },
+	{ .name = "memcgs", .type = OPT_LIST, .offset = ROFF(memcgs), .def_fn = memcgs_default, .quick = "1,2,4",
+	  .max = 4096,
+	  .help = "memcg counts to sweep; each count N is the op memcgs-N; 0: one set of readers in the "
+		  "root memory cgroup (the controller enabled, no memcg of their own)" },
+	{ .name = "readers_per_memcg", .type = OPT_UINT, .offset = ROFF(readers_per_memcg), .def = "2",
+	  .min = 1, .max = 64,
+	  .help = "sequential 4 KiB readers of the memcg's file (two: the second reads what the first cached)" },
+	{ .name = "file_size", .type = OPT_SIZE, .offset = ROFF(file_size), .def = "1G", .quick = "512M",
+	  .min = 1ULL << 20, .max = 1ULL << 42,
+	  .help = "size of each memcg's sparse file" },
+	{ .name = "memcg_limit", .type = OPT_SIZE, .offset = ROFF(memcg_limit), .def = "256M",
+	  .min = 16ULL << 20, .max = 1ULL << 50, .flags = OPTF_NONE,
+	  .help = "memory limit of each memcg (not of the root cgroup of memcgs = 0); none for "
+		  "global reclaim only" },
+	{ .name = "runtime", .type = OPT_TIME, .offset = ROFF(runtime), .def = "20s", .quick = "3s",
+	  .min = 1, .max = 86400,
+	  .help = "how long the readers read in each iteration" },
 	OPT_END,
 };
 

@@ -89,55 +89,59 @@ static void def_workload_size(const struct sizing *sz, char *buf, size_t len)
 }
 
 static const struct option_def sysbench_options[] = {
-	{ "threads", OPT_LIST, offsetof(struct sysbench_opts, threads), NULL, def_threads, "1,2",
-	  1, 4096, NULL, 0,
-	  "sysbench thread counts, one step each (default 1..CPUs of the node with mmtests' "
-	  "sysbench stride: 1,4,7,12,18,... ending at the CPU count)" },
-	{ "runtime", OPT_TIME, offsetof(struct sysbench_opts, runtime), "60s", NULL, "3s",
-	  1, 86400, NULL, 0, "length of one measured sysbench run (--time, whole seconds)" },
-	{ "warmup_time", OPT_TIME, offsetof(struct sysbench_opts, warmup_time), "30s", NULL, "2s",
-	  1, 86400, NULL, 0,
-	  "one untimed sysbench run after prepare, at the largest thread count, to load the "
-	  "tables into shared buffers and page cache" },
-	{ "workload_size", OPT_SIZE, offsetof(struct sysbench_opts, workload_size), NULL,
-	  def_workload_size, "32M", 1024 * 1024, 0, NULL, 0,
-	  "size of the sbtest tables, about 4,500 rows per MB (default 3/8 of the node's "
-	  "memory, as in the seed's runs); must fit in the node's memory" },
-	{ "tables", OPT_UINT, offsetof(struct sysbench_opts, tables), "1", NULL, NULL,
-	  1, 1024, NULL, 0, "number of sbtest tables the rows are spread over (prepare loads "
-	  "them in parallel)" },
-	{ "shared_buffers", OPT_STR, offsetof(struct sysbench_opts, shared_buffers), "auto", NULL,
-	  NULL, 0, 0, NULL, OPTF_AUTO,
-	  "PostgreSQL shared_buffers: a size, or auto = 1/8 of the memory the run may use "
-	  "(memcg_limit, else the node's memory)" },
-	{ "effective_cache_size", OPT_STR, offsetof(struct sysbench_opts, effective_cache_size),
-	  "auto", NULL, NULL, 0, 0, NULL, OPTF_AUTO,
-	  "PostgreSQL effective_cache_size: a size, or auto = 1/4 of the memory the run may use" },
-	{ "work_mem", OPT_SIZE, offsetof(struct sysbench_opts, work_mem), "32M", NULL, NULL,
-	  64 * 1024, 0, NULL, 0, "PostgreSQL work_mem (mmtests' default)" },
-	{ "max_connections", OPT_STR, offsetof(struct sysbench_opts, max_connections), "auto",
-	  NULL, NULL, 0, 0, NULL, OPTF_AUTO,
-	  "PostgreSQL max_connections: a number, or auto = the largest thread count + 10, "
-	  "at least 100" },
-	{ "memcg_limit", OPT_SIZE, offsetof(struct sysbench_opts, memcg_limit), "none", NULL, NULL,
-	  0, 0, NULL, OPTF_NONE,
-	  "memory limit of the server's memcg (none: no limit)" },
-	{ "memcgs", OPT_UINT, offsetof(struct sysbench_opts, memcgs), "1", NULL, NULL,
-	  0, 1, NULL, 0,
-	  "1: the server and the client each in a memcg of their own; 0: both in the root "
-	  "memory cgroup (the controller enabled but unused)" },
-	{ "events", OPT_UINT, offsetof(struct sysbench_opts, events), "0", NULL, NULL,
-	  0, 1ULL << 40, NULL, 0,
-	  "0: each run lasts runtime; N: each run does N transactions (--events=N --time=0) and "
-	  "the table \"sysbench Time\" holds how long they took" },
-	{ "events_timeout", OPT_TIME, offsetof(struct sysbench_opts, events_timeout), "30m", NULL,
-	  NULL, 1, 7 * 86400, NULL, 0,
-	  "with events > 0: a run that has not done its transactions by then fails" },
-	{ "pg_bindir", OPT_STR, offsetof(struct sysbench_opts, pg_bindir), "auto", NULL, NULL,
-	  0, 0, NULL, OPTF_AUTO,
-	  "folder of the PostgreSQL server binaries; auto = newest /usr/lib/postgresql/*/bin" },
-	{ "port", OPT_UINT, offsetof(struct sysbench_opts, port), "5433", NULL, NULL,
-	  1024, 65535, NULL, 0, "first TCP port tried on 127.0.0.1; the first free one is used" },
+	{ .name = "threads", .type = OPT_LIST, .offset = offsetof(struct sysbench_opts, threads), .def_fn = def_threads, .quick = "1,2",
+	  .min = 1, .max = 4096,
+	  .help = "sysbench thread counts, one step each (default 1..CPUs of the node with mmtests' "
+		  "sysbench stride: 1,4,7,12,18,... ending at the CPU count)" },
+	{ .name = "runtime", .type = OPT_TIME, .offset = offsetof(struct sysbench_opts, runtime), .def = "60s", .quick = "3s",
+	  .min = 1, .max = 86400,
+	  .help = "length of one measured sysbench run (--time, whole seconds)" },
+	{ .name = "warmup_time", .type = OPT_TIME, .offset = offsetof(struct sysbench_opts, warmup_time), .def = "30s", .quick = "2s",
+	  .min = 1, .max = 86400,
+	  .help = "one untimed sysbench run after prepare, at the largest thread count, to load the "
+		  "tables into shared buffers and page cache" },
+	{ .name = "workload_size", .type = OPT_SIZE, .offset = offsetof(struct sysbench_opts, workload_size), .def_fn = def_workload_size, .quick = "32M",
+	  .min = 1024 * 1024,
+	  .help = "size of the sbtest tables, about 4,500 rows per MB (default 3/8 of the node's "
+		  "memory, as in the seed's runs); must fit in the node's memory" },
+	{ .name = "tables", .type = OPT_UINT, .offset = offsetof(struct sysbench_opts, tables), .def = "1",
+	  .min = 1, .max = 1024,
+	  .help = "number of sbtest tables the rows are spread over (prepare loads "
+		  "them in parallel)" },
+	{ .name = "shared_buffers", .type = OPT_STR, .offset = offsetof(struct sysbench_opts, shared_buffers), .def = "auto",
+	  .flags = OPTF_AUTO,
+	  .help = "PostgreSQL shared_buffers: a size, or auto = 1/8 of the memory the run may use "
+		  "(memcg_limit, else the node's memory)" },
+	{ .name = "effective_cache_size", .type = OPT_STR, .offset = offsetof(struct sysbench_opts, effective_cache_size), .def = "auto",
+	  .flags = OPTF_AUTO,
+	  .help = "PostgreSQL effective_cache_size: a size, or auto = 1/4 of the memory the run may use" },
+	{ .name = "work_mem", .type = OPT_SIZE, .offset = offsetof(struct sysbench_opts, work_mem), .def = "32M",
+	  .min = 64 * 1024,
+	  .help = "PostgreSQL work_mem (mmtests' default)" },
+	{ .name = "max_connections", .type = OPT_STR, .offset = offsetof(struct sysbench_opts, max_connections), .def = "auto",
+	  .flags = OPTF_AUTO,
+	  .help = "PostgreSQL max_connections: a number, or auto = the largest thread count + 10, "
+		  "at least 100" },
+	{ .name = "memcg_limit", .type = OPT_SIZE, .offset = offsetof(struct sysbench_opts, memcg_limit), .def = "none",
+	  .flags = OPTF_NONE,
+	  .help = "memory limit of the server's memcg (none: no limit)" },
+	{ .name = "memcgs", .type = OPT_UINT, .offset = offsetof(struct sysbench_opts, memcgs), .def = "1",
+	  .max = 1,
+	  .help = "1: the server and the client each in a memcg of their own; 0: both in the root "
+		  "memory cgroup (the controller enabled but unused)" },
+	{ .name = "events", .type = OPT_UINT, .offset = offsetof(struct sysbench_opts, events), .def = "0",
+	  .max = 1ULL << 40,
+	  .help = "0: each run lasts runtime; N: each run does N transactions (--events=N --time=0) and "
+		  "the table \"sysbench Time\" holds how long they took" },
+	{ .name = "events_timeout", .type = OPT_TIME, .offset = offsetof(struct sysbench_opts, events_timeout), .def = "30m",
+	  .min = 1, .max = 7 * 86400,
+	  .help = "with events > 0: a run that has not done its transactions by then fails" },
+	{ .name = "pg_bindir", .type = OPT_STR, .offset = offsetof(struct sysbench_opts, pg_bindir), .def = "auto",
+	  .flags = OPTF_AUTO,
+	  .help = "folder of the PostgreSQL server binaries; auto = newest /usr/lib/postgresql/*/bin" },
+	{ .name = "port", .type = OPT_UINT, .offset = offsetof(struct sysbench_opts, port), .def = "5433",
+	  .min = 1024, .max = 65535,
+	  .help = "first TCP port tried on 127.0.0.1; the first free one is used" },
 	OPT_END
 };
 

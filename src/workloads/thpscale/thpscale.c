@@ -46,22 +46,28 @@ static void threads_default(const struct sizing *sz, char *buf, size_t len)
 
 #define OFF(f) offsetof(struct thpscale_opts, f)
 static const struct option_def thpscale_options[] = {
-	{ "madvise", OPT_BOOL, OFF(madvise), "yes", NULL, NULL, 0, 0, NULL, 0,
-	  "madvise(MADV_HUGEPAGE) the faulted region (so THP=madvise gives huge pages)" },
-	{ "mapsize", OPT_STR, OFF(mapsize), "auto", NULL, "256M", 0, 0, NULL, OPTF_AUTO,
-	  "memory per instance (size), split between its threads; \"auto\": 80% of the node's "
-	  "memory over the instances (60% with a loop sparse_root), at most 3/4 of memcg_limit" },
-	{ "threads", OPT_LIST, OFF(threads), NULL, threads_default, "1,2", 1, 1024, NULL, 0,
-	  "thread counts, one step each (default 1..min(4 x node CPUs, 32), mmtests' large stride)" },
-	{ "memcgs", OPT_UINT, OFF(memcgs), "1", NULL, NULL, 0, 64, NULL, 0,
-	  "concurrent instances, each in its own memcg; 0: one instance in the root memory cgroup "
-	  "(the controller enabled, no memcg of its own; lrubench's cgroup without a controller)" },
-	{ "memcg_limit", OPT_SIZE, OFF(memcg_limit), "none", NULL, NULL, 0, 0, NULL, OPTF_NONE,
-	  "memory limit of each instance's memcg (none: no limit)" },
-	{ "thp_enabled", OPT_ENUM, OFF(thp_enabled), "keep", NULL, NULL, 0, 0, enabled_modes, 0,
-	  "set /sys/kernel/mm/transparent_hugepage/enabled for the run (restored after)" },
-	{ "thp_defrag", OPT_ENUM, OFF(thp_defrag), "keep", NULL, NULL, 0, 0, defrag_modes, 0,
-	  "set /sys/kernel/mm/transparent_hugepage/defrag for the run (restored after)" },
+	{ .name = "madvise", .type = OPT_BOOL, .offset = OFF(madvise), .def = "yes",
+	  .help = "madvise(MADV_HUGEPAGE) the faulted region (so THP=madvise gives huge pages)" },
+	{ .name = "mapsize", .type = OPT_STR, .offset = OFF(mapsize), .def = "auto", .quick = "256M",
+	  .flags = OPTF_AUTO,
+	  .help = "memory per instance (size), split between its threads; \"auto\": 80% of the node's "
+		  "memory over the instances (60% with a loop sparse_root), at most 3/4 of memcg_limit" },
+	{ .name = "threads", .type = OPT_LIST, .offset = OFF(threads), .def_fn = threads_default, .quick = "1,2",
+	  .min = 1, .max = 1024,
+	  .help = "thread counts, one step each (default 1..min(4 x node CPUs, 32), mmtests' large stride)" },
+	{ .name = "memcgs", .type = OPT_UINT, .offset = OFF(memcgs), .def = "1",
+	  .max = 64,
+	  .help = "concurrent instances, each in its own memcg; 0: one instance in the root memory cgroup "
+		  "(the controller enabled, no memcg of its own; lrubench's cgroup without a controller)" },
+	{ .name = "memcg_limit", .type = OPT_SIZE, .offset = OFF(memcg_limit), .def = "none",
+	  .flags = OPTF_NONE,
+	  .help = "memory limit of each instance's memcg (none: no limit)" },
+	{ .name = "thp_enabled", .type = OPT_ENUM, .offset = OFF(thp_enabled), .def = "keep",
+	  .choices = enabled_modes,
+	  .help = "set /sys/kernel/mm/transparent_hugepage/enabled for the run (restored after)" },
+	{ .name = "thp_defrag", .type = OPT_ENUM, .offset = OFF(thp_defrag), .def = "keep",
+	  .choices = defrag_modes,
+	  .help = "set /sys/kernel/mm/transparent_hugepage/defrag for the run (restored after)" },
 	OPT_END,
 };
 
