@@ -71,9 +71,14 @@ test_deb_package() {
   # never enabled or started by the package
   dpkg-deb -e "$deb" "$T/ctl"
   assert_grep '^/etc/default/lrubench-nightly$' "$T/ctl/conffiles"
+  # (postinst may re-enable the timer on upgrade only where the admin had
+  # enabled it: deb-systemd-helper was-enabled guards that)
   if [ -f "$T/ctl/postinst" ]; then
-    ! grep -q 'deb-systemd-helper enable\|deb-systemd-invoke start\|systemctl.*start' "$T/ctl/postinst" ||
-      { cat "$T/ctl/postinst"; fail "postinst enables or starts a unit"; }
+    ! grep -q 'deb-systemd-invoke start\|systemctl.*start' "$T/ctl/postinst" ||
+      { cat "$T/ctl/postinst"; fail "postinst starts a unit"; }
+    awk '/was-enabled/ { guard = 1 } /deb-systemd-helper enable/ && !guard { bad = 1 }
+      /^[[:space:]]*fi$/ { guard = 0 } END { exit bad }' "$T/ctl/postinst" ||
+      { cat "$T/ctl/postinst"; fail "postinst enables a unit the admin had not enabled"; }
   fi
 
   lintian --fail-on error,warning --pedantic --info "$T/b/lrubench_${version}_${arch}.changes" \
