@@ -62,7 +62,7 @@ test_fleet_multi_node() {
     assert_file "$r/pooled/patched-$n/run.json"
   done
   # the task ran on its node: the node's own host name, in the label's run.json
-  assert_grep '"n2"' "$T/results/pin/base-n2-r1/run.json"
+  assert_grep '"hostname": "n2"' "$T/results/pin/base-n2-r1/run.json"
   assert_grep "base-n1" "$r/compare.txt"
   assert_grep "patched-n2" "$r/compare.txt"
   assert_no_file "$r/pooled/base-n3"
@@ -77,6 +77,7 @@ test_fleet_multi_node() {
   for l in $(cat "$T/free-labels"); do
     n=${l#*-}; n=${n%-r*}
     assert_file "$r/pooled/${l%%-*}-$n/run.json"
+    assert_grep "\"hostname\": \"$n\"" "$T/results/free/$l/run.json"
   done
   # the jobs of both plans spread over more than one node, never two at once on one
   job_spans > "$T/spans"
