@@ -90,3 +90,42 @@ test_fleet_multi_node() {
   [ ! -e "$T/slurm" ] || fail "the cluster's state was left behind"
   assert_no_leaks
 }
+
+# A node lost mid-run: its slurmd killed while its first task runs. Slurm
+# marks it DOWN and the job NODE_FAIL (JobRequeue=0 here: with requeueing a
+# task pinned to the lost node would wait for it forever); the task pinned
+# behind it cannot run and is cancelled, as a lab's operator would. The
+# collect job and fleet status name both, and the other nodes' kernels are
+# still pooled and compared.
+test_fleet_multi_node_lost() {
+  need_root
+  MC_SLURMD_TIMEOUT=6 MC_JOB_REQUEUE=0 start_multi_cluster 3
+  local r=$T/lost.fleet id
+  PLAN_NAME=lost write_plan "$T/p.ini" "results = $T/results" "nodes = n1,n2,n3" \
+    "set = readtwice.runtime=4s"
+  expect_exit 0 on_ctl "$LRUBENCH" fleet submit "$T/p.ini"
+  wait_for "the first task running on n3" \
+    sh -c 'nsenter --net=/run/netns/$0 squeue -h -t RUNNING -w n3 -o %i | grep -q .' "$MC_CTL"
+  lose_node n3
+  wait_for "n3 marked down" sh -c 'nsenter --net=/run/netns/$0 sinfo -h -n n3 -o %t | grep -q down' "$MC_CTL"
+  # the task queued behind it on n3 never starts: cancel it
+  for id in $(on_ctl squeue -h -t PENDING -w n3 -o %i 2>/dev/null) \
+    $(on_ctl squeue -h -t PENDING -o '%i %j %r' | awk '/ReqNodeNotAvail|NodeDown/ {print $1}'); do
+    on_ctl scancel "$id"
+  done
+  mc_wait_jobs_done 300
+  expect_exit 0 on_ctl "$LRUBENCH" fleet status "$T/p.ini"
+  # Slurm's word for the lost task: FAILED when its step reported the end
+  # before the node was marked down, NODE_FAIL otherwise
+  assert_grep "node n3, job [0-9_]*): FAILED: .*Slurm: \(FAILED\|NODE_FAIL\) on n3" "$r/fleet-report.txt"
+  assert_grep "node n3, job [0-9_]*): FAILED: no results; Slurm: CANCELLED on n3" "$r/fleet-report.txt"
+  assert_grep "4 of 6 tasks complete, 2 failed" "$r/fleet-report.txt"
+  assert_grep "^  task .* n3  *\(FAILED\|NODE_FAIL\)$" "$T/out"
+  assert_grep "^  task .* n3  *CANCELLED$" "$T/out"
+  assert_grep "base-n1" "$r/compare.txt"
+  assert_grep "patched-n2" "$r/compare.txt"
+  assert_no_file "$r/pooled/base-n3"
+  stop_multi_cluster
+  ! ip netns list | grep -q "^$MC_ID-" || { ip netns list; fail "a namespace was left behind"; }
+  assert_no_leaks
+}
