@@ -2,6 +2,7 @@
 # make                 build ./lrubench
 # make check           unit tests (cmocka) + integration tests (root, real kernel)
 # make install         PREFIX=/usr/local DESTDIR= (the helper goes to LIBEXECDIR)
+# make deb             the Debian package of HEAD, in build/deb/ (debian/)
 # make WERROR=1        warnings are errors
 # make SANITIZE=1      ASan + UBSan (objects kept apart in build/san)
 # make fuzz            libFuzzer harnesses (fuzz/fuzz.mk, bench/fuzz)
@@ -144,17 +145,33 @@ install: lrubench lrubench-net
 	install -m 644 configs/suites/*.conf $(DESTDIR)$(DATADIR)/configs/suites/
 
 # The nightly recipe (contrib/): the script (beside lrubench-net), the
-# systemd units and, unless one is there already, the settings file they read.
+# systemd units (the service's ExecStart pointed at LIBEXECDIR) and, unless
+# one is there already, the settings file they read.
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 install-nightly:
 	install -d $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)/etc/default
 	install -m 755 contrib/nightly/lrubench-nightly $(DESTDIR)$(LIBEXECDIR)/lrubench-nightly
-	install -m 644 contrib/systemd/lrubench-nightly.service contrib/systemd/lrubench-nightly.timer \
-		$(DESTDIR)$(UNITDIR)/
+	sed 's|/usr/local/libexec/lrubench/|$(LIBEXECDIR)/|' contrib/systemd/lrubench-nightly.service \
+		> $(DESTDIR)$(UNITDIR)/lrubench-nightly.service
+	chmod 644 $(DESTDIR)$(UNITDIR)/lrubench-nightly.service
+	install -m 644 contrib/systemd/lrubench-nightly.timer $(DESTDIR)$(UNITDIR)/
 	[ -e $(DESTDIR)/etc/default/lrubench-nightly ] || \
 		install -m 644 contrib/systemd/lrubench-nightly.env $(DESTDIR)/etc/default/lrubench-nightly
+
+# The Debian package (debian/, docs in debian/README.Debian), built from a
+# clean copy of the committed tree (git archive HEAD) in build/deb/, so
+# nothing of this tree's build or of uncommitted edits gets into it:
+# build/deb/lrubench_$(VERSION)_<arch>.deb.
+DEB_DIR := build/deb
+deb:
+	@git -C "$(CURDIR)" rev-parse --verify -q HEAD >/dev/null || \
+		{ echo "make deb: needs a git checkout (in an unpacked tree: dpkg-buildpackage -us -uc -b)" >&2; exit 2; }
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src
+	git -C "$(CURDIR)" archive HEAD | tar -x -C $(DEB_DIR)/src
+	cd $(DEB_DIR)/src && dpkg-buildpackage -us -uc -b
+	@ls $(DEB_DIR)/*.deb
 
 clean:
 	rm -rf build lrubench lrubench-net
 
-.PHONY: all check check-unit print-unit-build tests install install-nightly clean FORCE
+.PHONY: all check check-unit print-unit-build tests install install-nightly deb clean FORCE

@@ -18,7 +18,7 @@ write_plan() {
   local f=$1; shift
   {
     echo "[fleet]"
-    echo "name = t1"
+    echo "name = ${PLAN_NAME:-t1}"
     echo "workloads = ${WL:-readtwice}"
     echo "quick = yes"
     echo "iterations = 2"
