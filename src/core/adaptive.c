@@ -274,3 +274,34 @@ size_t adaptive_predict(const struct adaptive_plan *p, const struct adaptive_op 
 		want = n > p->max_iterations ? n : p->max_iterations;
 	return want;
 }
+
+static json_object *jround3(double v)
+{
+	return json_object_new_double(round(v * 1000) / 1000);
+}
+
+void adaptive_record_sequential(const struct adaptive_plan *p, const struct adaptive_op *op,
+				json_object *rec)
+{
+	json_object *seq = json_object_new_object();
+
+	if (isfinite(op->change_lo) && isfinite(op->change_hi)) {
+		json_object *ci = json_object_new_array();
+
+		json_object_array_add(ci, jround3(op->change_lo));
+		json_object_array_add(ci, jround3(op->change_hi));
+		json_object_object_add(rec, "change_ci", ci);
+	}
+	json_object_object_add(seq, "design", json_object_new_string(ADAPTIVE_DESIGN));
+	json_object_object_add(seq, "alpha", json_object_new_double(adaptive_alpha(p)));
+	if (op->look)
+		json_object_object_add(seq, "look", json_object_new_int(op->look_no));
+	json_object_object_add(seq, "looks", json_object_new_int(op->nlooks));
+	if (op->look && isfinite(op->bound)) {
+		json_object_object_add(seq, "boundary", jround3(op->bound));
+		json_object_object_add(seq, "crit", jround3(op->crit));
+	}
+	json_object_object_add(seq, "baseline_n", json_object_new_int((int)op->nbase));
+	json_object_object_add(seq, "change", jround3(op->change));
+	json_object_object_add(rec, "sequential", seq);
+}

@@ -44,6 +44,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "core/util.h"
+#include <json-c/json.h>
 
 struct global_opts;
 
@@ -108,6 +109,14 @@ struct adaptive_op {
 #define ADAPTIVE_DESIGN "group sequential, Pocock-type alpha spending"
 /* The plan's alpha (SEQ_ALPHA when unset). */
 double adaptive_alpha(const struct adaptive_plan *p);
+
+/* Into an op's record (core/results.h "adaptive"), for an op judged
+ * against a baseline: "change_ci" (the sequential interval, when the last
+ * count was a look) and "sequential" {design, alpha, look, looks,
+ * boundary, crit, baseline_n, change} -- how the samples were gathered,
+ * for compare's star and notes (docs/ARCHITECTURE.md §8). */
+void adaptive_record_sequential(const struct adaptive_plan *p, const struct adaptive_op *op,
+				json_object *rec);
 
 /* Fill the outputs of op against the plan's precision. */
 void adaptive_op_eval(const struct adaptive_plan *p, struct adaptive_op *op);
