@@ -294,6 +294,7 @@ void adaptive_record_sequential(const struct adaptive_plan *p, const struct adap
 	}
 	json_object_object_add(seq, "design", json_object_new_string(ADAPTIVE_DESIGN));
 	json_object_object_add(seq, "alpha", json_object_new_double(adaptive_alpha(p)));
+	json_object_object_add(seq, "goal", json_object_new_double(p->precision));
 	if (op->look)
 		json_object_object_add(seq, "look", json_object_new_int(op->look_no));
 	json_object_object_add(seq, "looks", json_object_new_int(op->nlooks));
