@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "compare/sequential.h"
 #include "core/adaptive.h"
 #include "core/workload.h"
@@ -117,7 +118,7 @@ int main(int argc, char **argv)
 	bool goal_power = false;
 	double goal_mean = 0, goal_rate = 0;
 
-	printf("group sequential (%s), alpha %.0f%% over all looks; precision ±%g%%, min %zu, max %zu "
+	printf("%s, alpha %.0f%% over all looks; precision ±%g%%, min %zu, max %zu "
 	       "iterations; %zu trials a row (simulation error of a 5%% rate: ±%.2f%%)\n",
 	       ADAPTIVE_DESIGN, 100 * SEQ_ALPHA, p.precision, p.min_iterations, p.max_iterations,
 	       trials, 100 * se);
