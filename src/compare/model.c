@@ -623,6 +623,7 @@ int comparison_build(const struct label_result *labels, size_t nlabels, double a
 	}
 	compute_all(c);
 	find_differences(c);
+	cmp_sequential(c);
 	cmp_provenance(c);
 	return 0;
 fail:

@@ -63,6 +63,12 @@ struct cmp_cell {
 	const char *stopped;              /* iterations = auto: why it stopped (borrowed); NULL */
 	size_t rounds;                    /* stopped against a baseline at run time: after how
 					     many rounds; 0: not */
+	/* gathered by -i auto against a baseline (results.h "sequential",
+	 * compare/sequential.h): the star is the sequential verdict when this
+	 * comparison's baseline is the run's (seq_applies), else none, since
+	 * a fixed-sample t-test does not hold after optional stopping */
+	bool sequential, seq_applies, seq_vm;
+	double seq_alpha, seq_goal;
 };
 
 struct cmp_op {
@@ -139,6 +145,12 @@ void comparison_release(struct comparison *c);
 /* Fill the cells' notes: the noise floor from noise (noise_floor_load; may
  * be NULL), and the labels' iterations = auto records (core/schedule.h). */
 void comparison_add_notes(struct comparison *c, json_object *noise);
+
+/* Read the labels' stopping records (compare/notes.c): which cells were
+ * gathered sequentially, and their star; called by comparison_build. */
+void cmp_sequential(struct comparison *c);
+/* "decided after 4 iterations (sequential, alpha 5%)" for such a cell. */
+void cmp_sequential_text(const struct cmp_cell *cell, struct strbuf *out);
 
 /* Row names for a table: "Min", "Hmean"/"Amean", ..., "BHmean-50"/"BAmean-50". */
 const char *cmp_row_name(enum cmp_row row, int better);

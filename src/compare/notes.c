@@ -55,6 +55,95 @@ static void add_record(struct cmp_cell *cell, json_object *rec)
 		cell->rounds = (size_t)json_object_get_int(n);
 }
 
+static double number(json_object *o, double dflt)
+{
+	return o && (json_object_is_type(o, json_type_double) || json_object_is_type(o, json_type_int))
+	       ? json_object_get_double(o) : dflt;
+}
+
+/* the name of the folder a path ends in */
+static const char *base_name(const char *path)
+{
+	const char *s = path ? strrchr(path, '/') : NULL;
+
+	return s ? s + 1 : path;
+}
+
+/* Is this comparison's baseline the one the run was held against? The
+ * run's --baseline folder (run.json "baseline") names the label, VM mode's
+ * kernel A is the first label; and the baseline has the samples it had. */
+static bool same_baseline(const struct comparison *c, size_t l, json_object *seq,
+			  const struct cmp_cell *base)
+{
+	json_object *b = get(c->labels[l].run, "baseline");
+	const char *name = b && json_object_is_type(b, json_type_string) ? json_object_get_string(b) : NULL;
+
+	if (number(get(seq, "baseline_n"), -1) != (double)base->n)
+		return false;
+	if (get(c->labels[l].run, "vm"))
+		return true;
+	return name && !strcmp(base_name(name), base_name(c->labels[0].dir ? c->labels[0].dir
+									   : c->labels[0].label));
+}
+
+void cmp_sequential(struct comparison *c)
+{
+	for (size_t w = 0; w < c->nwls; w++) {
+		const struct cmp_workload *wl = &c->wls[w];
+
+		for (size_t t = 0; t < wl->ntables; t++) {
+			const struct cmp_table *tb = &wl->tables[t];
+
+			for (size_t o = 0; o < tb->nops; o++) {
+				struct cmp_cell *cells = tb->ops[o].cells;
+
+				for (size_t l = 1; l < c->nlabels; l++) {
+					json_object *rec = op_record(&c->labels[l], wl->name, tb->title,
+								     tb->ops[o].op);
+					json_object *seq = get(rec, "sequential");
+					struct cmp_cell *cell = &cells[l];
+
+					if (!seq || !cell->compared)
+						continue;
+					add_record(cell, rec);
+					cell->sequential = true;
+					cell->seq_vm = get(rec, "rounds") != NULL;
+					cell->seq_alpha = number(get(seq, "alpha"), 0.05);
+					cell->seq_goal = number(get(seq, "goal"), 0);
+					cell->seq_applies = same_baseline(c, l, seq, &cells[0]);
+					/* the star is the sequential verdict, or none */
+					cell->mm.significant = cell->seq_applies && cell->stopped &&
+							       !strcmp(cell->stopped, "decided");
+				}
+			}
+		}
+	}
+}
+
+void cmp_sequential_text(const struct cmp_cell *cell, struct strbuf *out)
+{
+	const char *st = cell->stopped ? cell->stopped : "";
+	const char *unit = cell->seq_vm ? "round" : "iteration";
+	size_t n = cell->rounds ? cell->rounds : cell->n;
+
+	if (!strcmp(st, "decided"))
+		strbuf_addstr(out, "decided");
+	else if (!strcmp(st, "reached") && cell->seq_goal > 0)
+		strbuf_addf(out, "equivalent within ±%g%%", cell->seq_goal);
+	else if (!strcmp(st, "reached"))
+		strbuf_addstr(out, "equivalent within the goal");
+	else
+		strbuf_addstr(out, "not decided");
+	strbuf_addf(out, " after %zu %s%s (sequential, alpha %g%%", n, unit, n == 1 ? "" : "s",
+		    100 * cell->seq_alpha);
+	if (strcmp(st, "decided") && strcmp(st, "reached"))
+		strbuf_addf(out, "; %s", st);
+	if (!cell->seq_applies)
+		strbuf_addstr(out, "; held against another baseline: no star, the fixed-sample "
+			      "t-test does not apply after optional stopping");
+	strbuf_addstr(out, ")");
+}
+
 void comparison_add_notes(struct comparison *c, json_object *noise)
 {
 	for (size_t w = 0; w < c->nwls; w++) {

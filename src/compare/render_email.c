@@ -440,6 +440,17 @@ static void email_head(const struct comparison *c, const struct headers *h, stru
 	strbuf_release(&sb);
 }
 
+static bool any_sequential(const struct comparison *c)
+{
+	for (size_t w = 0; w < c->nwls; w++)
+		for (size_t t = 0; t < c->wls[w].ntables; t++)
+			for (size_t o = 0; o < c->wls[w].tables[t].nops; o++)
+				for (size_t l = 1; l < c->nlabels; l++)
+					if (c->wls[w].tables[t].ops[o].cells[l].sequential)
+						return true;
+	return false;
+}
+
 void report_email(const struct comparison *c, struct strbuf *out)
 {
 	size_t ntabs = 0, k = 0;
@@ -470,18 +481,45 @@ void report_email(const struct comparison *c, struct strbuf *out)
 		strbuf_addstr(out, "\n");
 		email_table(&tabs[i], &h, out);
 	}
-	/* what the kernel logged while a workload ran, failed ops (provenance.c) */
+	/* what the kernel logged while a workload ran, failed ops (provenance.c),
+	 * and how the samples of -i auto against a baseline were gathered */
 	for (size_t w = 0; w < c->nwls; w++) {
-		if (c->wls[w].notes.n)
+		bool head = c->wls[w].notes.n > 0;
+
+		if (head)
 			strbuf_addf(out, "\n%s:\n", c->wls[w].name);
 		for (size_t i = 0; i < c->wls[w].notes.n; i++)
 			email_add_wrapped(out, "", "    ", c->wls[w].notes.v[i]);
+		for (size_t t = 0; t < c->wls[w].ntables; t++) {
+			const struct cmp_table *tb = &c->wls[w].tables[t];
+
+			for (size_t o = 0; o < tb->nops; o++)
+				for (size_t l = 1; l < c->nlabels; l++) {
+					const struct cmp_cell *cell = &tb->ops[o].cells[l];
+
+					if (!cell->sequential)
+						continue;
+					if (!head)
+						strbuf_addf(out, "\n%s:\n", c->wls[w].name);
+					head = true;
+					strbuf_init(&sb);
+					email_add_ascii(&sb, h.name[l]);
+					strbuf_addstr(&sb, ": ");
+					email_add_ascii(&sb, tb->ops[o].op);
+					strbuf_addstr(&sb, ": ");
+					cmp_sequential_text(cell, &sb);
+					email_add_wrapped(out, "", "    ", sb.buf);
+					strbuf_release(&sb);
+				}
+		}
 	}
 	if (c->nlabels > 1) {
 		strbuf_init(&sb);
 		strbuf_addf(&sb, "change: of the Hmean (Amean where lower is better) against "
 			    "the baseline %s, positive is better; * marks a significant change "
-			    "(mmtests' t-test at alpha %g).", h.name[0], c->alpha);
+			    "(mmtests' t-test at alpha %g%s).", h.name[0], c->alpha,
+			    any_sequential(c) ? "; for ops gathered by -i auto against that "
+			    "baseline, the sequential test's verdict at its alpha" : "");
 		strbuf_addstr(out, "\n");
 		email_add_wrapped(out, "", "", sb.buf);
 		strbuf_release(&sb);

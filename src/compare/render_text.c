@@ -154,10 +154,15 @@ static void decided_notes(const struct comparison *c, const struct cmp_table *t,
 			if (e->rounds == first->rounds && e->stopped && !strcmp(e->stopped, first->stopped))
 				note_add(&n, t->ops[p].op);
 		}
-		strbuf_addf(&what, "%sdecided after %zu round%s", decided ? "" : "not ", first->rounds,
-			    first->rounds == 1 ? "" : "s");
-		if (!decided)
-			strbuf_addf(&what, " (%s)", first->stopped);
+		if (first->sequential) {
+			/* how the samples were gathered, and what the star means */
+			cmp_sequential_text(first, &what);
+		} else {
+			strbuf_addf(&what, "%sdecided after %zu round%s", decided ? "" : "not ",
+				    first->rounds, first->rounds == 1 ? "" : "s");
+			if (!decided)
+				strbuf_addf(&what, " (%s)", first->stopped);
+		}
 		note_flush(&n, c->labels[l].label, what.buf, out);
 		strbuf_release(&what);
 	}

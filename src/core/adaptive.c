@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <string.h>
+#include "compare/sequential.h"
 #include "compare/stats.h"
 #include "core/config.h"
 
@@ -12,6 +13,7 @@ static const char *const stop_names[] = {
 	[ADAPTIVE_REACHED] = "reached",
 	[ADAPTIVE_ITER_CAP] = "iteration cap",
 	[ADAPTIVE_TIME_CAP] = "time cap",
+	[ADAPTIVE_NOISY] = "too noisy",
 };
 
 const char *adaptive_stop_name(enum adaptive_stop s)
@@ -34,6 +36,7 @@ int adaptive_plan_from_config(const struct global_opts *g, struct adaptive_plan 
 	p->min_iterations = (size_t)g->min_iterations;
 	p->max_iterations = (size_t)g->max_iterations;
 	p->time_budget = g->time_budget;
+	p->alpha = SEQ_ALPHA;
 	if (p->max_iterations < p->min_iterations) {
 		strbuf_addf(err, "global.max_iterations=%zu is below global.min_iterations=%zu",
 			    p->max_iterations, p->min_iterations);
@@ -76,13 +79,68 @@ bool adaptive_precision(const double *x, size_t n, int better, double *pct)
 	return relative(t975(n - 1) * se, stats_mean(&st, better), pct);
 }
 
-/* the 95% interval of the change against the baseline, as compare makes it */
-static bool change_ci(const struct adaptive_op *op, double *lo, double *hi)
+double adaptive_alpha(const struct adaptive_plan *p)
+{
+	return p->alpha > 0 && p->alpha < 1 ? p->alpha : SEQ_ALPHA;
+}
+
+/*
+ * The standard error of the difference of the two mean rows with one
+ * relative spread pooled over both sides (df nb + n - 2), in the
+ * baseline's units: both sides are the same work on the same machine, and
+ * the baseline's many degrees of freedom are what make an early look
+ * decisive (Welch's at 3 against 12 samples are about 3).
+ */
+static void pooled_se(double mb, double seb, size_t nb, double mn, double sen, size_t n,
+		      struct ttest *w)
+{
+	double rb = seb * sqrt((double)nb) / fabs(mb), rn = mn ? sen * sqrt((double)n) / fabs(mn) : 0;
+	double r2 = ((double)(nb - 1) * rb * rb + (double)(n - 1) * rn * rn) / (double)(nb + n - 2);
+
+	memset(w, 0, sizeof(*w));
+	/* the degrees of freedom of both sides, but this side's counted no
+	 * higher than the baseline's: a baseline's spread from few samples is
+	 * shared by every look, and the plain nb + n - 2 trusts it more than
+	 * it deserves (bench/sequential: 7% false decisions with 3 baseline
+	 * samples) */
+	w->df = (double)(nb + (n < nb ? n : nb)) - 2;
+	w->se = fabs(mb) * sqrt(r2 * (1 / (double)nb + 1 / (double)n));
+}
+
+/* the interval's half-width (percent) at the last look: this side's (and in VM
+ * rounds the baseline's) standard error shrinks to what the cap's count
+ * would give at the spread seen */
+static double cap_half(const struct seq_design *d, double mb, double seb, size_t nb, double sen,
+		       size_t n, size_t ncap, size_t nbcap)
+{
+	struct ttest w;
+	double b = d->b[d->nlooks - 1], scale;
+	size_t k = d->nlooks;
+
+	/* the last look that can still spend: a design whose tail is empty */
+	while (k > 1 && !isfinite(b))
+		b = d->b[--k - 1];
+	sen *= sqrt((double)n / (double)ncap);
+	seb *= sqrt((double)nb / (double)nbcap);
+	pooled_se(mb, seb, nbcap, mb, sen, ncap, &w);
+	scale = w.se > 0 ? seq_crit(b, w.df) * w.se : 0;
+	return 100 * scale / fabs(mb);
+}
+
+/*
+ * The change against the baseline, judged by the sequential design: the
+ * look this count is, its boundary at the look's Welch degrees of freedom,
+ * the repeated confidence interval and what the cap could still reach.
+ */
+static bool sequential_change(const struct adaptive_plan *p, struct adaptive_op *op)
 {
 	struct stats sb, sn;
 	struct ttest w;
+	struct seq_design d;
 	bool okb, okn;
 	double seb, sen, mb, mn;
+	size_t ncap, nbcap;
+	int look;
 
 	if (!op->base || op->nbase < 2 || op->n < 2)
 		return false;
@@ -96,30 +154,56 @@ static bool change_ci(const struct adaptive_op *op, double *lo, double *hi)
 	mn = stats_mean(&sn, op->better);
 	if (mb == 0)
 		return false;
-	stats_welch_se(mb, seb, op->nbase, mn, sen, op->n, &w);
-	stats_change_ci(mb, mn, &w, w.se > 0 ? stats_t_quantile(0.975, w.df) : 0, op->better, lo, hi);
-	return isfinite(*lo) && isfinite(*hi);
+	if (op->round) {
+		/* VM rounds: min_iterations a side a round, looks at rounds */
+		seq_design_init(&d, SEQ_POCOCK, adaptive_alpha(p), 0, p->min_iterations, op->rounds);
+		look = seq_design_look(&d, op->round);
+		ncap = op->n * op->rounds / op->round;
+		nbcap = op->nbase * op->rounds / op->round;
+	} else {
+		seq_design_init(&d, SEQ_POCOCK, adaptive_alpha(p), op->nbase, p->min_iterations,
+				p->max_iterations);
+		look = seq_design_look(&d, op->n);
+		ncap = op->n > p->max_iterations ? op->n : p->max_iterations;
+		nbcap = op->nbase;
+	}
+	pooled_se(mb, seb, op->nbase, mn, sen, op->n, &w);
+	op->change = (op->better > 0 ? 1 : -1) * (mn - mb) / fabs(mb) * 100;
+	op->change_se = 100 * w.se / fabs(mb);
+	op->look = look >= 0;
+	op->look_no = look + 1;
+	op->nlooks = (int)d.nlooks;
+	op->bound = look >= 0 ? d.b[look] : INFINITY;
+	op->crit = look >= 0 ? (w.se > 0 ? seq_crit(op->bound, w.df) : 0) : INFINITY;
+	op->cap_half = cap_half(&d, mb, seb, op->nbase, sen, op->n, ncap, nbcap);
+	if (look >= 0 && isfinite(op->crit)) {
+		stats_change_ci(mb, mn, &w, op->crit, op->better, &op->change_lo, &op->change_hi);
+	} else {
+		/* no look here: the interval stays unbounded */
+		op->change_lo = -INFINITY;
+		op->change_hi = INFINITY;
+	}
+	return true;
 }
 
 void adaptive_op_eval(const struct adaptive_plan *p, struct adaptive_op *op)
 {
 	op->precision_ok = adaptive_precision(op->x, op->n, op->better, &op->precision);
-	op->change_ok = change_ci(op, &op->change_lo, &op->change_hi);
+	op->change_ok = sequential_change(p, op);
 	op->state = ADAPTIVE_OP_OPEN;
 	if (op->change_ok) {
-		double base_pct;
-		bool base_ok = adaptive_precision(op->base, op->nbase, op->better, &base_pct);
-
 		if (op->change_lo > 0 || op->change_hi < 0)
 			op->state = ADAPTIVE_OP_DECIDED;
-		else if ((op->change_hi - op->change_lo) / 2 <= p->precision)
+		else if (op->change_lo >= -p->precision && op->change_hi <= p->precision)
 			op->state = ADAPTIVE_OP_REACHED;
-		/* a baseline less precise than the goal keeps the interval wider
-		 * than it however long this side runs: this side's own precision
-		 * is all that more iterations can buy */
-		else if ((!base_ok || base_pct > p->precision) && op->precision_ok &&
-			 op->precision <= p->precision)
-			op->state = ADAPTIVE_OP_REACHED;
+		/* at the spread seen, the cap's interval is wider than the goal
+		 * (never "equivalent") and holds the change seen even one
+		 * standard error further out (hardly ever "decided"): more
+		 * iterations buy nothing but time. A stop that decides nothing
+		 * cannot add false decisions. */
+		else if (op->cap_half > p->precision &&
+			 fabs(op->change) + op->change_se < op->cap_half)
+			op->state = ADAPTIVE_OP_NOISY;
 	} else if (op->precision_ok && op->precision <= p->precision) {
 		op->state = ADAPTIVE_OP_REACHED;
 	}
@@ -128,15 +212,18 @@ void adaptive_op_eval(const struct adaptive_plan *p, struct adaptive_op *op)
 enum adaptive_stop adaptive_decide(const struct adaptive_plan *p, const struct adaptive_op *ops,
 				   size_t nops, size_t n, double seconds)
 {
-	bool done = true;
+	bool done = true, noisy = false;
 
 	if (n < p->min_iterations)
 		return ADAPTIVE_CONTINUE;
-	for (size_t i = 0; i < nops; i++)
+	for (size_t i = 0; i < nops; i++) {
 		if (ops[i].state == ADAPTIVE_OP_OPEN)
 			done = false;
+		if (ops[i].state == ADAPTIVE_OP_NOISY)
+			noisy = true;
+	}
 	if (done)
-		return ADAPTIVE_REACHED;
+		return noisy ? ADAPTIVE_NOISY : ADAPTIVE_REACHED;
 	if (n >= p->max_iterations)
 		return ADAPTIVE_ITER_CAP;
 	/* one more iteration of the mean duration would overrun the budget */
@@ -175,7 +262,7 @@ size_t adaptive_predict(const struct adaptive_plan *p, const struct adaptive_op 
 			k = needed(o->precision, n, p->precision, p->max_iterations);
 		/* the change's interval shrinks like this side's (an estimate:
 		 * the baseline's part stays) */
-		if (o->change_ok) {
+		if (o->change_ok && isfinite(o->change_hi - o->change_lo)) {
 			size_t kc = needed((o->change_hi - o->change_lo) / 2, n, p->precision,
 					   p->max_iterations);
 			k = o->precision_ok && k < kc ? k : kc;
@@ -186,4 +273,36 @@ size_t adaptive_predict(const struct adaptive_plan *p, const struct adaptive_op 
 	if (want > p->max_iterations)
 		want = n > p->max_iterations ? n : p->max_iterations;
 	return want;
+}
+
+static json_object *jround3(double v)
+{
+	return json_object_new_double(round(v * 1000) / 1000);
+}
+
+void adaptive_record_sequential(const struct adaptive_plan *p, const struct adaptive_op *op,
+				json_object *rec)
+{
+	json_object *seq = json_object_new_object();
+
+	if (isfinite(op->change_lo) && isfinite(op->change_hi)) {
+		json_object *ci = json_object_new_array();
+
+		json_object_array_add(ci, jround3(op->change_lo));
+		json_object_array_add(ci, jround3(op->change_hi));
+		json_object_object_add(rec, "change_ci", ci);
+	}
+	json_object_object_add(seq, "design", json_object_new_string(ADAPTIVE_DESIGN));
+	json_object_object_add(seq, "alpha", json_object_new_double(adaptive_alpha(p)));
+	json_object_object_add(seq, "goal", json_object_new_double(p->precision));
+	if (op->look)
+		json_object_object_add(seq, "look", json_object_new_int(op->look_no));
+	json_object_object_add(seq, "looks", json_object_new_int(op->nlooks));
+	if (op->look && isfinite(op->bound)) {
+		json_object_object_add(seq, "boundary", jround3(op->bound));
+		json_object_object_add(seq, "crit", jround3(op->crit));
+	}
+	json_object_object_add(seq, "baseline_n", json_object_new_int((int)op->nbase));
+	json_object_object_add(seq, "change", jround3(op->change));
+	json_object_object_add(rec, "sequential", seq);
 }

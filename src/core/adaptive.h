@@ -16,15 +16,21 @@
  * Every deciding op of the step must be done for the step to stop:
  *
  *   without a baseline  an op is done when 100 * t(0.975, n-1) * SE / mean
- *                       <= precision (its "precision", in percent);
- *   with a baseline     an op is done when the 95% interval of its percent
- *                       change against the baseline excludes 0 ("decided")
- *                       or its half-width is <= precision ("reached": any
- *                       change is smaller than that). A baseline that is
- *                       itself less precise than the goal keeps that
- *                       interval wider than the goal however long this
- *                       side runs: then the op is also done ("reached")
- *                       when its own precision is. An op the baseline
+ *                       <= precision (its "precision", in percent): a
+ *                       stop on the spread alone, which decides nothing;
+ *   with a baseline     the change is judged by the group-sequential design
+ *                       of compare/sequential.h, looking after every
+ *                       iteration from min_iterations to max_iterations
+ *                       (Pocock-type alpha spending, alpha SEQ_ALPHA over
+ *                       all looks): an op is done when the repeated
+ *                       confidence interval of its percent change excludes
+ *                       0 ("decided"), or lies inside ±precision
+ *                       ("reached": equivalent within ±precision), or when
+ *                       even at max_iterations, at the spread seen, its
+ *                       interval would stay wider than ±precision and the
+ *                       change seen is inside it ("too noisy": the baseline,
+ *                       or this side, is too noisy for this goal; said at
+ *                       once instead of at the cap). An op the baseline
  *                       lacks falls back to the rule above.
  *
  * The caps, checked in this order after min_iterations: max_iterations
@@ -38,6 +44,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "core/util.h"
+#include <json-c/json.h>
 
 struct global_opts;
 
@@ -47,8 +54,9 @@ enum adaptive_stop {
 	ADAPTIVE_REACHED,      /* "reached": every deciding op is done */
 	ADAPTIVE_ITER_CAP,     /* "iteration cap": max_iterations ran */
 	ADAPTIVE_TIME_CAP,     /* "time cap": the time budget is spent */
+	ADAPTIVE_NOISY,        /* "too noisy": an op can never be decided at this goal */
 };
-/* "reached", "iteration cap", "time cap" ("" for ADAPTIVE_CONTINUE). */
+/* "reached", "iteration cap", "time cap", "too noisy" ("" for ADAPTIVE_CONTINUE). */
 const char *adaptive_stop_name(enum adaptive_stop s);
 /* The reverse; ADAPTIVE_CONTINUE for an unknown name. */
 enum adaptive_stop adaptive_stop_from_name(const char *name);
@@ -58,6 +66,7 @@ struct adaptive_plan {
 	size_t min_iterations;       /* >= 2 */
 	size_t max_iterations;       /* >= min_iterations */
 	double time_budget;          /* seconds per step; 0: none */
+	double alpha;                /* the sequential design's; 0: SEQ_ALPHA */
 };
 /* The plan of [global]: precision, min_iterations, max_iterations,
  * time_budget; -1 with err naming the keys when they do not fit together. */
@@ -67,8 +76,9 @@ int adaptive_plan_from_config(const struct global_opts *g, struct adaptive_plan 
 /* Where one deciding op stands. */
 enum adaptive_op_state {
 	ADAPTIVE_OP_OPEN = 0,        /* not done yet (or not computable: n < 2) */
-	ADAPTIVE_OP_REACHED,         /* precise enough (or change CI narrow enough) */
-	ADAPTIVE_OP_DECIDED,         /* baseline: the change CI excludes 0 */
+	ADAPTIVE_OP_REACHED,         /* precise enough; baseline: equivalent within ±precision */
+	ADAPTIVE_OP_DECIDED,         /* baseline: the sequential interval excludes 0 */
+	ADAPTIVE_OP_NOISY,           /* baseline: can never be decided at this goal */
 };
 
 struct adaptive_op {
@@ -78,13 +88,35 @@ struct adaptive_op {
 	int better;                  /* BETTER_HIGHER / BETTER_LOWER */
 	const double *base;          /* the baseline's samples; NULL: none */
 	size_t nbase;
+	unsigned round, rounds;      /* VM rounds (vm/rounds.h): this round of at most
+					rounds, both sides growing; 0: a fixed baseline */
 	/* out (adaptive_op_eval) */
 	bool precision_ok;
 	double precision;            /* percent: the CI half-width relative to the mean */
 	bool change_ok;              /* a baseline and both sides computable */
-	double change_lo, change_hi; /* percent, 95%, positive is better (as compare) */
+	double change_lo, change_hi; /* percent, the sequential interval, positive is better */
+	double change, change_se;    /* percent, the point estimate and its standard error */
+	bool look;                   /* this count is a look of the design */
+	int look_no, nlooks;         /* 1-based look, looks planned */
+	double bound, crit;          /* the look's z boundary and its t critical value */
+	double cap_half;             /* percent: the interval's half-width predicted at the
+					last look, at the spread seen */
 	enum adaptive_op_state state;
 };
+
+/* The design's description for records and notes ("group sequential,
+ * Pocock-type alpha spending"). */
+#define ADAPTIVE_DESIGN "group sequential, Pocock-type alpha spending"
+/* The plan's alpha (SEQ_ALPHA when unset). */
+double adaptive_alpha(const struct adaptive_plan *p);
+
+/* Into an op's record (core/results.h "adaptive"), for an op judged
+ * against a baseline: "change_ci" (the sequential interval, when the last
+ * count was a look) and "sequential" {design, alpha, look, looks,
+ * boundary, crit, baseline_n, change} -- how the samples were gathered,
+ * for compare's star and notes (docs/ARCHITECTURE.md §8). */
+void adaptive_record_sequential(const struct adaptive_plan *p, const struct adaptive_op *op,
+				json_object *rec);
 
 /* Fill the outputs of op against the plan's precision. */
 void adaptive_op_eval(const struct adaptive_plan *p, struct adaptive_op *op);

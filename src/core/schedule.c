@@ -183,9 +183,12 @@ static void set_note(struct schedule *sc, const struct adaptive_op *ops, size_t 
 	}
 	if (!worst)
 		return;
-	if (worst->change_ok)
+	if (worst->change_ok && isfinite(worst->change_hi - worst->change_lo))
 		snprintf(sc->note, sizeof(sc->note), "change %+.1f%%..%+.1f%% (goal: excludes 0 or ±%g%%)",
 			 worst->change_lo, worst->change_hi, sc->plan.precision);
+	else if (worst->change_ok)
+		snprintf(sc->note, sizeof(sc->note), "change %+.1f%% (no look here; goal ±%g%%)",
+			 worst->change, sc->plan.precision);
 	else if (worst->precision_ok)
 		snprintf(sc->note, sizeof(sc->note), "±%.1f%% (goal %g%%)", worst->precision,
 			 sc->plan.precision);
@@ -216,6 +219,8 @@ static const char *op_stopped(const struct adaptive_op *op, enum adaptive_stop s
 		return "decided";
 	if (op && op->state == ADAPTIVE_OP_REACHED)
 		return "reached";
+	if (op && op->state == ADAPTIVE_OP_NOISY)
+		return "too noisy";
 	return adaptive_stop_name(step_stop);
 }
 
@@ -255,12 +260,8 @@ static void write_records(struct schedule *sc, size_t step, struct wl_result *re
 					       adaptive_precision(all->v, all->n, t->better, &pct)
 					       ? json_object_new_double(round3(pct)) : NULL);
 			json_object_object_add(rec, "decides", json_object_new_boolean(decides));
-			if (d && d->change_ok) {
-				json_object *ci = json_object_new_array();
-				json_object_array_add(ci, json_object_new_double(round3(d->change_lo)));
-				json_object_array_add(ci, json_object_new_double(round3(d->change_hi)));
-				json_object_object_add(rec, "change_ci", ci);
-			}
+			if (d && d->change_ok)
+				adaptive_record_sequential(&sc->plan, d, rec);
 		}
 	}
 }

@@ -24,12 +24,13 @@ static json_object *jpct(double v)
 }
 
 /* written only when the rounds end: an op still open stopped at the cap */
-static json_object *op_record(const char *table, const char *op, const struct adaptive_op *o,
-			      unsigned round)
+static json_object *op_record(const struct adaptive_plan *p, const char *table, const char *op,
+			      const struct adaptive_op *o, unsigned round)
 {
-	json_object *rec = json_object_new_object(), *ci = json_object_new_array();
+	json_object *rec = json_object_new_object();
 	const char *stopped = o->state == ADAPTIVE_OP_DECIDED ? "decided"
-			    : o->state == ADAPTIVE_OP_REACHED ? "reached" : "round cap";
+			    : o->state == ADAPTIVE_OP_REACHED ? "reached"
+			    : o->state == ADAPTIVE_OP_NOISY ? "too noisy" : "round cap";
 
 	json_object_object_add(rec, "table", json_object_new_string(table));
 	json_object_object_add(rec, "op", json_object_new_string(op));
@@ -38,13 +39,9 @@ static json_object *op_record(const char *table, const char *op, const struct ad
 	json_object_object_add(rec, "stopped", json_object_new_string(stopped));
 	json_object_object_add(rec, "precision", o->precision_ok ? jpct(o->precision) : NULL);
 	json_object_object_add(rec, "decides", json_object_new_boolean(1));
-	if (o->change_ok) {
-		json_object_array_add(ci, jpct(o->change_lo));
-		json_object_array_add(ci, jpct(o->change_hi));
-		json_object_object_add(rec, "change_ci", ci);
-	} else {
-		json_object_put(ci);
-	}
+	/* the change's sequential interval and how it was gathered */
+	if (o->change_ok)
+		adaptive_record_sequential(p, o, rec);
 	return rec;
 }
 
@@ -66,7 +63,7 @@ static int write_records(const char *dir_b, const char *workload, json_object *r
 }
 
 int vm_rounds_check(const char *dir_a, const char *dir_b, const struct adaptive_plan *p,
-		    unsigned round, bool write, bool *decided, struct strbuf *err)
+		    unsigned round, unsigned cap, bool write, bool *decided, struct strbuf *err)
 {
 	struct label_result a, b;
 	int ret = 0;
@@ -102,13 +99,17 @@ int vm_rounds_check(const char *dir_a, const char *dir_b, const struct adaptive_
 				if (base) {
 					o.base = base->v;
 					o.nbase = base->n;
+					/* both kernels grow a round at a time: the
+					 * design's looks are the rounds */
+					o.round = round;
+					o.rounds = cap > round ? cap : round;
 				}
 				adaptive_op_eval(p, &o);
 				if (o.state == ADAPTIVE_OP_OPEN)
 					*decided = false;
 				if (pass)
-					json_object_array_add(records, op_record(tb->title, tb->ops[i].op, &o,
-										 round));
+					json_object_array_add(records, op_record(p, tb->title, tb->ops[i].op,
+										 &o, round));
 			}
 			if (pass && tb)
 				ret = write_records(dir_b, rb->workload, records, err);

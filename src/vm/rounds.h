@@ -33,6 +33,6 @@ unsigned vm_rounds_cap(const struct adaptive_plan *p, unsigned rounds, bool roun
  * <workload>.json ("round cap" for an op still open). 0, or -1 with err.
  */
 int vm_rounds_check(const char *dir_a, const char *dir_b, const struct adaptive_plan *p,
-		    unsigned round, bool write, bool *decided, struct strbuf *err);
+		    unsigned round, unsigned cap, bool write, bool *decided, struct strbuf *err);
 
 #endif

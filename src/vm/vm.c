@@ -643,7 +643,7 @@ static bool rounds_decided(struct vm_run *r, unsigned round)
 		if (!judged[i])
 			continue;
 		strbuf_reset(&err);
-		if (vm_rounds_check(base, r->k[i].dir, &r->a.plan, round, false, &d, &err)) {
+		if (vm_rounds_check(base, r->k[i].dir, &r->a.plan, round, r->a.rounds, false, &d, &err)) {
 			warning("cannot judge round %u of %s: %s (the rounds go on)", round, r->k[i].label,
 				err.buf);
 			d = false;
@@ -659,7 +659,8 @@ static bool rounds_decided(struct vm_run *r, unsigned round)
 			if (r->k[i].code)
 				continue;
 			strbuf_reset(&err);
-			if ((judged[i] && vm_rounds_check(base, r->k[i].dir, &r->a.plan, round, true, &d, &err)) ||
+			if ((judged[i] && vm_rounds_check(base, r->k[i].dir, &r->a.plan, round, r->a.rounds,
+						     true, &d, &err)) ||
 			    vm_update_run_json(r->k[i].dir, annotate_rounds, &n, &err))
 				warning("cannot record the rounds in %s: %s", r->k[i].dir, err.buf);
 		}

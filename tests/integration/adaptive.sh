@@ -137,8 +137,28 @@ lo, hi = r["change_ci"]
 assert lo <= hi and (hi - lo) / 2 <= 100 or lo > 0 or hi < 0, r
 EOF
   assert_eq "$(json_get "$T/r/B/run.json" '["baseline"]')" "$T/r/A" "run.json baseline"
+  # the stopping record says how the samples were gathered (issue 23)
+  python3 - "$T/r/B/readtwice.json" <<'EOF' || fail "stopping record"
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = [x for x in d["adaptive"] if x["decides"]][0]
+s = r["sequential"]
+assert s["design"].startswith("group sequential") and s["alpha"] == 0.05, s
+assert s["look"] == 1 and s["looks"] >= 1 and s["baseline_n"] == 4 and s["boundary"] > 1.96, s
+EOF
   expect_exit 0 "$LRUBENCH" compare --names A,B "$T/r"
-  assert_grep "note: B: op memcgs-1: decided after 4 rounds" "$T/out"
+  assert_grep "note: B: op memcgs-1: \\(decided\\|equivalent within ±100%\\) after 4 iterations (sequential, alpha 5%)" "$T/out"
+  # the star is the sequential verdict: present exactly when it decided
+  if [ "$(json_get "$T/r/B/readtwice.json" '["adaptive"][0]["stopped"]')" = decided ]; then
+    assert_grep "^Hmean *memcgs-1 .*%\\*" "$T/out"
+  elif grep -q "^Hmean *memcgs-1 .*%\\*" "$T/out"; then
+    fail "a star without a sequential decision"
+  fi
+  # against a baseline it was not held against: no star, and the note says why
+  expect_exit 0 "$LRUBENCH" run "${QUICK[@]}" -i 2 --set readtwice.memcgs=1 -o "$T/r" --label A2
+  expect_exit 0 "$LRUBENCH" compare --names A2,B "$T/r"
+  assert_grep "the fixed-sample t-test does not apply after optional stopping" "$T/out"
+  if grep -q "^Hmean *memcgs-1 .*%\\*" "$T/out"; then fail "a t-test star after optional stopping"; fi
   # what a baseline needs
   expect_exit 2 "$LRUBENCH" run "${QUICK[@]}" -i 3 -o "$T/r" --label C --baseline "$T/r/A"
   assert_grep_err "only iterations = auto"
@@ -236,14 +256,27 @@ test_vm_rounds_until_decided() {
   assert_eq "$(json_get "$T/r/B/run.json" '["vm"]["adaptive"]["rounds"]')" 1 "rounds"
   # the guests ran min_iterations, not auto
   assert_eq "$(json_get "$T/r/B/run.json" '["config"]["global"]["iterations"]')" 4 "guest iterations"
-  assert_grep "decided after 1 round$" "$T/out"
-  # out of reach: the rounds stop at vm.rounds
+  assert_grep "\\(decided\\|equivalent within ±100%\\) after 1 round (sequential, alpha 5%)$" "$T/out"
+  # out of reach: an A/A of one kernel can never be "equivalent within
+  # ±0.01%": it runs to vm.rounds, or says "too noisy" early, or -- at the
+  # sequential design's false-decision rate, at most 5% (issue 23; issue 30
+  # asked that such a test allow the stated rate) -- stops "decided"
   expect_exit 0 "$LRUBENCH" run "${base[@]}" --set global.min_iterations=2 --set global.precision=0.01% \
     --set vm.rounds=2 --force
-  assert_eq "$(json_get "$T/r/B/run.json" '["vm"]["adaptive"]["stopped"]')" "round cap" "stopped"
-  assert_eq "$(json_get "$T/r/B/readtwice.json" '["adaptive"][0]["rounds"]')" 2 "rounds"
-  assert_eq "$(json_get "$T/r/B/readtwice.json" '["adaptive"][0]["iterations"]')" 4 "samples"
-  assert_grep "not decided after 2 rounds (round cap)" "$T/out"
+  python3 - "$T/r/B/run.json" "$T/r/B/readtwice.json" <<'EOF' || fail "rounds out of reach"
+import json, sys
+run, d = (json.load(open(p)) for p in sys.argv[1:3])
+va, r = run["vm"]["adaptive"], d["adaptive"][0]
+assert r["sequential"]["looks"] == 2 and r["sequential"]["alpha"] == 0.05, r
+assert r["rounds"] == va["rounds"] and r["iterations"] == 2 * r["rounds"], (va, r)
+if r["stopped"] == "round cap":
+    assert va["stopped"] == "round cap" and va["rounds"] == 2, va
+else:
+    assert r["stopped"] in ("too noisy", "decided"), r
+EOF
+  if [ "$(json_get "$T/r/B/readtwice.json" '["adaptive"][0]["stopped"]')" = "round cap" ]; then
+    assert_grep "not decided after 2 rounds (sequential, alpha 5%; round cap)" "$T/out"
+  fi
   assert_no_leaks
 }
 
@@ -254,19 +287,22 @@ test_vm_rounds_three_kernels() {
   expect_exit 0 "$LRUBENCH" run "${QUICK[@]}" -i auto --set readtwice.memcgs=1 --kernel-a host \
     --label-a A --kernel B=host --kernel C=host -o "$T/r" --set global.min_iterations=2 \
     --set global.precision=0.01% --set vm.rounds=2
+  # three runs of one kernel: the ops run to the cap or stop early as
+  # "too noisy" (or "decided" at the design's false-decision rate, issue 23)
+  local rounds
+  rounds=$(json_get "$T/r/A/run.json" '["vm"]["adaptive"]["rounds"]')
   for l in A B C; do
-    assert_eq "$(json_get "$T/r/$l/run.json" '["vm"]["adaptive"]["stopped"]')" "round cap" "$l stopped"
-    assert_eq "$(json_get "$T/r/$l/run.json" '["vm"]["adaptive"]["rounds"]')" 2 "$l rounds"
+    assert_eq "$(json_get "$T/r/$l/run.json" '["vm"]["adaptive"]["rounds"]')" "$rounds" "$l rounds"
   done
   for l in B C; do
-    assert_eq "$(json_get "$T/r/$l/readtwice.json" '["adaptive"][0]["rounds"]')" 2 "$l record"
-    assert_eq "$(json_get "$T/r/$l/readtwice.json" '["adaptive"][0]["iterations"]')" 4 "$l samples"
-    json_get "$T/r/$l/readtwice.json" '["adaptive"][0]["change_ci"]' >/dev/null ||
+    assert_eq "$(json_get "$T/r/$l/readtwice.json" '["adaptive"][0]["rounds"]')" "$rounds" "$l record"
+    assert_eq "$(json_get "$T/r/$l/readtwice.json" '["adaptive"][0]["iterations"]')" $((2 * rounds)) "$l samples"
+    json_get "$T/r/$l/readtwice.json" '["adaptive"][0]["sequential"]' >/dev/null ||
       fail "$l was not held against A"
   done
   python3 -c 'import json,sys; assert "adaptive" not in json.load(open(sys.argv[1]))' \
     "$T/r/A/readtwice.json" || fail "A, the baseline, got records"
-  assert_grep "not decided after 2 rounds (round cap)" "$T/out"
+  if [ "$rounds" = 2 ]; then assert_grep "decided after 2 rounds" "$T/out"; fi
   assert_no_leaks
 }
 

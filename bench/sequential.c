@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * bench/sequential: lrubench's own decision code (core/adaptive.c with
+ * compare/sequential.c and compare/stats.c, linked from the build) run on
+ * generated samples, as `run -i auto --baseline` would meet them: a
+ * baseline of NB samples, then one sample per iteration from
+ * min_iterations on, judged after each until the step stops. Throughput
+ * samples (higher is better, the Hmean row), mean 100 (baseline) and
+ * 100 * (1 + change), relative spread `spread`; normal, or heavy-tailed
+ * (Student t with 3 degrees of freedom scaled to the same spread).
+ * A "false decision" is a "decided" stop when there is no change, or of
+ * the wrong sign; "power" a decided stop of the right sign.
+ * Usage (through bench/sequential): sequential TRIALS [SEED]
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compare/sequential.h"
+#include "core/adaptive.h"
+#include "core/workload.h"
+
+static unsigned long long rng;
+
+static double uniform(void)
+{
+	rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+	return ((double)(rng >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double normal(void)
+{
+	return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
+}
+
+/* Student t, 3 df, scaled to unit variance (its variance is 3) */
+static double heavy(void)
+{
+	double z = normal(), c = 0;
+
+	for (int i = 0; i < 3; i++) {
+		double g = normal();
+		c += g * g;
+	}
+	return z / sqrt(c / 3) / sqrt(3);
+}
+
+static double sample(int dist, double spread, double mean)
+{
+	double v;
+
+	do
+		v = mean * (1 + spread / 100 * (dist ? heavy() : normal()));
+	while (v <= 0);   /* throughput is positive: Hmean needs it */
+	return v;
+}
+
+struct row {
+	size_t decided_right, decided_wrong, equivalent, noisy, capped;
+	size_t *iters;
+};
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void trial(const struct adaptive_plan *p, int dist, double spread, double change, size_t nb,
+		  struct row *r, size_t t)
+{
+	double base[64], x[64];
+	struct adaptive_op op;
+	size_t n;
+	enum adaptive_stop st = ADAPTIVE_CONTINUE;
+
+	for (size_t i = 0; i < nb; i++)
+		base[i] = sample(dist, spread, 100);
+	for (n = 1; n <= p->max_iterations; n++) {
+		x[n - 1] = sample(dist, spread, 100 * (1 + change / 100));
+		memset(&op, 0, sizeof(op));
+		op.x = x;
+		op.n = n;
+		op.better = BETTER_HIGHER;
+		op.base = base;
+		op.nbase = nb;
+		if (n >= 2)
+			adaptive_op_eval(p, &op);
+		st = adaptive_decide(p, &op, 1, n, 0);
+		if (st)
+			break;
+	}
+	r->iters[t] = n;
+	if (op.state == ADAPTIVE_OP_DECIDED) {
+		bool up = op.change_lo > 0;
+		if (change != 0 && up == (change > 0))
+			r->decided_right++;
+		else
+			r->decided_wrong++;
+	} else if (op.state == ADAPTIVE_OP_REACHED) {
+		r->equivalent++;
+	} else if (op.state == ADAPTIVE_OP_NOISY) {
+		r->noisy++;
+	} else {
+		r->capped++;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const double spreads[] = { 1, 3, 5, 10 };
+	static const double changes[] = { 0, -2, 2, -3, 3, -5, 5, -10, 10 };
+	static const size_t nbs[] = { 3, 5, 12 };
+	struct adaptive_plan p = { 2.0, 3, 30, 0, SEQ_ALPHA };
+	size_t trials = argc > 1 ? strtoul(argv[1], NULL, 10) : 2000;
+	unsigned long long seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
+	double worst_fd = 0, se = sqrt(SEQ_ALPHA * (1 - SEQ_ALPHA) / (double)trials);
+	bool goal_power = false;
+	double goal_mean = 0, goal_rate = 0;
+
+	printf("%s, alpha %.0f%% over all looks; precision ±%g%%, min %zu, max %zu "
+	       "iterations; %zu trials a row (simulation error of a 5%% rate: ±%.2f%%)\n",
+	       ADAPTIVE_DESIGN, 100 * SEQ_ALPHA, p.precision, p.min_iterations, p.max_iterations,
+	       trials, 100 * se);
+	printf("%-6s %6s %7s %4s | %8s %8s %8s %8s %8s | %6s %4s\n", "dist", "spread", "change", "nb",
+	       "false", "power", "equiv", "noisy", "cap", "mean", "p90");
+	for (int dist = 0; dist < 2; dist++)
+		for (size_t s = 0; s < ARRAY_SIZE(spreads); s++)
+			for (size_t c = 0; c < ARRAY_SIZE(changes); c++)
+				for (size_t b = 0; b < ARRAY_SIZE(nbs); b++) {
+					struct row r = { 0 };
+					double sum = 0, fd;
+
+					rng = seed * 1000003ULL + (unsigned long long)(dist * 1000 + s * 100 + c * 10 + b);
+					r.iters = calloc(trials, sizeof(*r.iters));
+					for (size_t t = 0; t < trials; t++) {
+						trial(&p, dist, spreads[s], changes[c], nbs[b], &r, t);
+						sum += (double)r.iters[t];
+					}
+					qsort(r.iters, trials, sizeof(*r.iters), cmp_size);
+					fd = 100.0 * (double)r.decided_wrong / (double)trials;
+					if (fd > worst_fd)
+						worst_fd = fd;
+					printf("%-6s %5g%% %+6g%% %4zu | %7.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%% | %6.2f %4zu\n",
+					       dist ? "t3" : "normal", spreads[s], changes[c], nbs[b], fd,
+					       100.0 * (double)r.decided_right / (double)trials,
+					       100.0 * (double)r.equivalent / (double)trials,
+					       100.0 * (double)r.noisy / (double)trials,
+					       100.0 * (double)r.capped / (double)trials, sum / (double)trials,
+					       r.iters[(size_t)ceil(0.9 * (double)trials) - 1]);
+					if (!dist && spreads[s] == 3 && changes[c] == -5 && nbs[b] == 12) {
+						goal_rate = 100.0 * (double)r.decided_right / (double)trials;
+						goal_mean = sum / (double)trials;
+						goal_power = goal_rate >= 90 && goal_mean <= 4;
+					}
+					free(r.iters);
+				}
+	printf("worst false-decision rate: %.2f%% (goal <= %.0f%% + %.2f%% simulation error): %s\n",
+	       worst_fd, 100 * SEQ_ALPHA, 200 * se, worst_fd <= 100 * SEQ_ALPHA + 200 * se ? "met" : "MISSED");
+	printf("-5%% at 3%% spread, baseline 12: decided in %.1f%% of trials, mean %.2f iterations "
+	       "(goal >= 90%% in a mean <= 4): %s\n", goal_rate, goal_mean, goal_power ? "met" : "MISSED");
+	return 0;
+}

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The group-sequential design of "run until decided"; see sequential.h. */
+#include "compare/sequential.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compare/stats.h"
+#include "core/util.h"
+
+const char *seq_spending_name(enum seq_spending s)
+{
+	return s == SEQ_OBRIEN_FLEMING ? "O'Brien-Fleming" : "Pocock";
+}
+
+double seq_norm_cdf(double z)
+{
+	return 0.5 * erfc(-z / M_SQRT2);
+}
+
+/* 1 - Phi(z), without the cancellation of 1 - seq_norm_cdf for large z */
+static double norm_upper(double z)
+{
+	return 0.5 * erfc(z / M_SQRT2);
+}
+
+double seq_norm_upper_quantile(double p)
+{
+	double lo = -40, hi = 40;
+
+	if (!(p > 0))
+		return INFINITY;
+	if (!(p < 1))
+		return -INFINITY;
+	for (int i = 0; i < 200 && hi - lo > 1e-13; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (norm_upper(mid) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+double seq_spent(enum seq_spending s, double alpha, double t)
+{
+	if (t <= 0)
+		return 0;
+	if (t >= 1)
+		return alpha;
+	/* each side spends alpha/2 by Lan & DeMets' O'Brien-Fleming function
+	 * (as R's ldbounds and gsDesign do) */
+	if (s == SEQ_OBRIEN_FLEMING)
+		return 2 * 2 * norm_upper(seq_norm_upper_quantile(alpha / 4) / sqrt(t));
+	return alpha * log(1 + (M_E - 1) * t);
+}
+
+static double phi(double z)
+{
+	return exp(-0.5 * z * z) / sqrt(2 * M_PI);
+}
+
+/*
+ * The recursion on the score S_k = Z_k sqrt(I_k), whose increments are
+ * independent N(0, I_k - I_{k-1}) under no change: the density of S_k on
+ * the continuation region |S_k| < c_k, on a grid with Simpson weights.
+ */
+struct grid {
+	double *s, *fw;              /* points, density times weight */
+	size_t n, cap;
+};
+
+/* G odd points on [-c, c], spaced at most `spacing` (capped at 801) */
+static void grid_points(struct grid *g, double c, double spacing)
+{
+	size_t n = (size_t)ceil(2 * c / spacing) + 1;
+
+	if (n < 51)
+		n = 51;
+	if (n > 801)
+		n = 801;
+	if (!(n % 2))
+		n++;
+	if (n > g->cap) {
+		g->cap = n;
+		g->s = xrealloc(g->s, n * sizeof(*g->s));
+		g->fw = xrealloc(g->fw, n * sizeof(*g->fw));
+	}
+	g->n = n;
+	for (size_t i = 0; i < n; i++)
+		g->s[i] = -c + 2 * c * (double)i / (double)(n - 1);
+}
+
+static double simpson_weight(size_t i, size_t n, double h)
+{
+	if (i == 0 || i == n - 1)
+		return h / 3;
+	return (i % 2 ? 4 : 2) * h / 3;
+}
+
+/* P(first crossing at this look | the grid of the last look), boundary c */
+static double cross_at(const struct grid *g, double c, double sd)
+{
+	double p = 0;
+
+	for (size_t i = 0; i < g->n; i++)
+		p += g->fw[i] * (seq_norm_cdf((-c - g->s[i]) / sd) + seq_norm_cdf((g->s[i] - c) / sd));
+	return p;
+}
+
+/* the grid of this look from the last one's (old), increment sd, region |s| < c */
+static void advance(const struct grid *old, struct grid *g, double c, double sd, double spacing)
+{
+	double h;
+
+	grid_points(g, c, spacing);
+	h = 2 * c / (double)(g->n - 1);
+	for (size_t j = 0; j < g->n; j++) {
+		double f = 0;
+
+		for (size_t i = 0; i < old->n; i++)
+			f += old->fw[i] * phi((g->s[j] - old->s[i]) / sd);
+		g->fw[j] = f / sd * simpson_weight(j, g->n, h);
+	}
+}
+
+/* the grid's spacing for look k: a third of the sd of the kernel it is
+ * integrated against next (the next increment), or of its own spread */
+static double spacing_for(const double *info, size_t k, size_t K)
+{
+	double sd = sqrt(info[k] - (k ? info[k - 1] : 0));
+
+	if (k + 1 < K && sqrt(info[k + 1] - info[k]) < sd)
+		sd = sqrt(info[k + 1] - info[k]);
+	return sd / 3;
+}
+
+/*
+ * The engine of both entry points: with b given (solve false) the crossing
+ * probability; with solve, b[k] is found so that look k spends spend[k].
+ */
+static double recurse(const double *info, double *b, const double *spend, size_t K, bool solve)
+{
+	struct grid a = { 0 }, g2 = { 0 }, *cur = &a, *next = &g2;
+	double total = 0, reach = 0;
+
+	for (size_t k = 0; k < K; k++) {
+		double sq = sqrt(info[k]), sd = sqrt(info[k] - (k ? info[k - 1] : 0)), c, p;
+
+		if (solve) {
+			if (!(spend[k] > 1e-14)) {
+				b[k] = INFINITY;
+			} else if (!k) {
+				b[k] = seq_norm_upper_quantile(spend[k] / 2);
+			} else {
+				double lo = 0, hi = 15;
+
+				for (int i = 0; i < 60; i++) {
+					double mid = (lo + hi) / 2;
+					if (cross_at(cur, mid * sq, sd) > spend[k])
+						lo = mid;
+					else
+						hi = mid;
+				}
+				b[k] = (lo + hi) / 2;
+			}
+		}
+		/* the region the density can reach: no boundary is the last one's
+		 * plus 8 sd of the increment */
+		reach = k ? reach + 8 * sd : 8 * sq;
+		c = isfinite(b[k]) && b[k] * sq < reach ? b[k] * sq : reach;
+		p = !k ? (isfinite(b[k]) ? 2 * norm_upper(b[k]) : 0)
+		       : (isfinite(b[k]) ? cross_at(cur, b[k] * sq, sd) : 0);
+		total += p;
+		reach = c;
+		if (k + 1 == K)
+			break;
+		if (!k) {
+			double h;
+
+			grid_points(next, c, spacing_for(info, k, K));
+			h = 2 * c / (double)(next->n - 1);
+			for (size_t j = 0; j < next->n; j++)
+				next->fw[j] = phi(next->s[j] / sq) / sq * simpson_weight(j, next->n, h);
+		} else {
+			advance(cur, next, c, sd, spacing_for(info, k, K));
+		}
+		{
+			struct grid *t = cur;
+			cur = next;
+			next = t;
+		}
+	}
+	free(a.s);
+	free(a.fw);
+	free(g2.s);
+	free(g2.fw);
+	return total;
+}
+
+double seq_crossing_prob(const double *info, const double *b, size_t K)
+{
+	return K ? recurse(info, (double *)b, NULL, K, false) : 0;
+}
+
+void seq_spending_bounds(enum seq_spending s, double alpha, const double *info, size_t K,
+			 double *b)
+{
+	double *spend = xcalloc(K ? K : 1, sizeof(*spend)), last = 0;
+
+	for (size_t k = 0; k < K; k++) {
+		double now = seq_spent(s, alpha, info[k] / info[K - 1]);
+
+		spend[k] = now - last;
+		last = now;
+	}
+	if (K)
+		recurse(info, b, spend, K, true);
+	free(spend);
+}
+
+/* ---- the design of one op, cached ---- */
+
+static double look_info(size_t nbase, size_t from, size_t at)
+{
+	if (!nbase)   /* both sides grow: `from` samples a side a round */
+		return (double)at * (double)from / 2;
+	return 1 / (1 / (double)at + 1 / (double)nbase);
+}
+
+static void design_compute(struct seq_design *d)
+{
+	double info[SEQ_MAX_LOOKS];
+	size_t first = d->nbase ? d->from : 1, last = d->to, span;
+
+	if (last < first)
+		last = first;
+	span = last - first + 1;
+	d->nlooks = span < SEQ_MAX_LOOKS ? span : SEQ_MAX_LOOKS;
+	for (size_t i = 0; i < d->nlooks; i++) {
+		d->at[i] = d->nlooks == span ? first + i
+			 : first + (size_t)llround((double)i * (double)(last - first) /
+						    (double)(d->nlooks - 1));
+		info[i] = look_info(d->nbase, d->from, d->at[i]);
+	}
+	seq_spending_bounds(d->spending, d->alpha, info, d->nlooks, d->b);
+}
+
+void seq_design_init(struct seq_design *d, enum seq_spending s, double alpha, size_t nbase,
+		     size_t from, size_t to)
+{
+	/* a step asks for the same design after every iteration */
+	static __thread struct seq_design cache[8];
+	static __thread size_t next;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cache); i++) {
+		const struct seq_design *c = &cache[i];
+		if (c->nlooks && c->spending == s && c->alpha == alpha && c->nbase == nbase &&
+		    c->from == from && c->to == to) {
+			*d = *c;
+			return;
+		}
+	}
+	memset(d, 0, sizeof(*d));
+	d->spending = s;
+	d->alpha = alpha;
+	d->nbase = nbase;
+	d->from = from < 1 ? 1 : from;
+	d->to = to;
+	design_compute(d);
+	cache[next++ % ARRAY_SIZE(cache)] = *d;
+	d->from = from < 1 ? 1 : from;
+}
+
+int seq_design_look(const struct seq_design *d, size_t n)
+{
+	for (size_t i = 0; i < d->nlooks; i++)
+		if (d->at[i] == n)
+			return (int)i;
+	return -1;
+}
+
+double seq_crit(double b, double df)
+{
+	double p;
+
+	if (!isfinite(b))
+		return INFINITY;
+	if (!(df > 0) || !isfinite(df) || df > 1e7)
+		return b;
+	p = norm_upper(b);   /* one tail of the look's two-sided level */
+	if (!(p > 0))
+		return INFINITY;
+	return -stats_t_quantile(p, df);
+}

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The group-sequential design of -i auto --baseline (compare/sequential.h)
+ * and the decision built on it (core/adaptive.h). The boundaries are held
+ * against published values and against an integration written here:
+ *
+ *   Pocock's constant boundaries, two-sided alpha 0.05, K equally spaced
+ *   looks: Jennison & Turnbull, "Group Sequential Methods with Applications
+ *   to Clinical Trials" (2000), Table 2.1 (C_P(K, 0.05)); O'Brien &
+ *   Fleming's, c * sqrt(K / k): the same book, Table 2.3 (C_B(K, 0.05));
+ *   Lan-DeMets spending boundaries for K = 5 equally spaced looks: R's
+ *   ldbounds package (bounds(1:5/5, iuse = 1 or 2, alpha = c(0.025,
+ *   0.025))), which agrees with gsDesign.
+ *
+ * Then thousands of generated A/A sequences (fixed seed, so the test is
+ * deterministic) are run through the real decision code: the false
+ * decisions must stay within alpha plus twice the simulation error.
+ */
+#include <math.h>
+#include "unit.h"
+#include "compare/sequential.h"
+#include "core/adaptive.h"
+#include "core/workload.h"
+
+/* the constant c for which the boundaries c * shape[k] spend alpha */
+static double solve_constant(size_t K, bool obf)
+{
+	double info[16], b[16], lo = 1, hi = 5;
+
+	for (size_t k = 0; k < K; k++)
+		info[k] = (double)(k + 1);
+	for (int it = 0; it < 60; it++) {
+		double m = (lo + hi) / 2;
+
+		for (size_t k = 0; k < K; k++)
+			b[k] = obf ? m * sqrt((double)K / (double)(k + 1)) : m;
+		if (seq_crossing_prob(info, b, K) > 0.05)
+			lo = m;
+		else
+			hi = m;
+	}
+	return (lo + hi) / 2;
+}
+
+static void test_pocock_and_obrien_fleming_constants(void **state)
+{
+	/* J&T Table 2.1 and Table 2.3, alpha = 0.05 two-sided */
+	static const struct { size_t K; double pocock, obf; } want[] = {
+		{ 1, 1.960, 1.960 }, { 2, 2.178, 1.977 }, { 3, 2.289, 2.004 },
+		{ 4, 2.361, 2.024 }, { 5, 2.413, 2.040 }, { 8, 2.512, 2.072 },
+		{ 10, 2.555, 2.087 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		assert_true(fabs(solve_constant(want[i].K, false) - want[i].pocock) < 0.0015);
+		assert_true(fabs(solve_constant(want[i].K, true) - want[i].obf) < 0.0015);
+	}
+}
+
+static void test_spending_boundaries(void **state)
+{
+	/* ldbounds: Pocock-type (iuse 2) and O'Brien-Fleming-type (iuse 1) */
+	static const double pocock[5] = { 2.4380, 2.4268, 2.4101, 2.3966, 2.3859 };
+	static const double obf[5] = { 4.8769, 3.3569, 2.6803, 2.2898, 2.0310 };
+	double info[5] = { 1, 2, 3, 4, 5 }, b[5];
+
+	(void)state;
+	seq_spending_bounds(SEQ_POCOCK, 0.05, info, 5, b);
+	for (int k = 0; k < 5; k++)
+		assert_true(fabs(b[k] - pocock[k]) < 0.002);
+	assert_true(fabs(seq_crossing_prob(info, b, 5) - 0.05) < 1e-4);
+	seq_spending_bounds(SEQ_OBRIEN_FLEMING, 0.05, info, 5, b);
+	for (int k = 0; k < 5; k++)
+		assert_true(fabs(b[k] - obf[k]) < 0.002);
+	/* the spending functions themselves: all of alpha at the end */
+	assert_true(fabs(seq_spent(SEQ_POCOCK, 0.05, 1) - 0.05) < 1e-12);
+	assert_true(fabs(seq_spent(SEQ_POCOCK, 0.05, 0.5) - 0.05 * log(1 + (M_E - 1) / 2)) < 1e-12);
+	assert_true(seq_spent(SEQ_OBRIEN_FLEMING, 0.05, 0.2) < 1e-5);
+}
+
+/* Phi by our own series-free route: erfc is the C library's, not the code's */
+static double cdf(double z)
+{
+	return 0.5 * erfc(-z / sqrt(2));
+}
+
+/*
+ * Two looks of unequal information, computed independently: P(no crossing)
+ * = integral over z1 in (-b1, b1) of phi(z1) * P(|Z2| < b2 | z1), Z2 | z1 ~
+ * N(rho z1, 1 - rho^2), rho = sqrt(I1 / I2), by Simpson's rule on 20,000
+ * intervals.
+ */
+static void test_two_looks_against_direct_integration(void **state)
+{
+	double info[2] = { 1.7, 5.2 }, b[2] = { 2.2, 2.1 };
+	double rho = sqrt(info[0] / info[1]), s = sqrt(1 - rho * rho), sum = 0, h;
+	const int m = 20000;
+
+	(void)state;
+	h = 2 * b[0] / m;
+	for (int i = 0; i <= m; i++) {
+		double z = -b[0] + i * h, w = i == 0 || i == m ? 1 : i % 2 ? 4 : 2;
+		double f = exp(-z * z / 2) / sqrt(2 * M_PI) *
+			   (cdf((b[1] - rho * z) / s) - cdf((-b[1] - rho * z) / s));
+		sum += w * f;
+	}
+	sum *= h / 3;
+	assert_true(fabs(seq_crossing_prob(info, b, 2) - (1 - sum)) < 2e-5);
+}
+
+/* the design of a step: looks at every count, boundaries spending alpha,
+ * thinned to SEQ_MAX_LOOKS for a long plan */
+static void test_design_of_a_step(void **state)
+{
+	struct seq_design d;
+	double info[SEQ_MAX_LOOKS];
+
+	(void)state;
+	seq_design_init(&d, SEQ_POCOCK, 0.05, 12, 3, 30);
+	assert_int_equal(d.nlooks, 28);
+	assert_int_equal(seq_design_look(&d, 3), 0);
+	assert_int_equal(seq_design_look(&d, 30), 27);
+	assert_int_equal(seq_design_look(&d, 2), -1);
+	for (size_t k = 0; k < d.nlooks; k++)
+		info[k] = 1 / (1 / (double)d.at[k] + 1 / 12.0);
+	assert_true(fabs(seq_crossing_prob(info, d.b, d.nlooks) - 0.05) < 5e-4);
+	/* every boundary is above the fixed-sample 1.96 */
+	for (size_t k = 0; k < d.nlooks; k++)
+		assert_true(d.b[k] > 1.96);
+	seq_design_init(&d, SEQ_POCOCK, 0.05, 12, 3, 1000);
+	assert_int_equal(d.nlooks, SEQ_MAX_LOOKS);
+	assert_int_equal(d.at[0], 3);
+	assert_int_equal(d.at[SEQ_MAX_LOOKS - 1], 1000);
+	/* the t critical value of a boundary: the same two-sided level */
+	assert_true(fabs(seq_crit(1.959964, 1e9) - 1.959964) < 1e-6);
+	/* R: qt(1 - (1 - pnorm(2.333)) , 13) */
+	assert_true(seq_crit(2.333, 13) > 2.6 && seq_crit(2.333, 13) < 2.7);
+}
+
+/* ---- the decision on generated A/A sequences ---- */
+
+static unsigned long long rng;
+
+static double uniform(void)
+{
+	rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+	return ((double)(rng >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double normal(void)
+{
+	return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
+}
+
+/* One A/A step: a baseline of nb samples, then one sample an iteration
+ * until the step stops. true when it stopped "decided". */
+static bool aa_decided(const struct adaptive_plan *p, size_t nb, double spread)
+{
+	double base[64], x[64];
+	struct adaptive_op op;
+
+	for (size_t i = 0; i < nb; i++)
+		base[i] = 100 * (1 + spread / 100 * normal());
+	for (size_t n = 1; n <= p->max_iterations; n++) {
+		x[n - 1] = 100 * (1 + spread / 100 * normal());
+		memset(&op, 0, sizeof(op));
+		op.x = x;
+		op.n = n;
+		op.better = BETTER_HIGHER;
+		op.base = base;
+		op.nbase = nb;
+		if (n >= 2)
+			adaptive_op_eval(p, &op);
+		if (adaptive_decide(p, &op, 1, n, 0))
+			break;
+	}
+	return op.state == ADAPTIVE_OP_DECIDED;
+}
+
+static void test_aa_false_decisions_within_alpha(void **state)
+{
+	/* the spreads and baselines where the old rule said "decided" in one
+	 * run of six (issue 23), and a long plan */
+	static const struct { size_t nb; double spread; size_t max; } cases[] = {
+		{ 12, 3, 30 }, { 12, 5, 30 }, { 5, 1, 30 }, { 3, 10, 30 }, { 12, 1, 60 },
+	};
+	const size_t trials = 3000;
+	double se = sqrt(SEQ_ALPHA * (1 - SEQ_ALPHA) / (double)trials);
+
+	(void)state;
+	for (size_t c = 0; c < ARRAY_SIZE(cases); c++) {
+		struct adaptive_plan p = { 2.0, 3, cases[c].max, 0, SEQ_ALPHA };
+		size_t decided = 0;
+
+		rng = 20261201 + c;
+		for (size_t t = 0; t < trials; t++)
+			decided += aa_decided(&p, cases[c].nb, cases[c].spread);
+		if ((double)decided / (double)trials > SEQ_ALPHA + 2 * se)
+			fail_msg("nb %zu spread %g%%: %zu of %zu A/A steps decided (alpha %g)",
+				 cases[c].nb, cases[c].spread, decided, trials, SEQ_ALPHA);
+	}
+}
+
+/* a real change is still found, and the record says how */
+static void test_real_change_is_decided(void **state)
+{
+	struct adaptive_plan p = { 2.0, 3, 30, 0, SEQ_ALPHA };
+	double base[12], x[30];
+	struct adaptive_op op;
+	size_t n;
+	json_object *rec = json_object_new_object(), *seq, *v;
+
+	(void)state;
+	rng = 5;
+	for (size_t i = 0; i < 12; i++)
+		base[i] = 100 * (1 + 0.01 * normal());
+	for (n = 1; n <= 30; n++) {
+		x[n - 1] = 90 * (1 + 0.01 * normal());
+		memset(&op, 0, sizeof(op));
+		op.x = x;
+		op.n = n;
+		op.better = BETTER_HIGHER;
+		op.base = base;
+		op.nbase = 12;
+		if (n >= 2)
+			adaptive_op_eval(&p, &op);
+		if (adaptive_decide(&p, &op, 1, n, 0))
+			break;
+	}
+	assert_int_equal(n, 3);
+	assert_int_equal(op.state, ADAPTIVE_OP_DECIDED);
+	assert_true(op.change_hi < 0);
+	assert_true(op.look && op.look_no == 1 && op.nlooks == 28);
+	adaptive_record_sequential(&p, &op, rec);
+	assert_true(json_object_object_get_ex(rec, "sequential", &seq));
+	assert_true(json_object_object_get_ex(seq, "design", &v));
+	assert_string_equal(json_object_get_string(v), ADAPTIVE_DESIGN);
+	assert_true(json_object_object_get_ex(seq, "alpha", &v));
+	assert_true(json_object_get_double(v) == 0.05);
+	assert_true(json_object_object_get_ex(seq, "boundary", &v));
+	assert_true(fabs(json_object_get_double(v) - 2.333) < 0.01);
+	assert_true(json_object_object_get_ex(rec, "change_ci", &v));
+	json_object_put(rec);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pocock_and_obrien_fleming_constants),
+		cmocka_unit_test(test_spending_boundaries),
+		cmocka_unit_test(test_two_looks_against_direct_integration),
+		cmocka_unit_test(test_design_of_a_step),
+		cmocka_unit_test(test_aa_false_decisions_within_alpha),
+		cmocka_unit_test(test_real_change_is_decided),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
