@@ -117,7 +117,10 @@ static enum wl_status inj_run_step(struct wl_ctx *ctx, size_t s, struct wl_sampl
 	}
 	fake_now += cur->secs;
 	if ((cur->fail_step || cur->fail_it) && (int)s == cur->fail_step && it == cur->fail_it)
-		return wl_op_failed(smp, "injected failure");
+	{
+		strbuf_addstr(&smp->why, "injected failure");
+		return WL_OP_FAILED;
+	}
 	if (it < 0)
 		return WL_OK;
 	wl_sample(smp, 0, step_names[s], cur->x[s][it]);

@@ -96,7 +96,10 @@ static enum wl_status inj_run_step(struct wl_ctx *ctx, size_t step, struct wl_sa
 	if (S.stop_after && S.calls == S.stop_after)
 		lb_interrupted = 1;
 	if ((int)step == S.fail_step && s->iteration == S.fail_it)
-		return wl_op_failed(s, "injected failure of %s", ctx->steps[step]);
+	{
+		strbuf_addf(&s->why, "injected failure of %s", ctx->steps[step]);
+		return WL_OP_FAILED;
+	}
 	/* a plain file gives one record a read, so one record an iteration:
 	 * the kill's "oom-kill:" line, then its "Killed process" line */
 	if ((int)step == S.oom_step && s->iteration == S.oom_it - 1) {
