@@ -398,8 +398,8 @@ static int try_peek(struct child *c)
  * Wait up to timeout seconds (< 0: forever). A pidfd becomes readable when
  * the child exits, so poll() sleeps exactly as long as needed; the poll is
  * cut into slices so a SIGINT that lands just before poll() is still seen
- * promptly. honour_stop: return -2 when lb_interrupted is set. reap false:
- * return 0 once the child has exited but leave it a zombie (try_peek).
+ * promptly. honour_stop: return CHILD_STOP when lb_interrupted is set. reap
+ * false: return CHILD_REAPED once the child has exited but leave it a zombie (try_peek).
  */
 static int wait_common(struct child *c, double timeout, int *code, struct rusage *ru, bool honour_stop,
 		       bool reap)
@@ -417,17 +417,17 @@ static int wait_common(struct child *c, double timeout, int *code, struct rusage
 		if (r < 0)
 			break;
 		if (r == 1) {
-			r = 0;
+			r = CHILD_REAPED;
 			break;
 		}
 		if (honour_stop && lb_stop_requested()) {
-			r = -2;
+			r = CHILD_STOP;
 			break;
 		}
 		if (timeout >= 0) {
 			double left = end - now_monotonic();
 			if (left <= 0) {
-				r = 1;
+				r = CHILD_TIMEOUT;
 				break;
 			}
 			if (left * 1000 < slice)

@@ -49,9 +49,12 @@ struct child {
 
 /* Start; 0 or -1 with a message naming the command (exec failures included). */
 int child_start(struct child *c);
-/* Wait for exit. timeout < 0: forever. Returns 0 when the child was reaped,
- * 1 on timeout (still running), -1 on error, -2 when a stop was requested
- * (SIGINT) while waiting (still running: caller kills). *code is the exit
+/* What child_wait returns. */
+enum { CHILD_REAPED = 0, CHILD_TIMEOUT = 1, CHILD_ERROR = -1, CHILD_STOP = -2 };
+/* Wait for exit. timeout < 0: forever. Returns CHILD_REAPED when the child
+ * was reaped, CHILD_TIMEOUT (still running), CHILD_ERROR, CHILD_STOP when a
+ * stop was requested (SIGINT) while waiting (still running: caller kills).
+ * *code is the exit
  * status, or 128+signal; ru (may be NULL) gets the rusage of the child and
  * all its reaped descendants (wait4). */
 int child_wait(struct child *c, double timeout, int *code, struct rusage *ru);
