@@ -86,11 +86,17 @@ void memcg_stats_take(struct memcg_stats *st, const struct memcg_set *set, const
 	st->n = set->n;
 	st->vals = xcalloc(set->n * nkeys + 1, sizeof(*st->vals));
 	st->have = xcalloc(nkeys + 1, sizeof(*st->have));
-	for (size_t k = 0; k < nkeys; k++) {
+	for (size_t k = 0; k < nkeys; k++)
 		st->have[k] = set->n > 0;
-		for (size_t m = 0; m < set->n; m++)
-			if (cg_stat(&set->cg[m], keys[k], &st->vals[m * nkeys + k]))
+	/* one read of memory.stat per member, every key from it: a v1
+	 * memory.stat costs as much to read as it has lines, whatever is asked */
+	for (size_t m = 0; m < set->n; m++) {
+		char *text = cg_stat_text(&set->cg[m]);
+
+		for (size_t k = 0; k < nkeys; k++)
+			if (cg_stat_in(&set->cg[m], text, keys[k], &st->vals[m * nkeys + k]))
 				st->have[k] = false;
+		free(text);
 	}
 }
 
