@@ -63,18 +63,6 @@ void wl_detail(struct wl_samples *s, json_object *obj)
 	json_object_array_add(s->pending_details, obj);
 }
 
-enum wl_status wl_op_failed(struct wl_samples *s, const char *fmt, ...)
-{
-	va_list ap;
-
-	strbuf_reset(&s->why);
-	va_start(ap, fmt);
-	strbuf_vaddf(&s->why, fmt, ap);
-	va_end(ap);
-	error("%s", s->why.buf);
-	return WL_OP_FAILED;
-}
-
 void wl_add_step(struct wl_ctx *ctx, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;

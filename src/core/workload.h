@@ -104,16 +104,14 @@ struct wl_samples {
 	bool discard;                   /* warm-up: samples are dropped */
 	size_t added;
 	json_object *pending_details;   /* core-owned array */
-	struct strbuf why;              /* wl_op_failed()'s reason (core-owned) */
+	struct strbuf why;              /* why run_step returned WL_OP_FAILED (core-owned;
+					 * child_stuck_report and task_round fill it) */
 };
 /* Record one sample of table index `table` (into ops->tables[]) for op. */
 void wl_sample(struct wl_samples *s, int table, const char *op, double v);
 /* Attach a free-form JSON object to this (step, iteration); the core adds
  * "step" and "iteration" and stores it under "details". Takes ownership. */
 void wl_detail(struct wl_samples *s, json_object *obj);
-/* Print the error and keep it as the reason of the op's failure: returns
- * WL_OP_FAILED for run_step to return. */
-enum wl_status wl_op_failed(struct wl_samples *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 struct workload_ops {
 	const char *name;
