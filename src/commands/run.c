@@ -250,7 +250,7 @@ static int bind_node(struct config *cfg, struct sys_facts *si, struct numa_bind 
 	if (r) {
 		error("%s", strbuf_str(&err));
 		strbuf_release(&err);
-		return r == -1 ? LB_EXIT_UNSUPPORTED : LB_EXIT_USAGE;
+		return wl_status_exit((enum wl_status)r);
 	}
 	sz.node_cpus = bind->nr_cpus;
 	sz.node_mem = bind->mem_bytes;

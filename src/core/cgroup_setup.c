@@ -544,21 +544,33 @@ static int stat_lookup(const char *text, const char *name, uint64_t *val)
 	return -1;
 }
 
-int cg_stat(const struct cgroup *cg, const char *key, uint64_t *val)
+char *cg_stat_text(const struct cgroup *cg)
 {
 	char path[PATH_MAX];
-	const char *const *names = stat_names(key, cg->mode == CG_V2);
-	const char *single[] = { key, NULL };
-	char *text;
-	int ret = -1;
 
 	if (cg_path_join(path, sizeof(path), cg->path, "memory.stat"))
-		return -1;
-	text = read_file_str(path, NULL);
+		return NULL;
+	return read_file_str(path, NULL);
+}
+
+int cg_stat_in(const struct cgroup *cg, const char *text, const char *key, uint64_t *val)
+{
+	const char *const *names = stat_names(key, cg->mode == CG_V2);
+	const char *single[] = { key, NULL };
+	int ret = -1;
+
 	if (!text)
 		return -1;
 	for (const char *const *n = names ? names : single; *n && ret; n++)
 		ret = stat_lookup(text, *n, val);
+	return ret;
+}
+
+int cg_stat(const struct cgroup *cg, const char *key, uint64_t *val)
+{
+	char *text = cg_stat_text(cg);
+	int ret = cg_stat_in(cg, text, key, val);
+
 	free(text);
 	return ret;
 }

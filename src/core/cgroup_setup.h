@@ -69,6 +69,11 @@ const char *cg_procs_file(const struct cgroup *cg, char *buf, size_t len);
  * they exist (e.g. "workingset_refault" = workingset_refault_file on v1).
  * Returns 0, or -1 when the key is not present on this kernel/mode. */
 int cg_stat(const struct cgroup *cg, const char *key, uint64_t *val);
+/* cg_stat in two halves, for reading several keys from one read of the
+ * file (memcg_stats_take): its memory.stat (NULL when unreadable; free
+ * it), and one key looked up in that text as cg_stat does. */
+char *cg_stat_text(const struct cgroup *cg);
+int cg_stat_in(const struct cgroup *cg, const char *text, const char *key, uint64_t *val);
 /* memory.current / memory.usage_in_bytes */
 int cg_usage(const struct cgroup *cg, uint64_t *bytes);
 /* Number of processes inside. */

@@ -211,7 +211,7 @@ static const char *step_object(const struct child *c, int step)
 	}
 }
 
-int child_start(struct child *c)
+int child_start_begin(struct child *c)
 {
 	const char *name = child_name(c);
 	char *prog = NULL;
@@ -219,14 +219,13 @@ int child_start(struct child *c)
 	int out_fd = -1, null_fd = -1, pipefd[2] = { -1, -1 };
 	sigset_t all, old;
 	pid_t parent = getpid(), pid;
-	struct child_failure f;
-	ssize_t r;
 	int ret = -1;
 
 	c->pid = 0;
 	c->running = false;
 	c->cleanup_id = 0;
 	c->term_signal = 0;
+	c->start_fd = -1;
 	if (!!c->argv == !!c->fn)
 		return error("child '%s': exactly one of argv and fn must be set", name);
 	if (c->argv) {
@@ -289,26 +288,9 @@ int child_start(struct child *c)
 		goto out;
 	}
 
-	do
-		r = read(pipefd[0], &f, sizeof(f));
-	while (r < 0 && errno == EINTR);
-	if (r == (ssize_t)sizeof(f)) {
-		const char *what = step_what(f.step), *obj = step_object(c, f.step);
-
-		/* the child has exited (127): reap it */
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
-		c->running = false;
-		cleanup_pop(c->cleanup_id, false);
-		c->cleanup_id = 0;
-		if (!what)
-			error("cannot run '%s': %s", name, strerror(f.err));
-		else if (obj)
-			error("cannot run '%s': %s %s: %s", name, what, obj, strerror(f.err));
-		else
-			error("cannot run '%s': %s: %s", name, what, strerror(f.err));
-		goto out;
-	}
+	/* child_start_finish reads what the child says about its start */
+	c->start_fd = pipefd[0];
+	pipefd[0] = -1;
 	ret = 0;
 out:
 	if (pipefd[0] >= 0)
@@ -324,6 +306,46 @@ out:
 	return ret;
 }
 
+int child_start_finish(struct child *c)
+{
+	struct child_failure f;
+	ssize_t r;
+	int fd = c->start_fd;
+
+	if (fd < 0)
+		return 0;
+	c->start_fd = -1;
+	do
+		r = read(fd, &f, sizeof(f));
+	while (r < 0 && errno == EINTR);
+	close(fd);
+	if (r == (ssize_t)sizeof(f)) {
+		const char *name = child_name(c), *what = step_what(f.step), *obj = step_object(c, f.step);
+
+		/* the child has exited (127): reap it */
+		while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		c->running = false;
+		cleanup_pop(c->cleanup_id, false);
+		c->cleanup_id = 0;
+		if (!what)
+			error("cannot run '%s': %s", name, strerror(f.err));
+		else if (obj)
+			error("cannot run '%s': %s %s: %s", name, what, obj, strerror(f.err));
+		else
+			error("cannot run '%s': %s: %s", name, what, strerror(f.err));
+		return -1;
+	}
+	return 0;
+}
+
+int child_start(struct child *c)
+{
+	if (child_start_begin(c))
+		return -1;
+	return child_start_finish(c);
+}
+
 static int decode_status(int status)
 {
 	if (WIFEXITED(status))
@@ -335,6 +357,11 @@ static int decode_status(int status)
 
 static void reaped(struct child *c)
 {
+	if (c->start_fd >= 0) {
+		/* begun, never finished: its start no longer matters */
+		close(c->start_fd);
+		c->start_fd = -1;
+	}
 	c->running = false;
 	cleanup_pop(c->cleanup_id, false);
 	c->cleanup_id = 0;
@@ -398,8 +425,8 @@ static int try_peek(struct child *c)
  * Wait up to timeout seconds (< 0: forever). A pidfd becomes readable when
  * the child exits, so poll() sleeps exactly as long as needed; the poll is
  * cut into slices so a SIGINT that lands just before poll() is still seen
- * promptly. honour_stop: return -2 when lb_interrupted is set. reap false:
- * return 0 once the child has exited but leave it a zombie (try_peek).
+ * promptly. honour_stop: return CHILD_STOP when lb_interrupted is set. reap
+ * false: return CHILD_REAPED once the child has exited but leave it a zombie (try_peek).
  */
 static int wait_common(struct child *c, double timeout, int *code, struct rusage *ru, bool honour_stop,
 		       bool reap)
@@ -417,17 +444,17 @@ static int wait_common(struct child *c, double timeout, int *code, struct rusage
 		if (r < 0)
 			break;
 		if (r == 1) {
-			r = 0;
+			r = CHILD_REAPED;
 			break;
 		}
 		if (honour_stop && lb_stop_requested()) {
-			r = -2;
+			r = CHILD_STOP;
 			break;
 		}
 		if (timeout >= 0) {
 			double left = end - now_monotonic();
 			if (left <= 0) {
-				r = 1;
+				r = CHILD_TIMEOUT;
 				break;
 			}
 			if (left * 1000 < slice)

@@ -45,13 +45,31 @@ struct child {
 	pid_t pid;
 	int cleanup_id;
 	bool running;
+	int start_fd;              /* between child_start_begin and _finish: the pipe the
+				    * child's start failure comes through */
 };
 
 /* Start; 0 or -1 with a message naming the command (exec failures included). */
 int child_start(struct child *c);
-/* Wait for exit. timeout < 0: forever. Returns 0 when the child was reaped,
- * 1 on timeout (still running), -1 on error, -2 when a stop was requested
- * (SIGINT) while waiting (still running: caller kills). *code is the exit
+/*
+ * child_start in two halves, for starting many children without waiting for
+ * each in turn (task_round, child_set): begin forks and returns at once (0,
+ * or -1 with a message when it could not fork); finish waits until the
+ * child has joined its cgroup, bound itself and exec'ed (or, for fn, is
+ * about to run fn) and reports a failure of those like child_start (-1, the
+ * child reaped). Between the two the child holds one descriptor of ours
+ * (start_fd), so keep the number of unfinished starts bounded
+ * (CHILD_START_WINDOW).
+ */
+int child_start_begin(struct child *c);
+int child_start_finish(struct child *c);
+#define CHILD_START_WINDOW 128
+/* What child_wait returns. */
+enum { CHILD_REAPED = 0, CHILD_TIMEOUT = 1, CHILD_ERROR = -1, CHILD_STOP = -2 };
+/* Wait for exit. timeout < 0: forever. Returns CHILD_REAPED when the child
+ * was reaped, CHILD_TIMEOUT (still running), CHILD_ERROR, CHILD_STOP when a
+ * stop was requested (SIGINT) while waiting (still running: caller kills).
+ * *code is the exit
  * status, or 128+signal; ru (may be NULL) gets the rusage of the child and
  * all its reaped descendants (wait4). */
 int child_wait(struct child *c, double timeout, int *code, struct rusage *ru);

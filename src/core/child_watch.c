@@ -98,11 +98,11 @@ int child_wait_watched(struct child *c, struct child_watch *w, double slice, int
 	for (;;) {
 		int r = child_wait(c, slice, code, ru);
 
-		if (r == 0)
+		if (r == CHILD_REAPED)
 			return WATCH_REAPED;
-		if (r == -2)
+		if (r == CHILD_STOP)
 			return WATCH_STOP;
-		if (r < 0)
+		if (r != CHILD_TIMEOUT)
 			return WATCH_ERROR;
 		if (child_watch_stuck(w, c)) {
 			child_stuck_report(c, w, c->name ? c->name : "child", why);

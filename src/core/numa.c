@@ -188,7 +188,7 @@ static void present_list(struct strbuf *sb, const int *nodes, int n)
 		strbuf_addf(sb, "%s%d", i ? "," : "", nodes[i]);
 }
 
-int numa_resolve(const char *root, const char *spec, struct numa_bind *out, struct strbuf *err)
+enum wl_status numa_resolve(const char *root, const char *spec, struct numa_bind *out, struct strbuf *err)
 {
 	int nodes[LB_MAX_NODES], n = numa_nodes(root, nodes, LB_MAX_NODES);
 	int node = -1;
@@ -198,7 +198,7 @@ int numa_resolve(const char *root, const char *spec, struct numa_bind *out, stru
 	out->node = -1;
 	if (!spec || !*spec) {
 		strbuf_addstr(err, "numa_node is empty: expected a node number, auto, last or none");
-		return -2;
+		return WL_BAD_CONFIG;
 	}
 	if (!strcmp(spec, "none")) {
 		char *s = read_rel(root, "/proc/meminfo");
@@ -208,7 +208,7 @@ int numa_resolve(const char *root, const char *spec, struct numa_bind *out, stru
 		out->mem_bytes = s ? meminfo_value(s, "MemTotal") : 0;
 		out->free_bytes = s ? meminfo_value(s, "MemFree") : 0;
 		free(s);
-		return 0;
+		return WL_OK;
 	}
 	if (!strcmp(spec, "last")) {
 		/* the highest-numbered node with memory: "node 1" of a two-node
@@ -233,7 +233,7 @@ int numa_resolve(const char *root, const char *spec, struct numa_bind *out, stru
 
 		if (parse_ull(spec, &v)) {
 			strbuf_addf(err, "numa_node=%s: expected a node number, auto, last or none", spec);
-			return -2;
+			return WL_BAD_CONFIG;
 		}
 		for (int i = 0; i < n; i++)
 			if ((unsigned long long)nodes[i] == v)
@@ -241,7 +241,7 @@ int numa_resolve(const char *root, const char *spec, struct numa_bind *out, stru
 		if (!found) {
 			strbuf_addf(err, "numa_node=%s: no such node; nodes present: ", spec);
 			present_list(err, nodes, n);
-			return -1;
+			return WL_UNSUPPORTED;
 		}
 		node = (int)v;
 	}
@@ -256,7 +256,7 @@ int numa_resolve(const char *root, const char *spec, struct numa_bind *out, stru
 			strbuf_addf(err, "cannot read the CPUs of node %d from %s%s", node, root, rel);
 			free(s);
 			free(rel);
-			return -1;
+			return WL_UNSUPPORTED;
 		}
 		free(s);
 		free(rel);
@@ -272,9 +272,9 @@ int numa_resolve(const char *root, const char *spec, struct numa_bind *out, stru
 	out->nr_cpus = CPU_COUNT(&out->cpus);
 	if (!out->nr_cpus) {
 		strbuf_addf(err, "numa_node=%s: node %d has no CPUs", spec, node);
-		return -1;
+		return WL_UNSUPPORTED;
 	}
-	return 0;
+	return WL_OK;
 }
 
 int numa_apply_self(const struct numa_bind *b)

@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include "core/status.h"
 #include "core/util.h"
 
 #define LB_MAX_NODES 64
@@ -26,10 +27,10 @@ struct numa_bind {
  * the sysfs root ("" for the real one; a fake tree in unit tests). */
 int numa_nodes(const char *root, int *nodes, int max);
 /* Resolve "N", "auto" (node with most free memory), "last" (the highest
- * node with memory) or "none". A node that
- * does not exist returns -1 with err naming it and the nodes present; the
- * caller exits 3 (LB_EXIT_UNSUPPORTED). A malformed spec returns -2 (exit 2). */
-int numa_resolve(const char *root, const char *spec, struct numa_bind *out, struct strbuf *err);
+ * node with memory) or "none": WL_OK. A node that does not exist returns
+ * WL_UNSUPPORTED with err naming it and the nodes present (the caller exits
+ * 3); a malformed spec returns WL_BAD_CONFIG (exit 2). */
+enum wl_status numa_resolve(const char *root, const char *spec, struct numa_bind *out, struct strbuf *err);
 /* Parse a kernel CPU list ("0-3,8"; "" or "\n" is empty) into set, which is
  * zeroed first. 0, or -1 when it is malformed. */
 int numa_parse_cpulist(const char *s, cpu_set_t *set);

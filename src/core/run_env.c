@@ -80,7 +80,7 @@ enum wl_status env_sparse_dir(struct run_env *env, const char **dir)
 	struct sparse_root *sr;
 	const char *d;
 	char *wd;
-	int r;
+	enum wl_status r;
 
 	*dir = env->sparse_dir;
 	if (env->sparse_dir)
@@ -92,8 +92,8 @@ enum wl_status env_sparse_dir(struct run_env *env, const char **dir)
 	}
 	r = sparse_root_setup(env->g->sparse_root, wd, env->g->sparse_size, &sr, &d);
 	free(wd);
-	if (r)
-		return r == -3 ? WL_UNSUPPORTED : lb_stop_requested() ? WL_INTERRUPTED : WL_FAILED;
+	if (r != WL_OK)
+		return r == WL_UNSUPPORTED ? WL_UNSUPPORTED : lb_stop_requested() ? WL_INTERRUPTED : WL_FAILED;
 	env->sparse_state = sr;
 	env->sparse_dir = xstrdup(d);
 	*dir = env->sparse_dir;

@@ -168,15 +168,17 @@ static int make_dir(const char *path, int *id, cleanup_fn undo, struct sparse_ro
 	return *id < 0 ? -1 : 0;
 }
 
-static int attach_loop(struct sparse_root *sr)
+/* WL_OK; WL_UNSUPPORTED without loop devices; WL_FAILED (printed). */
+static enum wl_status attach_loop(struct sparse_root *sr)
 {
-	int ctl, img_fd = -1, ret = -1;
+	int ctl, img_fd = -1;
+	enum wl_status ret = WL_FAILED;
 
 	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
 	if (ctl < 0) {
 		error_errno("loop devices are not available: cannot open /dev/loop-control "
 			    "(is the loop module loaded? modprobe loop)");
-		return -3;
+		return WL_UNSUPPORTED;
 	}
 	img_fd = open(sr->img, O_RDWR | O_CLOEXEC);
 	if (img_fd < 0) {
@@ -237,7 +239,7 @@ static int attach_loop(struct sparse_root *sr)
 		goto out;
 	}
 	sr->id_loop = cleanup_push(sr->dev, undo_loop, sr);
-	ret = sr->id_loop < 0 ? -1 : 0;
+	ret = sr->id_loop < 0 ? WL_FAILED : WL_OK;
 out:
 	if (img_fd >= 0)
 		close(img_fd);   /* the loop device keeps its own reference */
@@ -287,21 +289,25 @@ static int setup_dir(struct sparse_root *sr, const char *path)
 	return set_path(sr->dir, path, NULL);
 }
 
-static int setup_loop(struct sparse_root *sr, const char *workdir, uint64_t size)
+/* WL_OK; WL_UNSUPPORTED when a tool or loop devices are missing;
+ * WL_FAILED (printed). */
+static enum wl_status setup_loop(struct sparse_root *sr, const char *workdir, uint64_t size)
 {
 	const char *tool_name = mkfs_tool[sr->kind];
 	char *tool = find_in_path(tool_name), opts[64];
 	uint64_t tmpfs_size;
+	enum wl_status st;
 	int fd, r;
 
 	if (!tool) {
 		error("%s not found: install the Debian package %s (or choose another sparse_root)",
 		      tool_name, mkfs_pkg[sr->kind]);
-		return -3;
+		return WL_UNSUPPORTED;
 	}
 	if (!size) {
 		free(tool);
-		return error("sparse_root: the image size must be larger than 0");
+		error("sparse_root: the image size must be larger than 0");
+		return WL_FAILED;
 	}
 	size = (size + 4095) & ~4095ULL;
 	if (set_path(sr->workdir, workdir, NULL) || set_path(sr->tmpfs, workdir, "tmpfs") ||
@@ -350,10 +356,10 @@ static int setup_loop(struct sparse_root *sr, const char *workdir, uint64_t size
 	}
 	close(fd);
 
-	r = attach_loop(sr);
-	if (r) {
+	st = attach_loop(sr);
+	if (st != WL_OK) {
 		free(tool);
-		return r;   /* -3 when the machine has no loop devices */
+		return st;
 	}
 	if (run_mkfs(sr, tool))
 		goto fail;
@@ -368,25 +374,25 @@ static int setup_loop(struct sparse_root *sr, const char *workdir, uint64_t size
 	if (sr->id_mnt_mount < 0)
 		goto fail;
 	free(tool);
-	return set_path(sr->dir, sr->mnt, NULL);
+	return set_path(sr->dir, sr->mnt, NULL) ? WL_FAILED : WL_OK;
 fail:
 	free(tool);
-	return -1;
+	return WL_FAILED;
 }
 
-int sparse_root_setup(const char *spec, const char *workdir, uint64_t size,
-		      struct sparse_root **out, const char **dir)
+enum wl_status sparse_root_setup(const char *spec, const char *workdir, uint64_t size,
+				 struct sparse_root **out, const char **dir)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct sparse_root *sr;
-	int r;
+	enum wl_status r;
 
 	*out = NULL;
 	*dir = NULL;
 	if (sparse_root_check_spec(spec, &err)) {
 		error("%s", strbuf_str(&err));
 		strbuf_release(&err);
-		return -1;
+		return WL_BAD_CONFIG;
 	}
 	strbuf_release(&err);
 	sr = xcalloc(1, sizeof(*sr));
@@ -395,18 +401,18 @@ int sparse_root_setup(const char *spec, const char *workdir, uint64_t size,
 	all_roots = sr;
 	if (!strncmp(spec, "dir:", 4)) {
 		sr->kind = SR_DIR;
-		r = setup_dir(sr, spec + 4);
+		r = setup_dir(sr, spec + 4) ? WL_FAILED : WL_OK;
 	} else {
 		sr->kind = !strcmp(spec, "loop-xfs") ? SR_XFS : SR_EXT4;
 		r = setup_loop(sr, workdir, size);
 	}
-	if (r) {
+	if (r != WL_OK) {
 		sparse_root_teardown(sr);
 		return r;
 	}
 	*out = sr;
 	*dir = sr->dir;
-	return 0;
+	return WL_OK;
 }
 
 void sparse_root_teardown(struct sparse_root *sr)

@@ -89,8 +89,9 @@ static char proc_state(pid_t pid)
 }
 
 /* Task i is stuck, before it said ready (ready false) or after its runtime:
- * -3 with spec->why filled, or -1 without it. The message is printed. */
-static int task_stuck(const struct round_spec *spec, size_t i, const struct child *k,
+ * WL_OP_FAILED with spec->why filled, or WL_FAILED without it. The message
+ * is printed. */
+static enum wl_status task_stuck(const struct round_spec *spec, size_t i, const struct child *k,
 		      const struct child_watch *w, bool ready)
 {
 	char buf[128], what[192];
@@ -101,61 +102,68 @@ static int task_stuck(const struct round_spec *spec, size_t i, const struct chil
 		snprintf(what, sizeof(what), "%s%s", name, ready ? "" : " (not ready to start)");
 		child_stuck_report(k, w, what, spec->why);
 		error("%s", spec->why->buf);
-		return -3;
+		return WL_OP_FAILED;
 	}
 	if (!ready)
-		return error("%s (pid %d) not ready %.0f s after the tasks were started (state %c)", name,
-			     (int)k->pid, spec->grace, proc_state(k->pid));
-	return error("%s (pid %d) did not end %.0f s after its runtime (state %c)", name,
-		     (int)k->pid, spec->grace, proc_state(k->pid));
+		error("%s (pid %d) not ready %.0f s after the tasks were started (state %c)", name,
+		      (int)k->pid, spec->grace, proc_state(k->pid));
+	else
+		error("%s (pid %d) did not end %.0f s after its runtime (state %c)", name,
+		      (int)k->pid, spec->grace, proc_state(k->pid));
+	return WL_FAILED;
 }
 
-/* Task i ended with code != 0 after its release: -1, or -3 (why set) when
- * it was killed rather than failed. The message is printed. */
-static int task_failed(const struct round_spec *spec, size_t i, const struct child *k,
+/* Task i ended with code != 0 after its release: WL_FAILED, or
+ * WL_OP_FAILED (why set) when it was killed rather than failed. The message
+ * is printed. */
+static enum wl_status task_failed(const struct round_spec *spec, size_t i, const struct child *k,
 		       const struct round_slot *slot, int code)
 {
 	char buf[128], why[128];
 	const char *name = task_name(spec, i, buf, sizeof(buf)), *file = spec->tasks[i].file;
 
-	if (slot->err)
-		return error("%s (pid %d) failed%s%s: %s", name, (int)k->pid, file ? " on " : "",
-			     file ? file : "", strerror(slot->err));
+	if (slot->err) {
+		error("%s (pid %d) failed%s%s: %s", name, (int)k->pid, file ? " on " : "",
+		      file ? file : "", strerror(slot->err));
+		return WL_FAILED;
+	}
 	child_describe_code(code, why, sizeof(why));
 	if (spec->why) {
 		/* killed (by the OOM killer, say): the op failed, not the workload */
 		strbuf_addf(spec->why, "%s (pid %d) %s", name, (int)k->pid, why);
 		error("%s", spec->why->buf);
-		return -3;
+		return WL_OP_FAILED;
 	}
-	return error("%s (pid %d) %s", name, (int)k->pid, why);
+	error("%s (pid %d) %s", name, (int)k->pid, why);
+	return WL_FAILED;
 }
 
 /*
  * Wait until every task said it is ready (its index, through the pipe):
- * 0; -2 when a stop was requested; -1 on an error or when a task ended
- * first; task_stuck()'s -1 or -3 when one is not ready by the deadline of w.
- * Every message is printed.
+ * WL_OK; WL_INTERRUPTED when a stop was requested; WL_FAILED on an error or
+ * when a task ended first; task_stuck()'s status when one is not ready by
+ * the deadline of w. Every message is printed.
  */
-static int wait_ready(const struct round_spec *spec, int fd, struct child *kids,
+static enum wl_status wait_ready(const struct round_spec *spec, int fd, struct child *kids,
 		      const struct round_slot *slots, struct child_watch *w)
 {
 	size_t n = spec->ntasks, got = 0, have = 0;
 	bool *ready = xcalloc(n, sizeof(*ready));
 	uint32_t buf[64];
 	char nbuf[128], why[128];
-	int ret = 0;
+	enum wl_status ret = WL_OK;
 
 	while (got < n) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		int r = poll(&pfd, 1, 200);
 
 		if (lb_stop_requested()) {
-			ret = -2;
+			ret = WL_INTERRUPTED;
 			break;
 		}
 		if (r < 0 && errno != EINTR) {
-			ret = error_errno("%s: waiting for the tasks to start", spec->name);
+			error_errno("%s: waiting for the tasks to start", spec->name);
+			ret = WL_FAILED;
 			break;
 		}
 		if (r > 0) {
@@ -186,8 +194,9 @@ static int wait_ready(const struct round_spec *spec, int fd, struct child *kids,
 					snprintf(why, sizeof(why), "%s", strerror(slots[i].err));
 				else
 					child_describe_code(code, why, sizeof(why));
-				ret = error("%s (pid %d) exited before it started: %s",
-					    task_name(spec, i, nbuf, sizeof(nbuf)), (int)kids[i].pid, why);
+				error("%s (pid %d) exited before it started: %s",
+				      task_name(spec, i, nbuf, sizeof(nbuf)), (int)kids[i].pid, why);
+				ret = WL_FAILED;
 				goto out;
 			}
 		}
@@ -202,8 +211,9 @@ out:
 	return ret;
 }
 
-/* child_wait() for k until it ends (0, *code set), a stop is requested
- * (-2), it is stuck by w (1) or waiting fails (-1). */
+/* child_wait() for k until it ends (WATCH_REAPED, *code set), a stop is
+ * requested (WATCH_STOP), it is stuck by w (WATCH_STUCK) or waiting fails
+ * (WATCH_ERROR). */
 static int wait_task(struct child *k, struct child_watch *w, int *code)
 {
 	for (;;) {
@@ -211,23 +221,26 @@ static int wait_task(struct child *k, struct child_watch *w, int *code)
 		/* wake at the deadline itself, and at least once a second */
 		int r = child_wait(k, left > 0 && left < 1 ? left : 1, code, NULL);
 
-		if (r != 1)
-			return r;
-		if (lb_stop_requested())
-			return -2;
+		if (r == CHILD_REAPED)
+			return WATCH_REAPED;
+		if (r == CHILD_STOP || lb_stop_requested())
+			return WATCH_STOP;
+		if (r != CHILD_TIMEOUT)
+			return WATCH_ERROR;
 		if (child_watch_stuck(w, k))
-			return 1;
+			return WATCH_STUCK;
 	}
 }
 
-int round_run(const struct round_spec *spec, struct round_slot *out)
+enum wl_status round_run(const struct round_spec *spec, struct round_slot *out)
 {
 	size_t n = spec->ntasks, started = 0;
 	size_t shared_len = n * sizeof(struct round_slot);
 	struct round_slot *shared;
 	struct child *kids = xcalloc(n, sizeof(*kids));
 	struct task_arg *args = xcalloc(n, sizeof(*args));
-	int ready[2] = { -1, -1 }, go[2] = { -1, -1 }, ret = -1;
+	int ready[2] = { -1, -1 }, go[2] = { -1, -1 };
+	enum wl_status ret = WL_FAILED;
 	struct child_watch watch;
 
 	shared = mmap(NULL, shared_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -247,18 +260,25 @@ int round_run(const struct round_spec *spec, struct round_slot *out)
 		kids[i].cgroup_procs = spec->tasks[i].cgroup_procs;
 		kids[i].bind = spec->bind;
 		kids[i].name = spec->name;
-		if (child_start(&kids[i]))
+		/* fork on without waiting for each task to join its cgroup: the
+		 * joins of many tasks run at once (a v1 attach costs milliseconds) */
+		if (child_start_begin(&kids[i]))
 			goto stop;
 		started++;
+		if (i >= CHILD_START_WINDOW && child_start_finish(&kids[i - CHILD_START_WINDOW]))
+			goto stop;
 		if (lb_stop_requested()) {
-			ret = -2;
+			ret = WL_INTERRUPTED;
 			goto stop;
 		}
 	}
+	for (size_t i = started > CHILD_START_WINDOW ? started - CHILD_START_WINDOW : 0; i < started; i++)
+		if (child_start_finish(&kids[i]))
+			goto stop;
 	/* getting ready takes no time of its own: grace from now */
 	child_watch_start(&watch, 0, spec->grace);
 	ret = wait_ready(spec, ready[0], kids, shared, &watch);
-	if (ret)
+	if (ret != WL_OK)
 		goto stop;
 	close(go[1]);   /* release every task at once */
 	go[1] = -1;
@@ -268,17 +288,18 @@ int round_run(const struct round_spec *spec, struct round_slot *out)
 		int code = 0, r = wait_task(&kids[i], &watch, &code);
 		char buf[128];
 
-		if (r == -2 || lb_stop_requested()) {
-			ret = -2;
+		if (r == WATCH_STOP || lb_stop_requested()) {
+			ret = WL_INTERRUPTED;
 			goto stop;
 		}
-		if (r == 1) {
+		if (r == WATCH_STUCK) {
 			ret = task_stuck(spec, i, &kids[i], &watch, true);
 			goto stop;
 		}
-		if (r) {
-			ret = error("%s (pid %d) could not be waited for", task_name(spec, i, buf, sizeof(buf)),
-				    (int)kids[i].pid);
+		if (r != WATCH_REAPED) {
+			error("%s (pid %d) could not be waited for", task_name(spec, i, buf, sizeof(buf)),
+			      (int)kids[i].pid);
+			ret = WL_FAILED;
 			goto stop;
 		}
 		if (code) {
@@ -287,10 +308,15 @@ int round_run(const struct round_spec *spec, struct round_slot *out)
 		}
 	}
 	memcpy(out, shared, shared_len);
-	ret = 0;
+	ret = WL_OK;
 stop:
-	for (size_t i = 0; i < started; i++)
+	for (size_t i = 0; i < started; i++) {
+		if (kids[i].start_fd >= 0) {
+			close(kids[i].start_fd);
+			kids[i].start_fd = -1;
+		}
 		child_stop(&kids[i], 0);
+	}
 out:
 	for (int k = 0; k < 2; k++) {
 		if (ready[k] >= 0)

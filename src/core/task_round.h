@@ -17,9 +17,10 @@
  * its runtime, is stuck. By default a stuck task, like one that dies, fails
  * the round with a message naming it, its pid and its state. With `why`
  * set, what the kernel under test did to a task -- killed it (the OOM
- * killer) or holds it (a task in D state) -- fails the op instead (-3), with
- * the stuck task's kernel stack in the reason; a task whose own prepare or
- * work failed with an errno is still an error of the workload (-1).
+ * killer) or holds it (a task in D state) -- fails the op instead
+ * (WL_OP_FAILED), with the stuck task's kernel stack in the reason; a task
+ * whose own prepare or work failed with an errno is still an error of the
+ * workload (WL_FAILED).
  */
 #ifndef LRUBENCH_TASK_ROUND_H
 #define LRUBENCH_TASK_ROUND_H
@@ -27,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/numa.h"
+#include "core/status.h"
 #include "core/util.h"
 
 /* What one task did; one per task, in memory shared with the parent. */
@@ -60,15 +62,17 @@ struct round_spec {
 	double grace;              /* seconds to get ready, or past runtime to end, before a
 				    * task counts as stuck; <= 0: never stuck */
 	const char *name;          /* "mmapread task": the tasks' process name in messages */
-	struct strbuf *why;        /* NULL: a killed or stuck task is an error (-1); set: it
-				    * fails the op (-3), the message printed is put here */
+	struct strbuf *why;        /* NULL: a killed or stuck task is an error (WL_FAILED);
+				    * set: it fails the op (WL_OP_FAILED), the message
+				    * printed is put here */
 };
 
-/* Run one round: 0 with out[ntasks] filled; -1 when a task failed, died or
- * got stuck (the message names it); -3 (why set only) when a task was
- * killed by a signal or got stuck: the op failed, spec->why says why; -2
- * when a stop was requested. Every task is gone when it returns. */
-int round_run(const struct round_spec *spec, struct round_slot *out);
+/* Run one round: WL_OK with out[ntasks] filled; WL_FAILED when a task
+ * failed, died or got stuck (the message names it); WL_OP_FAILED (why set
+ * only) when a task was killed by a signal or got stuck: the op failed,
+ * spec->why says why; WL_INTERRUPTED when a stop was requested. Every task
+ * is gone when it returns. */
+enum wl_status round_run(const struct round_spec *spec, struct round_slot *out);
 
 /* MB/s with 1 MB = 10^6 bytes; 0 when secs <= 0. */
 double round_mbps(uint64_t bytes, double secs);

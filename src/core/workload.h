@@ -64,33 +64,12 @@
 #include "core/config.h"
 #include "core/numa.h"
 #include "core/results.h"
+#include "core/status.h"
 #include "core/sysinfo.h"
 #include "core/util.h"
 
 struct wl_ctx;
 
-/*
- * How the workload's hooks end. Exit codes of the run (wl_status_exit):
- *   WL_OK           0    go on
- *   WL_FAILED       1    something broke; the message is printed
- *   WL_BAD_CONFIG   2    the options cannot work together (validate)
- *   WL_UNSUPPORTED  3    this machine cannot run what was asked (a tool,
- *                        a kernel feature, a device is missing)
- *   WL_INTERRUPTED  130  a stop was requested (SIGINT, SIGTERM, SIGHUP)
- *   WL_OP_FAILED    1    run_step only: this iteration failed (a stuck or
- *                        OOM-killed child) but the workload is sound; the
- *                        core records the op as failed (run.json
- *                        "failed_ops"), skips the rest of its step and goes
- *                        on with the next step; the run ends "failed"
- */
-enum wl_status {
-	WL_OK = 0,
-	WL_FAILED,
-	WL_BAD_CONFIG,
-	WL_UNSUPPORTED,
-	WL_INTERRUPTED,
-	WL_OP_FAILED,
-};
 /* The LB_EXIT_* code of a status. */
 int wl_status_exit(enum wl_status st);
 /* "ok", "failed", "bad config", "unsupported", "interrupted". */
@@ -125,8 +104,8 @@ struct wl_samples {
 	bool discard;                   /* warm-up: samples are dropped */
 	size_t added;
 	json_object *pending_details;   /* core-owned array */
-	struct strbuf why;              /* why the op failed, set before run_step
-					 * returns WL_OP_FAILED (core-owned) */
+	struct strbuf why;              /* why run_step returned WL_OP_FAILED (core-owned;
+					 * child_stuck_report and task_round fill it) */
 };
 /* Record one sample of table index `table` (into ops->tables[]) for op. */
 void wl_sample(struct wl_samples *s, int table, const char *op, double v);

@@ -20,7 +20,7 @@
  *                            set up the sparse root, write and read a sparse
  *                            file there, print "dir <path>", tear down (or,
  *                            with hold, print "ready" and wait for a signal)
- * Exit: 0 ok, 1 failure, 3 as sparse_root_setup's -3, 130 interrupted.
+ * Exit: 0 ok, 1 failure, 3 as sparse_root_setup's WL_UNSUPPORTED, 130 interrupted.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -324,8 +324,8 @@ static int cmd_sparse(const char *spec, const char *workdir, const char *size_s,
 	if (parse_size(size_s, &size))
 		return error("bad size '%s'", size_s);
 	r = sparse_root_setup(spec, workdir, size, &sr, &dir);
-	if (r)
-		return r == -3 ? 3 : 1;
+	if (r != WL_OK)
+		return r == WL_UNSUPPORTED ? 3 : 1;
 	printf("dir %s\n", dir);
 	fflush(stdout);
 	/* a sparse file reads as zeros without block I/O */

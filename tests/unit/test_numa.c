@@ -127,18 +127,18 @@ static void test_resolve_errors(void **state)
 	struct numa_bind b;
 
 	(void)state;
-	assert_int_equal(numa_resolve(root, "7", &b, &err), -1);
+	assert_int_equal(numa_resolve(root, "7", &b, &err), WL_UNSUPPORTED);
 	assert_string_equal(strbuf_str(&err), "numa_node=7: no such node; nodes present: 0,1");
 	strbuf_reset(&err);
 	/* node2 exists in sysfs but has no memory: not a node to bind to */
-	assert_int_equal(numa_resolve(root, "2", &b, &err), -1);
+	assert_int_equal(numa_resolve(root, "2", &b, &err), WL_UNSUPPORTED);
 	strbuf_reset(&err);
-	assert_int_equal(numa_resolve(root, "zero", &b, &err), -2);
+	assert_int_equal(numa_resolve(root, "zero", &b, &err), WL_BAD_CONFIG);
 	assert_non_null(strstr(strbuf_str(&err), "numa_node=zero"));
 	strbuf_reset(&err);
-	assert_int_equal(numa_resolve(root, "-1", &b, &err), -2);
+	assert_int_equal(numa_resolve(root, "-1", &b, &err), WL_BAD_CONFIG);
 	strbuf_reset(&err);
-	assert_int_equal(numa_resolve(root, "", &b, &err), -2);
+	assert_int_equal(numa_resolve(root, "", &b, &err), WL_BAD_CONFIG);
 	strbuf_release(&err);
 	free(root);
 }
@@ -151,7 +151,7 @@ static void test_bad_cpulist(void **state)
 
 	(void)state;
 	put(root, N "/node0/cpulist", "0-x\n");
-	assert_int_equal(numa_resolve(root, "0", &b, &err), -1);
+	assert_int_equal(numa_resolve(root, "0", &b, &err), WL_UNSUPPORTED);
 	assert_non_null(strstr(strbuf_str(&err), "node0/cpulist"));
 	strbuf_release(&err);
 	free(root);

@@ -97,7 +97,9 @@ static enum wl_status inj_run_step(struct wl_ctx *ctx, size_t step, struct wl_sa
 		lb_interrupted = 1;
 	if ((int)step == S.fail_step && s->iteration == S.fail_it)
 	{
+		/* as a workload does: the reason said, and kept for the results */
 		strbuf_addf(&s->why, "injected failure of %s", ctx->steps[step]);
+		error("%s", s->why.buf);
 		return WL_OP_FAILED;
 	}
 	/* a plain file gives one record a read, so one record an iteration:

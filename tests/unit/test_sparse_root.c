@@ -47,7 +47,7 @@ static void test_dir_real_folder(void **state)
 	}
 	{
 		char *spec = xasprintf("dir:%s", tmp);
-		assert_int_equal(sparse_root_setup(spec, "/nonexistent/workdir", 1 << 20, &sr, &dir), 0);
+		assert_int_equal(sparse_root_setup(spec, "/nonexistent/workdir", 1 << 20, &sr, &dir), WL_OK);
 		free(spec);
 	}
 	assert_non_null(sr);
@@ -66,12 +66,12 @@ static void test_dir_refused(void **state)
 	const char *dir = "x";
 
 	(void)state;
-	assert_int_equal(sparse_root_setup("dir:/nonexistent/lrubench-folder", "/tmp", 1 << 20, &sr, &dir), -1);
+	assert_int_equal(sparse_root_setup("dir:/nonexistent/lrubench-folder", "/tmp", 1 << 20, &sr, &dir), WL_FAILED);
 	assert_null(sr);
 	assert_null(dir);
-	assert_int_equal(sparse_root_setup("loop-zfs", "/tmp", 1 << 20, &sr, &dir), -1);
+	assert_int_equal(sparse_root_setup("loop-zfs", "/tmp", 1 << 20, &sr, &dir), WL_BAD_CONFIG);
 	if (!statfs("/dev/shm", &sfs) && sfs.f_type == TMPFS_MAGIC)
-		assert_int_equal(sparse_root_setup("dir:/dev/shm", "/tmp", 1 << 20, &sr, &dir), -1);
+		assert_int_equal(sparse_root_setup("dir:/dev/shm", "/tmp", 1 << 20, &sr, &dir), WL_FAILED);
 }
 
 int main(void)

@@ -77,7 +77,7 @@ static void tasks_time_themselves(void **state)
 
 	(void)state;
 	memset(out, 0, sizeof(out));
-	assert_int_equal(round_run(&s, out), 0);
+	assert_int_equal(round_run(&s, out), WL_OK);
 	for (int i = 0; i < 3; i++) {
 		assert_true(out[i].bytes > 0);
 		/* each timed itself from its release: at least the runtime */
@@ -104,7 +104,7 @@ static void failed_prepare_is_named(void **state)
 	char *msg;
 
 	(void)state;
-	msg = round_message(&s, out, -1);
+	msg = round_message(&s, out, WL_FAILED);
 	if (!strstr(msg, "test task 1 (pid ") || !strstr(msg, "exited before it started: No such file"))
 		fail_msg("message: %s", msg);
 	free(msg);
@@ -119,7 +119,7 @@ static void dead_task_is_named(void **state)
 	char *msg;
 
 	(void)state;
-	msg = round_message(&s, out, -1);
+	msg = round_message(&s, out, WL_FAILED);
 	if (!strstr(msg, "test task 2 (pid ") || !strstr(msg, "killed by signal 9"))
 		fail_msg("message: %s", msg);
 	free(msg);
@@ -135,7 +135,7 @@ static void stuck_task_fails_the_round(void **state)
 
 	(void)state;
 	s.grace = 0.3;
-	msg = round_message(&s, out, -1);
+	msg = round_message(&s, out, WL_FAILED);
 	if (!strstr(msg, "test task 0 (pid ") || !strstr(msg, "did not end 0 s after its runtime (state S)"))
 		fail_msg("message: %s", msg);
 	free(msg);
@@ -151,7 +151,7 @@ static void stuck_before_ready_fails_the_round(void **state)
 
 	(void)state;
 	s.grace = 0.3;
-	msg = round_message(&s, out, -1);
+	msg = round_message(&s, out, WL_FAILED);
 	if (!strstr(msg, "test task 0 (pid ") || !strstr(msg, "not ready 0 s after the tasks were started (state S)"))
 		fail_msg("message: %s", msg);
 	free(msg);
@@ -171,7 +171,7 @@ static void killed_task_fails_the_op(void **state)
 	strbuf_init(&why);
 	s.why = &why;
 	t[2].name = "reader 2 of memcg 1";
-	msg = round_message(&s, out, -3);
+	msg = round_message(&s, out, WL_OP_FAILED);
 	if (!strstr(why.buf, "reader 2 of memcg 1 (pid ") || !strstr(why.buf, "killed by signal 9") ||
 	    !strstr(msg, why.buf))
 		fail_msg("why: %s; message: %s", why.buf, msg);
@@ -193,7 +193,7 @@ static void failed_work_is_an_error_with_why(void **state)
 	strbuf_init(&why);
 	s.why = &why;
 	t[1].file = "/some/file";
-	msg = round_message(&s, out, -1);
+	msg = round_message(&s, out, WL_FAILED);
 	if (!strstr(msg, "test task 1 (pid ") || !strstr(msg, "failed on /some/file: Input/output error") ||
 	    why.len)
 		fail_msg("why: %s; message: %s", why.buf, msg);
@@ -215,14 +215,14 @@ static void stuck_task_fails_the_op(void **state)
 	strbuf_init(&why);
 	s.why = &why;
 	s.grace = 0.3;
-	msg = round_message(&s, out, -3);
+	msg = round_message(&s, out, WL_OP_FAILED);
 	if (!strstr(why.buf, "test task 0 (pid ") || !strstr(why.buf, "is stuck: not done 0.3 s past its deadline") ||
 	    strstr(why.buf, "not ready"))
 		fail_msg("why: %s; message: %s", why.buf, msg);
 	free(msg);
 	strbuf_reset(&why);
 	s.prepare = prepare_stuck;
-	msg = round_message(&s, out, -3);
+	msg = round_message(&s, out, WL_OP_FAILED);
 	if (!strstr(why.buf, "test task 0 (not ready to start) (pid ") || !strstr(why.buf, "is stuck: "))
 		fail_msg("why: %s; message: %s", why.buf, msg);
 	free(msg);

@@ -29,6 +29,7 @@
 #include <unistd.h>
 #include "core/child.h"
 #include "core/cleanup.h"
+#include "core/memcg_set.h"
 #include "core/workload.h"
 #include "workloads/colocate/hist.h"
 #include "workloads/colocate/tasks.h"
@@ -391,7 +392,7 @@ static enum wl_status run_probe(struct wl_ctx *ctx, const struct cgroup *high, c
 	*window = now_monotonic() - t0;
 	if (r < 0) {
 		child_stop(&c, 0);
-		return r == -2 || lb_stop_requested() ? WL_INTERRUPTED : WL_FAILED;
+		return r == CHILD_STOP || lb_stop_requested() ? WL_INTERRUPTED : WL_FAILED;
 	}
 	if (code) {
 		char why[128];
@@ -443,11 +444,11 @@ static enum wl_status colocate_run_step(struct wl_ctx *ctx, size_t step, struct 
 {
 	struct colocate_opts *o = ctx->opts;
 	struct colocate_state *st = ctx->priv;
-	size_t k = (size_t)o->low_memcgs.v[step], nkids = k * o->low_tasks, made = 0, started = 0;
-	struct cgroup high = { 0 }, *low = xcalloc(k + 1, sizeof(*low));
+	size_t k = (size_t)o->low_memcgs.v[step], nkids = k * o->low_tasks, started = 0;
+	struct cgroup high = { 0 }, *low = NULL;
+	struct memcg_set lows = { 0 };
 	struct child *kids = xcalloc(nkids + 1, sizeof(*kids));
 	struct pressure_arg *pa = xcalloc(nkids + 1, sizeof(*pa));
-	char (*procs)[PATH_MAX] = xcalloc(k + 1, sizeof(*procs));
 	uint64_t *per0 = xcalloc(k + 1, sizeof(uint64_t)), *per1 = xcalloc(k + 1, sizeof(uint64_t));
 	uint64_t r0 = 0, r1 = 0;
 	double window = 0, settle_s = 0;
@@ -463,22 +464,18 @@ static enum wl_status colocate_run_step(struct wl_ctx *ctx, size_t step, struct 
 	}
 	if (env_memcg(ctx->env, "colocate-high", o->high_limit, &high))
 		goto out;
-	for (; made < k; made++) {
-		char name[64];
-
-		snprintf(name, sizeof(name), "colocate-low-%zu", made);
-		if (env_memcg(ctx->env, name, o->low_limit, &low[made]))
-			goto out;
-		cg_procs_file(&low[made], procs[made], sizeof(procs[made]));
-	}
+	ret = memcg_set_make_n(ctx->env, "colocate-low", 0, k, o->low_limit, &lows);
+	low = lows.cg;
+	if (ret != WL_OK)
+		goto out;
+	ret = WL_FAILED;
 	for (; started < nkids; started++) {
-		size_t m = started / o->low_tasks;
-
 		pa[started] = (struct pressure_arg){ o->low_kind == CO_ANON ? CO_ANON : CO_READ_OR_FILE,
 						     st->low_files ? st->low_files[started] : NULL,
 						     o->low_wss / o->low_tasks, started + 1 };
 		kids[started] = (struct child){ .fn = co_pressure_main, .fn_arg = &pa[started],
-						.cgroup_procs = procs[m], .bind = &ctx->env->bind,
+						.cgroup_procs = memcg_set_procs(&lows, started, o->low_tasks),
+						.bind = &ctx->env->bind,
 						.name = "colocate pressure" };
 		if (child_start(&kids[started]))
 			goto out;
@@ -502,17 +499,14 @@ static enum wl_status colocate_run_step(struct wl_ctx *ctx, size_t step, struct 
 out:
 	for (size_t i = 0; i < started; i++)
 		child_stop(&kids[i], 0);
-	for (size_t m = 0; m < made; m++)
-		if (cg_destroy(&low[m]) && ret == WL_OK)
-			ret = WL_FAILED;
+	if (memcg_set_remove(&lows) && ret == WL_OK)
+		ret = WL_FAILED;
 	if (cg_destroy(&high) && ret == WL_OK)
 		ret = WL_FAILED;
 	if (res)
 		munmap(res, sizeof(*res));
-	free(low);
 	free(kids);
 	free(pa);
-	free(procs);
 	free(per0);
 	free(per1);
 	return ret;

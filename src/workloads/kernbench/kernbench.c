@@ -40,6 +40,7 @@
 #include <unistd.h>
 #include "core/child.h"
 #include "core/child_watch.h"
+#include "core/memcg_set.h"
 #include "core/cleanup.h"
 #include "core/net_client.h"
 #include "core/path.h"
@@ -79,9 +80,8 @@ struct kb_state {
 	bool cache_hit;
 	size_t ntrees;
 	char **trees;
-	struct cgroup *cgs;       /* ntrees entries when memcgs > 0 */
-	size_t ncgs;
-	char (*procs)[4096];      /* cgroup.procs path per tree */
+	struct memcg_set set;     /* one member per tree; the root for memcgs = 0; empty
+				   * without a memory controller */
 	struct kb_build *builds;  /* ntrees entries, reused per iteration */
 	double t0;                /* start of the timed builds */
 };
@@ -349,9 +349,9 @@ static void stop_builds(struct kb_state *st)
 }
 
 /* make clean in every tree, then the timed builds at once. Fills builds[].
- * 0; -1 failed; -3 a build got stuck (child_watch.h: why says which, every
- * build is stopped). */
-static int build_all(struct wl_ctx *ctx, unsigned long long jobs, int iter, double *elapsed,
+ * WL_OK; WL_FAILED; WL_OP_FAILED a build got stuck (child_watch.h: why says
+ * which, every build is stopped). */
+static enum wl_status build_all(struct wl_ctx *ctx, unsigned long long jobs, int iter, double *elapsed,
 		     struct strbuf *why)
 {
 	struct kb_opts *o = ctx->opts;
@@ -360,18 +360,18 @@ static int build_all(struct wl_ctx *ctx, unsigned long long jobs, int iter, doub
 	const char *argv[] = { "make", jarg, o->build_target, NULL };
 	size_t left;
 	double t0;
-	int ret = 0;
+	enum wl_status ret = WL_OK;
 
 	snprintf(jarg, sizeof(jarg), "-j%llu", jobs);
 	for (size_t i = 0; i < st->ntrees; i++) {
 		static const char *const clean[] = { "make", "clean", NULL };
 		char *log = log_name(ctx, "clean", jobs, iter, i);
-		int r = run_tool(ctx, clean, st->trees[i], st->ncgs ? st->procs[i] : NULL, log,
+		int r = run_tool(ctx, clean, st->trees[i], memcg_set_procs(&st->set, i, 1), log,
 				 "make clean");
 
 		free(log);
 		if (r)
-			return -1;
+			return WL_FAILED;
 	}
 	st->t0 = t0 = now_monotonic();
 	for (size_t i = 0; i < st->ntrees; i++) {
@@ -384,12 +384,12 @@ static int build_all(struct wl_ctx *ctx, unsigned long long jobs, int iter, doub
 		b->c.dir = st->trees[i];
 		b->c.out_path = b->log;
 		b->c.bind = &ctx->env->bind;
-		b->c.cgroup_procs = st->ncgs ? st->procs[i] : NULL;
+		b->c.cgroup_procs = memcg_set_procs(&st->set, i, 1);
 		b->c.env_add = make_env;
 		b->c.name = "make";
 		if (child_start(&b->c)) {
 			stop_builds(st);
-			return -1;
+			return WL_FAILED;
 		}
 		child_watch_start(&b->watch, -1, ctx->env->g->stuck_timeout);
 	}
@@ -409,15 +409,15 @@ static int build_all(struct wl_ctx *ctx, unsigned long long jobs, int iter, doub
 				child_stuck_report(&b->c, &b->watch, what, why);
 				error("%s", why->buf);
 				stop_builds(st);
-				return -3;
+				return WL_OP_FAILED;
 			}
 			if (r == 1)
 				continue;
 			if (r < 0) {
 				stop_builds(st);
-				if (r == -2 || lb_stop_requested())
+				if (r == CHILD_STOP || lb_stop_requested())
 					error("interrupted during make %s %s", jarg, o->build_target);
-				return -1;
+				return WL_FAILED;
 			}
 			b->end = now_monotonic();
 			b->done = true;
@@ -431,9 +431,10 @@ static int build_all(struct wl_ctx *ctx, unsigned long long jobs, int iter, doub
 
 		if (b->end - t0 > *elapsed)
 			*elapsed = b->end - t0;
-		if (b->code && !ret) {
+		if (b->code && ret == WL_OK) {
 			snprintf(what, sizeof(what), "make %s %s", jarg, o->build_target);
-			ret = child_failed(b->code, b->log, "%s in %s", what, st->trees[i]);
+			child_failed(b->code, b->log, "%s in %s", what, st->trees[i]);
+			ret = WL_FAILED;
 		}
 	}
 	return ret;
@@ -547,21 +548,8 @@ static enum wl_status kernbench_setup(struct wl_ctx *ctx)
 		if (r)
 			return WL_FAILED;
 	}
-	if (o->memcgs || (env->cg && env->cg->mode != CG_NONE)) {
-		st->cgs = xcalloc(st->ntrees, sizeof(*st->cgs));
-		st->procs = xcalloc(st->ntrees, sizeof(*st->procs));
-		for (size_t i = 0; i < st->ntrees; i++) {
-			char name[64];
-
-			snprintf(name, sizeof(name), "kernbench-%zu", i + 1);
-			/* memcgs = 0: the root memory cgroup, the controller on but unused */
-			if (o->memcgs ? env_memcg(env, name, o->memcg_limit, &st->cgs[i])
-				      : env_root_memcg(env, &st->cgs[i]))
-				return WL_FAILED;
-			st->ncgs++;
-			cg_procs_file(&st->cgs[i], st->procs[i], sizeof(st->procs[i]));
-		}
-	}
+	if (memcg_set_make_optional(env, "kernbench", 1, o->memcgs, o->memcg_limit, &st->set) != WL_OK)
+		return WL_FAILED;
 	for (size_t i = 0; i < o->jobs.n; i++)
 		wl_add_step(ctx, "j%llu", o->jobs.v[i]);
 	env_fact(env, "kernbench", "warmup_build",
@@ -575,11 +563,11 @@ static enum wl_status kernbench_setup(struct wl_ctx *ctx)
 				jmax = o->jobs.v[i];
 		info("kernbench: untimed warm-up build (make -j%llu %s)", jmax, o->build_target);
 		struct strbuf why = STRBUF_INIT;
-		int r;
+		enum wl_status r;
 
 		r = build_all(ctx, jmax, -1000, &el, &why);
 		strbuf_release(&why);
-		if (r)
+		if (r != WL_OK)
 			return WL_FAILED;
 	}
 	return WL_OK;
@@ -595,8 +583,8 @@ static enum wl_status kernbench_run_step(struct wl_ctx *ctx, size_t step, struct
 	char op[48];
 
 	switch (build_all(ctx, jobs, s->iteration, &elapsed, &s->why)) {
-	case 0: break;
-	case -3: return WL_OP_FAILED;   /* a stuck build ends the op */
+	case WL_OK: break;
+	case WL_OP_FAILED: return WL_OP_FAILED;   /* a stuck build ends the op */
 	default: return WL_FAILED;
 	}
 	det = json_object_new_object();
@@ -609,8 +597,8 @@ static enum wl_status kernbench_run_step(struct wl_ctx *ctx, size_t step, struct
 		user += u;
 		sys += y;
 		json_object_object_add(one, "tree", json_object_new_int((int)i + 1));
-		if (st->ncgs)
-			json_object_object_add(one, "memcg", json_object_new_string(st->cgs[i].path));
+		if (st->set.n)
+			json_object_object_add(one, "memcg", json_object_new_string(st->set.cg[i].path));
 		json_object_object_add(one, "elapsed", json_object_new_double(b->end - st->t0));
 		json_object_object_add(one, "user", json_object_new_double(u));
 		json_object_object_add(one, "system", json_object_new_double(y));
@@ -636,16 +624,13 @@ static void kernbench_teardown(struct wl_ctx *ctx)
 
 	if (st->builds)
 		stop_builds(st);
-	for (size_t i = 0; i < st->ncgs; i++)
-		cg_destroy(&st->cgs[i]);
+	memcg_set_remove(&st->set);
 	for (size_t i = 0; st->builds && i < st->ntrees; i++)
 		free(st->builds[i].log);
 	for (size_t i = 0; st->trees && i < st->ntrees; i++)
 		free(st->trees[i]);
 	free(st->trees);
 	free(st->builds);
-	free(st->cgs);
-	free(st->procs);
 	free(st->archive);
 	memset(st, 0, sizeof(*st));   /* teardown may not free st: the core does */
 }
@@ -657,7 +642,7 @@ static void kernbench_summary(struct wl_ctx *ctx, FILE *out)
 
 	fprintf(out, "kernbench: %s, make %s, %zu build%s at once%s\n", st->archive,
 		o->build_target, st->ntrees, st->ntrees == 1 ? "" : "s",
-		o->memcgs ? " (one memcg each)" : st->ncgs ? " (root memory cgroup)" : " (no memcg)");
+		o->memcgs ? " (one memcg each)" : st->set.n ? " (root memory cgroup)" : " (no memcg)");
 }
 
 const struct workload_ops kernbench_ops = {

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/cleanup.h"
+#include "core/memcg_set.h"
 #include "core/task_round.h"
 #include "core/workload.h"
 #include "workloads/mmapread/mapper.h"
@@ -171,19 +172,8 @@ static enum wl_status mmapread_setup(struct wl_ctx *ctx)
 	return WL_OK;
 }
 
-static void stats_snapshot(const struct cgroup *cgs, size_t n, uint64_t *vals, bool *have)
-{
-	for (size_t k = 0; k < ARRAY_SIZE(stat_keys); k++) {
-		have[k] = n > 0;
-		for (size_t m = 0; m < n; m++)
-			if (cg_stat(&cgs[m], stat_keys[k], &vals[m * ARRAY_SIZE(stat_keys) + k]))
-				have[k] = false;
-	}
-}
-
 static void add_details(struct wl_samples *s, const struct round_slot *slots, size_t ntasks,
-			size_t groups, const uint64_t *before, const uint64_t *after,
-			const bool *have_b, const bool *have_a)
+			size_t groups, const struct memcg_stats *before, const struct memcg_stats *after)
 {
 	json_object *d = json_object_new_object(), *mbps = json_object_new_array(),
 		    *cpus = json_object_new_array(), *nodes = json_object_new_array();
@@ -203,10 +193,10 @@ static void add_details(struct wl_samples *s, const struct round_slot *slots, si
 		uint64_t total = 0;
 		char key[64];
 
-		if (!have_b[k] || !have_a[k])
+		if (!memcg_stats_have(before, after, k))
 			continue;
 		for (size_t m = 0; m < groups; m++)
-			total += after[m * nk + k] - before[m * nk + k];
+			total += memcg_stats_delta(before, after, m, k);
 		snprintf(key, sizeof(key), "%s_total", stat_keys[k]);
 		json_object_object_add(d, key, json_object_new_int64((int64_t)total));
 	}
@@ -218,69 +208,47 @@ static enum wl_status mmapread_run_step(struct wl_ctx *ctx, size_t step, struct 
 	struct mmapread_opts *o = ctx->opts;
 	struct mmapread_state *st = ctx->priv;
 	unsigned long long want = o->memcgs.v[step];
-	size_t groups = step_groups(want), per = o->tasks_per_memcg, ntasks = groups * per, made = 0;
+	size_t groups = step_groups(want), per = o->tasks_per_memcg, ntasks = groups * per;
 	size_t nk = ARRAY_SIZE(stat_keys);
-	struct cgroup *cgs = xcalloc(groups, sizeof(*cgs));
-	char (*procs)[4096] = xcalloc(groups, sizeof(*procs));
+	struct memcg_set set;
 	struct mr_task *mt = xcalloc(ntasks, sizeof(*mt));
 	struct round_task *rt = xcalloc(ntasks, sizeof(*rt));
 	struct round_slot *slots = xcalloc(ntasks, sizeof(*slots));
-	uint64_t *before = xcalloc(groups * nk, sizeof(uint64_t)), *after = xcalloc(groups * nk, sizeof(uint64_t));
-	bool have_b[ARRAY_SIZE(stat_keys)], have_a[ARRAY_SIZE(stat_keys)];
+	struct memcg_stats before = { 0 }, after = { 0 };
 	struct round_spec spec;
-	enum wl_status ret = WL_FAILED;
+	enum wl_status ret;
 	double agg = 0;
 	char op[32];
 
-	if (!want) {
-		if (env_root_memcg(ctx->env, &cgs[0]))
-			goto out;
-		made = 1;
-	}
-	for (; made < groups; made++) {
-		char name[64];
-
-		if (lb_stop_requested()) {
-			ret = WL_INTERRUPTED;
-			goto out;
-		}
-		snprintf(name, sizeof(name), "mmapread-%zu", made);
-		if (env_memcg(ctx->env, name, o->memcg_limit, &cgs[made]))
-			goto out;
-	}
+	ret = memcg_set_make(ctx->env, "mmapread", 0, want, o->memcg_limit, &set);
+	if (ret != WL_OK)
+		goto out;
 	for (size_t i = 0; i < ntasks; i++) {
 		mt[i] = (struct mr_task){ .file = st->files[o->shared_file ? 0 : i],
 					  .fadvise = o->evict == EVICT_FADVISE, .fd = -1 };
-		rt[i] = (struct round_task){ &mt[i], cg_procs_file(&cgs[i / per], procs[i / per],
-								   sizeof(procs[i / per])) };
+		rt[i] = (struct round_task){ &mt[i], memcg_set_procs(&set, i, per) };
 	}
 	spec = (struct round_spec){ ntasks, rt, mr_prepare, mr_work, &ctx->env->bind, o->runtime,
 				    MR_GRACE, "mmapread task" };
-	stats_snapshot(cgs, groups, before, have_b);
-	switch (round_run(&spec, slots)) {
-	case 0: break;
-	case -2: ret = WL_INTERRUPTED; goto out;
-	default: goto out;
-	}
-	stats_snapshot(cgs, groups, after, have_a);
+	memcg_stats_take(&before, &set, stat_keys, nk);
+	ret = round_run(&spec, slots);
+	if (ret != WL_OK)
+		goto out;
+	memcg_stats_take(&after, &set, stat_keys, nk);
 	for (size_t i = 0; i < ntasks; i++)
 		agg += round_mbps(slots[i].bytes, slots[i].elapsed);
 	snprintf(op, sizeof(op), "memcgs-%llu", want);
 	wl_sample(s, T_AGGREGATE, op, agg);
 	wl_sample(s, T_PER_TASK, op, agg / (double)ntasks);
-	add_details(s, slots, ntasks, groups, before, after, have_b, have_a);
-	ret = WL_OK;
+	add_details(s, slots, ntasks, groups, &before, &after);
 out:
-	for (size_t m = 0; m < made; m++)
-		if (cg_destroy(&cgs[m]) && ret == WL_OK)
-			ret = WL_FAILED;
-	free(cgs);
-	free(procs);
+	memcg_stats_release(&before);
+	memcg_stats_release(&after);
+	if (memcg_set_remove(&set) && ret == WL_OK)
+		ret = WL_FAILED;
 	free(mt);
 	free(rt);
 	free(slots);
-	free(before);
-	free(after);
 	return ret;
 }
 

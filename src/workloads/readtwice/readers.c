@@ -77,25 +77,22 @@ static int reader_read(void *p, double end, struct round_slot *slot)
 	return 0;
 }
 
-int readtwice_round(const struct rt_spec *spec, struct round_slot *out)
+enum wl_status readtwice_round(const struct rt_spec *spec, struct round_slot *out)
 {
 	size_t per = spec->readers_per_memcg, n = spec->nmemcg * per;
 	struct reader *rd = xcalloc(n, sizeof(*rd));
 	struct round_task *tasks = xcalloc(n, sizeof(*tasks));
-	char (*procs)[4096] = xcalloc(spec->nmemcg, sizeof(*procs));
 	char (*names)[80] = xcalloc(n, sizeof(*names));
 	struct round_spec round;
-	int ret;
+	enum wl_status ret;
 
-	for (size_t m = 0; m < spec->nmemcg; m++)
-		if (spec->cgs)
-			cg_procs_file(&spec->cgs[m], procs[m], sizeof(procs[m]));
 	for (size_t i = 0; i < n; i++) {
 		size_t m = i / per;
 
 		rd[i] = (struct reader){ spec->files[m], -1 };
 		snprintf(names[i], sizeof(names[i]), "readtwice reader %zu of memcg %zu", i, m);
-		tasks[i] = (struct round_task){ &rd[i], spec->cgs ? procs[m] : NULL, names[i], spec->files[m] };
+		tasks[i] = (struct round_task){ &rd[i], memcg_set_procs(spec->set, i, per), names[i],
+						spec->files[m] };
 	}
 	/* a stuck or killed reader fails the op (spec->why), a failed read the workload */
 	round = (struct round_spec){ n, tasks, reader_open, reader_read, spec->bind, spec->runtime,
@@ -103,7 +100,6 @@ int readtwice_round(const struct rt_spec *spec, struct round_slot *out)
 	ret = round_run(&round, out);
 	free(rd);
 	free(tasks);
-	free(procs);
 	free(names);
 	return ret;
 }

@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "core/cgroup_setup.h"
+#include "core/memcg_set.h"
 #include "core/numa.h"
 #include "core/task_round.h"
 #include "core/util.h"
@@ -23,21 +23,21 @@ struct rt_spec {
 	size_t nmemcg;
 	size_t readers_per_memcg;
 	char **files;                 /* one per memcg */
-	const struct cgroup *cgs;     /* one per memcg, or NULL: stay in our cgroup */
+	const struct memcg_set *set;  /* one member per memcg */
 	const struct numa_bind *bind;
 	double runtime;               /* seconds */
 	double stuck_timeout;         /* a reader not ready this long after the start, or
 				       * not ended this long after runtime, is stuck */
-	struct strbuf *why;           /* the reason of a -3 */
+	struct strbuf *why;           /* the reason of a WL_OP_FAILED */
 };
 
 /* Run one round (a core/task_round.h round of readers). out has nmemcg *
  * readers_per_memcg entries, reader r of memcg m at [m * readers_per_memcg
- * + r]. Returns 0; -3 when a reader got stuck or was killed (the op failed:
- * the message printed is in spec->why, every reader is stopped); -1 on
- * other failures, a reader's failed open or read among them (message
- * printed, names the reader); -2 when interrupted. */
-int readtwice_round(const struct rt_spec *spec, struct round_slot *out);
+ * + r]. Returns round_run's status: WL_OP_FAILED when a reader got stuck or
+ * was killed (the message printed is in spec->why, every reader is
+ * stopped); WL_FAILED on other failures, a reader's failed open or read
+ * among them (message printed, names the reader). */
+enum wl_status readtwice_round(const struct rt_spec *spec, struct round_slot *out);
 
 /* Per-memcg MB/s (sum of its readers' rates), their mean, min and max, and
  * the aggregate (sum of every reader's rate). memcg_mbps has nmemcg entries. */

@@ -136,69 +136,37 @@ static enum wl_status readtwice_setup(struct wl_ctx *ctx)
 	return WL_OK;
 }
 
-static void stats_snapshot(const struct cgroup *cgs, size_t n, uint64_t *vals, bool *have)
-{
-	for (size_t k = 0; k < ARRAY_SIZE(stat_keys); k++) {
-		have[k] = n > 0;
-		for (size_t m = 0; m < n; m++) {
-			uint64_t v = 0;
-			if (cg_stat(&cgs[m], stat_keys[k], &v))
-				have[k] = false;
-			vals[m * ARRAY_SIZE(stat_keys) + k] = v;
-		}
-	}
-}
-
 static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct wl_samples *s)
 {
 	struct readtwice_opts *o = ctx->opts;
 	struct readtwice_state *st = ctx->priv;
-	size_t want = o->memcgs.v[step], r = o->readers_per_memcg, made = 0;
+	size_t want = o->memcgs.v[step], r = o->readers_per_memcg;
 	size_t n = want ? want : 1;   /* memcgs = 0: one set of readers, in the root cgroup */
 	size_t nk = ARRAY_SIZE(stat_keys);
-	struct cgroup *cgs = xcalloc(n, sizeof(*cgs));
+	struct memcg_set set;
 	struct round_slot *res = xcalloc(n * r, sizeof(*res));
 	double *mbps = xcalloc(n, sizeof(*mbps));
-	uint64_t *before = xcalloc(n * nk, sizeof(uint64_t)), *after = xcalloc(n * nk, sizeof(uint64_t));
-	bool have_b[ARRAY_SIZE(stat_keys)], have_a[ARRAY_SIZE(stat_keys)];
+	struct memcg_stats before = { 0 }, after = { 0 };
 	struct rt_spec spec;
 	struct rt_summary sum;
 	struct memcg_snapshot snap_b = { 0 }, snap_a = { 0 };
 	double t0, secs;
-	enum wl_status ret = WL_FAILED;
+	enum wl_status ret;
 
-	if (!want) {
-		if (env_root_memcg(ctx->env, &cgs[0]))
-			goto out;
-		made = 1;
-	}
-	for (; made < n; made++) {
-		char name[64];
-
-		snprintf(name, sizeof(name), "readtwice-%zu", made);
-		if (env_memcg(ctx->env, name, o->memcg_limit, &cgs[made]))
-			goto out;
-		if (lb_stop_requested()) {
-			made++;
-			ret = WL_INTERRUPTED;
-			goto out;
-		}
-	}
-	stats_snapshot(cgs, n, before, have_b);
-	memcg_snapshot_take(&snap_b, cgs, n);
-	spec = (struct rt_spec){ n, r, st->files, cgs, &ctx->env->bind, o->runtime,
+	ret = memcg_set_make(ctx->env, "readtwice", 0, want, o->memcg_limit, &set);
+	if (ret != WL_OK)
+		goto out;
+	memcg_stats_take(&before, &set, stat_keys, nk);
+	memcg_snapshot_take(&snap_b, set.cg, n);
+	spec = (struct rt_spec){ n, r, st->files, &set, &ctx->env->bind, o->runtime,
 				 ctx->env->g->stuck_timeout, &s->why };
 	t0 = now_monotonic();
-	switch (readtwice_round(&spec, res)) {
-	case 0: break;
-	case -2: ret = WL_INTERRUPTED; goto out;
-	case -3: ret = WL_OP_FAILED; goto out;   /* printed; s->why says why */
-	default: ret = WL_FAILED; goto out;
-	}
+	ret = readtwice_round(&spec, res);   /* printed; on WL_OP_FAILED s->why says why */
+	if (ret != WL_OK)
+		goto out;
 	secs = now_monotonic() - t0;
-	ret = WL_OK;
-	stats_snapshot(cgs, n, after, have_a);
-	memcg_snapshot_take(&snap_a, cgs, n);
+	memcg_stats_take(&after, &set, stat_keys, nk);
+	memcg_snapshot_take(&snap_a, set.cg, n);
 	rt_summarize(res, n, r, mbps, &sum);
 	{
 		char op[32];
@@ -232,11 +200,11 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 			json_object *arr;
 			uint64_t total = 0;
 
-			if (!have_b[k] || !have_a[k])
+			if (!memcg_stats_have(&before, &after, k))
 				continue;
 			arr = json_object_new_array();
 			for (size_t m = 0; m < n; m++) {
-				uint64_t dlt = after[m * nk + k] - before[m * nk + k];
+				uint64_t dlt = memcg_stats_delta(&before, &after, m, k);
 				total += dlt;
 				json_object_array_add(arr, json_object_new_int64((int64_t)dlt));
 			}
@@ -251,14 +219,12 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 out:
 	memcg_snapshot_release(&snap_b);
 	memcg_snapshot_release(&snap_a);
-	for (size_t m = 0; m < made; m++)
-		if (cg_destroy(&cgs[m]) && ret == WL_OK)
-			ret = WL_FAILED;
-	free(cgs);
+	memcg_stats_release(&before);
+	memcg_stats_release(&after);
+	if (memcg_set_remove(&set) && ret == WL_OK)
+		ret = WL_FAILED;
 	free(res);
 	free(mbps);
-	free(before);
-	free(after);
 	return ret;
 }
 

@@ -428,7 +428,7 @@ static int run_as_db_user(struct pg_server *s, const char *const *argv, const ch
 	c.name = what;
 	code = child_run(&c, 600);
 	if (lb_stop_requested())
-		return -2;
+		return -1;   /* interrupted: the hook's failure counts as such, no message */
 	if (code)
 		return child_failed(code, log, "%s", what);
 	return 0;
@@ -492,7 +492,7 @@ bool pg_server_alive(struct pg_server *s)
 	return s->started && s->pm_pid > 0 && !pid_exited(s->pm_pid);
 }
 
-int pg_server_start(struct pg_server *s, double timeout)
+enum wl_status pg_server_start(struct pg_server *s, double timeout)
 {
 	char bin[PATH_MAX + 16];
 	char pidfile[PATH_MAX + 32];
@@ -504,7 +504,7 @@ int pg_server_start(struct pg_server *s, double timeout)
 	child_for(s, &s->pm, argv, s->log_path);
 	s->pm.name = "postgres";
 	if (child_start(&s->pm))
-		return -1;
+		return WL_FAILED;
 	s->pm.argv = NULL;   /* argv was on this stack frame */
 	s->started = true;
 	s->pm_pid = s->pm.pid;
@@ -516,22 +516,24 @@ int pg_server_start(struct pg_server *s, double timeout)
 		char *text;
 
 		if (lb_stop_requested())
-			return -2;
+			return WL_INTERRUPTED;
 		if (pid_exited(s->pm_pid)) {
 			int code;
 
 			child_wait(&s->pm, 0, &code, NULL);
 			s->pm_pid = 0;
-			return child_failed(code, s->log_path, "postgres");
+			child_failed(code, s->log_path, "postgres");
+			return WL_FAILED;
 		}
 		text = read_file_str(pidfile, NULL);
 		pg_pidfile_status(text, status, sizeof(status));
 		free(text);
 		if (!strcmp(status, "ready"))
-			return 0;
-		if (now_monotonic() > deadline)
-			return error_with_log(s->log_path, "postgres was not ready after %.0f s",
-					      timeout);
+			return WL_OK;
+		if (now_monotonic() > deadline) {
+			error_with_log(s->log_path, "postgres was not ready after %.0f s", timeout);
+			return WL_FAILED;
+		}
 		sleep_ms(50);
 	}
 }

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "core/status.h"
 #include "core/child.h"
 struct config;   /* config.h uses it before defining it */
 #include "core/config.h"
@@ -95,9 +96,9 @@ struct pg_server {
 /* Create top/ and data/ (owned by the user), run initdb, append the conf. */
 int pg_server_init(struct pg_server *s, const char *helper_log);
 /* Start the postmaster and wait (bounded) until it accepts connections.
- * When it dies or never gets ready: -1 with the tail of its log in the
- * message. -2 when a stop was requested. */
-int pg_server_start(struct pg_server *s, double timeout);
+ * WL_OK; WL_FAILED when it dies or never gets ready, with the tail of its
+ * log in the message; WL_INTERRUPTED when a stop was requested. */
+enum wl_status pg_server_start(struct pg_server *s, double timeout);
 /* Run SQL as the superuser through psql over the socket; output to log. */
 int pg_server_sql(struct pg_server *s, const char *sql, const char *log);
 /* CHECKPOINT, then syncfs() the data folder's filesystem: the load's dirty

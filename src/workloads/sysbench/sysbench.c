@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include "core/child.h"
 #include "core/child_watch.h"
+#include "core/memcg_set.h"
 #include "core/cleanup.h"
 #include "workloads/sysbench/driver.h"
 #include "workloads/sysbench/parse.h"
@@ -418,13 +419,11 @@ static enum wl_status sysbench_setup(struct wl_ctx *ctx)
 
 	if (env->cg && env->cg->mode != CG_NONE) {
 		/* memcgs = 0: both in the root memory cgroup (borrowed, never removed) */
-		if (o->memcgs ? env_memcg(env, "sysbench-server", o->memcg_limit, &st->server_cg)
-			      : env_root_memcg(env, &st->server_cg))
+		if (memcg_one(env, !o->memcgs, "sysbench-server", o->memcg_limit, &st->server_cg))
 			return WL_FAILED;
 		st->have_server_cg = true;
 		cg_procs_file(&st->server_cg, st->srv.cgroup_procs, sizeof(st->srv.cgroup_procs));
-		if (o->memcgs ? env_memcg(env, "sysbench-client", 0, &st->client_cg)
-			      : env_root_memcg(env, &st->client_cg))
+		if (memcg_one(env, !o->memcgs, "sysbench-client", 0, &st->client_cg))
 			return WL_FAILED;
 		st->have_client_cg = true;
 		cg_procs_file(&st->client_cg, st->client_procs, sizeof(st->client_procs));
@@ -478,8 +477,8 @@ static enum wl_status sysbench_setup(struct wl_ctx *ctx)
 		log = NULL;
 	}
 	switch (pg_server_start(&st->srv, 120)) {
-	case 0: break;
-	case -2: r = WL_INTERRUPTED; goto out;
+	case WL_OK: break;
+	case WL_INTERRUPTED: r = WL_INTERRUPTED; goto out;
 	default: goto out;
 	}
 	if (pg_server_sql(&st->srv, "CREATE ROLE sbtest LOGIN", setup_log) ||

@@ -19,6 +19,7 @@
 #include "core/child.h"
 #include "core/child_watch.h"
 #include "core/cleanup.h"
+#include "core/memcg_set.h"
 #include "workloads/thpscale/thp_sysfs.h"
 #include "workloads/thpscale/engine.h"
 #include "workloads/thpscale/layout.h"
@@ -89,8 +90,8 @@ struct step_sum {
 struct thp_priv {
 	uint64_t mapsize;
 	unsigned instances;
-	struct cgroup *cgs;        /* [instances] when memcgs > 0 */
-	unsigned ncgs;
+	struct memcg_set set;      /* one member per instance; the root for memcgs = 0;
+				    * empty without a memory controller */
 	int file_cleanup;
 	/* the undo of the data file and of the THP knobs reads these from the
 	 * cleanup registry, maybe in a signal handler: fixed buffers, no malloc */
@@ -259,23 +260,9 @@ static enum wl_status thpscale_setup(struct wl_ctx *ctx)
 		json_object_array_add(arr, json_object_new_int64((int64_t)o->threads.v[i]));
 	env_fact(ctx->env, "thpscale", "threads", arr);
 
-	if (!o->memcgs && ctx->env->cg && ctx->env->cg->mode != CG_NONE) {
-		/* memcgs = 0: the controller is on, the instance in no memcg of its own */
-		p->cgs = xcalloc(1, sizeof(*p->cgs));
-		if (env_root_memcg(ctx->env, &p->cgs[0]))
-			return WL_FAILED;
-		p->ncgs = 1;
-	} else if (o->memcgs) {
-		p->cgs = xcalloc(p->instances, sizeof(*p->cgs));
-		for (unsigned i = 0; i < p->instances; i++) {
-			char name[32];
-
-			snprintf(name, sizeof(name), "thpscale-%u", i + 1);
-			if (env_memcg(ctx->env, name, o->memcg_limit, &p->cgs[i]))
-				return WL_FAILED;
-			p->ncgs++;
-		}
-	}
+	r = memcg_set_make_optional(ctx->env, "thpscale", 1, o->memcgs, o->memcg_limit, &p->set);
+	if (r != WL_OK)
+		return r;
 
 	/* the data file, written once per run on a real filesystem: each
 	 * instance read-faults its own mapsize / 4 of it per iteration */
@@ -319,7 +306,6 @@ static enum wl_status run_instances(struct wl_ctx *ctx, struct thp_shared *sh, c
 	unsigned n = p->instances, left = 0;
 	struct child *c = xcalloc(n, sizeof(*c));
 	struct thp_instance *in = xcalloc(n, sizeof(*in));
-	char (*procs)[PATH_MAX] = xcalloc(n, sizeof(*procs));
 	bool *done = xcalloc(n, sizeof(*done));
 	struct child_watch *watch = xcalloc(n, sizeof(*watch));
 	enum wl_status ret = WL_OK;
@@ -331,8 +317,7 @@ static enum wl_status run_instances(struct wl_ctx *ctx, struct thp_shared *sh, c
 		c[i].fn_arg = &in[i];
 		c[i].name = "thpscale instance";
 		c[i].bind = &ctx->env->bind;
-		if (p->ncgs)
-			c[i].cgroup_procs = cg_procs_file(&p->cgs[i], procs[i], sizeof(procs[i]));
+		c[i].cgroup_procs = memcg_set_procs(&p->set, i, 1);
 		if (child_start(&c[i])) {
 			thp_shared_abort(sh);
 			ret = WL_FAILED;
@@ -364,7 +349,7 @@ static enum wl_status run_instances(struct wl_ctx *ctx, struct thp_shared *sh, c
 			}
 			if (r == 1)
 				continue;
-			if (r == -2) {
+			if (r == CHILD_STOP) {
 				/* SIGINT: break the barrier, stop everybody */
 				thp_shared_abort(sh);
 				for (unsigned j = 0; j < n; j++)
@@ -391,7 +376,6 @@ static enum wl_status run_instances(struct wl_ctx *ctx, struct thp_shared *sh, c
 	}
 	free(done);
 	free(watch);
-	free(procs);
 	free(in);
 	free(c);
 	return ret;
@@ -491,11 +475,7 @@ static void thpscale_teardown(struct wl_ctx *ctx)
 {
 	struct thp_priv *p = ctx->priv;
 
-	for (unsigned i = 0; i < p->ncgs; i++)
-		cg_destroy(&p->cgs[i]);
-	p->ncgs = 0;
-	free(p->cgs);
-	p->cgs = NULL;
+	memcg_set_remove(&p->set);
 	if (p->file_cleanup > 0)
 		cleanup_pop(p->file_cleanup, true);
 	p->file_cleanup = 0;
