@@ -108,7 +108,12 @@ static void missing_data(const struct comparison *c, struct gate_failure **f, si
 				for (size_t l = 0; l < c->nlabels; l++) {
 					const struct cmp_cell *x = &tb->ops[o].cells[l];
 
-					if (!x->present || x->n >= GATE_MIN_SAMPLES)
+					if (x->n >= GATE_MIN_SAMPLES || !tb->has_table[l])
+						continue;
+					/* no samples at all: a candidate's was named above
+					 * when the baseline has some; a baseline's, or both
+					 * sides', only here (issue 30: nothing compared) */
+					if (!x->present && l > 0 && tb->ops[o].cells[0].present)
 						continue;
 					add_failure(f, n, cap, "lrubench.compare.data", "insufficient data",
 						    xasprintf("%s/%s/%s samples of %s", wl->name, tb->title,
@@ -120,6 +125,28 @@ static void missing_data(const struct comparison *c, struct gate_failure **f, si
 				}
 		}
 	}
+}
+
+/* The gate passes only on something compared: some measured op with
+ * samples in the baseline and in another label. Labels with no ops at all
+ * (JUnit tests="0") or only empty ones are missing data, not a pass. */
+static void nothing_compared(const struct comparison *c, struct gate_failure **f, size_t *n,
+			     size_t *cap)
+{
+	for (size_t w = 0; w < c->nwls; w++)
+		for (size_t t = 0; t < c->wls[w].ntables; t++) {
+			const struct cmp_table *tb = &c->wls[w].tables[t];
+
+			if (tb->explains)
+				continue;
+			for (size_t o = 0; o < tb->nops; o++)
+				for (size_t l = 1; l < c->nlabels; l++)
+					if (tb->ops[o].cells[0].present && tb->ops[o].cells[l].present)
+						return;
+		}
+	add_failure(f, n, cap, "lrubench.compare.data", "missing data", xstrdup("anything compared"),
+		    xasprintf("no measured op has samples in both the baseline %s and another label: "
+			      "there is nothing for the gate to pass", c->labels[0].label));
 }
 
 /* "2 warnings and 1 OOM kill during memcgs-64, 1 BUG during setup" of one label */
@@ -163,6 +190,8 @@ size_t gate_checks(const struct comparison *c, const struct gate_opts *o, struct
 		}
 	if (!o->allow_missing)
 		missing_data(c, out, &n, &cap);
+	if (!o->allow_missing && c->nlabels >= 2)
+		nothing_compared(c, out, &n, &cap);
 	return n;
 }
 

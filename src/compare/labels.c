@@ -185,19 +185,59 @@ static const char *started_of(const struct label_result *l)
 	return "";
 }
 
-/* insertion sort: stable, and label counts are small */
+/* label i's place in a sort: its key, its index (the tie-break that makes
+ * qsort stable) */
+struct label_key {
+	const char *key;
+	size_t i;
+};
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct label_key *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Stable sort by "started" in O(n log n): a nightly history has thousands
+ * of labels (bench/labels-scale). */
 static void sort_by_started(struct label_result *v, size_t n)
 {
-	for (size_t i = 1; i < n; i++) {
-		struct label_result x = v[i];
-		size_t j = i;
+	struct label_key *k = xcalloc(n ? n : 1, sizeof(*k));
+	struct label_result *sorted = xcalloc(n ? n : 1, sizeof(*sorted));
 
-		while (j > 0 && strcmp(started_of(&v[j - 1]), started_of(&x)) > 0) {
-			v[j] = v[j - 1];
-			j--;
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct label_key){ started_of(&v[i]), i };
+	qsort(k, n, sizeof(*k), key_cmp);
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = v[k[i].i];
+	memcpy(v, sorted, n * sizeof(*v));
+	free(sorted);
+	free(k);
+}
+
+/* Two folders holding one label: found by sorting the names, O(n log n).
+ * The message names the first pair in folder order, as before. */
+static int check_unique_labels(const struct label_result *v, size_t n, struct strbuf *err)
+{
+	struct label_key *k = xcalloc(n ? n : 1, sizeof(*k));
+	size_t first = n, second = n;
+
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct label_key){ v[i].label, i };
+	qsort(k, n, sizeof(*k), key_cmp);
+	for (size_t i = 1; i < n; i++)
+		if (!strcmp(k[i - 1].key, k[i].key) && (second == n || k[i].i < second)) {
+			first = k[i - 1].i;
+			second = k[i].i;
 		}
-		v[j] = x;
-	}
+	free(k);
+	if (second == n)
+		return 0;
+	strbuf_addf(err, "label '%s' is in both %s and %s", v[second].label, v[first].dir,
+		    v[second].dir);
+	return -1;
 }
 
 static int pick_names(struct found *f, const char *names, struct strbuf *err)
@@ -273,13 +313,8 @@ int labels_collect(char **dirs, size_t ndirs, const char *names,
 	f.n = f.cap = found.n;
 	if (load_all(&found, &shown, f.v, err))
 		goto out;
-	for (size_t i = 0; i < f.n; i++)
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(f.v[i].label, f.v[j].label)) {
-				strbuf_addf(err, "label '%s' is in both %s and %s", f.v[i].label,
-					    f.v[j].dir, f.v[i].dir);
-				goto out;
-			}
+	if (check_unique_labels(f.v, f.n, err))
+		goto out;
 	if (names) {
 		if (pick_names(&f, names, err))
 			goto out;

@@ -162,35 +162,72 @@ static void kernel_facts(struct comparison *c)
 	cmp_add_fact(c, "kernel.taint_at_start", v, true);
 }
 
-/* "these labels ran the same kernel build (build id X): a, b", one per build */
+struct id_key {
+	const char *id;
+	size_t label;
+};
+
+static int id_cmp(const void *a, const void *b)
+{
+	const struct id_key *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+
+	return c ? c : x->label < y->label ? -1 : x->label > y->label;
+}
+
+/* a build with two or more labels: its first label, and where it starts in
+ * the sorted keys */
+struct build_group {
+	size_t first_label, at;
+};
+
+static int first_label_cmp(const void *a, const void *b)
+{
+	const struct build_group *x = a, *y = b;
+
+	return x->first_label < y->first_label ? -1 : x->first_label > y->first_label;
+}
+
+/* "these labels ran the same kernel build (build id X): a, b", one per build,
+ * in the order of each build's first label. Sorted by build id, so a history
+ * of 10,000 labels is O(n log n), not a pair-by-pair walk. */
 static void same_kernel(struct comparison *c)
 {
-	bool *done = xcalloc(c->nlabels, sizeof(*done));
+	struct id_key *k = xcalloc(c->nlabels ? c->nlabels : 1, sizeof(*k));
+	struct build_group *groups = xcalloc(c->nlabels ? c->nlabels : 1, sizeof(*groups));
+	size_t n = 0, ng = 0;
 
 	for (size_t l = 0; l < c->nlabels; l++) {
 		const char *id = get_str(kernel_of(c, l), "build_id");
+
+		if (id)
+			k[n++] = (struct id_key){ id, l };
+	}
+	qsort(k, n, sizeof(*k), id_cmp);
+	for (size_t i = 0; i < n; ) {
+		size_t j = i + 1;
+
+		while (j < n && !strcmp(k[j].id, k[i].id))
+			j++;
+		if (j - i > 1)
+			groups[ng++] = (struct build_group){ k[i].label, i };
+		i = j;
+	}
+	qsort(groups, ng, sizeof(*groups), first_label_cmp);
+	for (size_t g = 0; g < ng; g++) {
+		size_t at = groups[g].at;
 		struct strbuf who = STRBUF_INIT;
-		size_t n = 0;
 
-		if (!id || done[l])
-			continue;
-		for (size_t m = l; m < c->nlabels; m++) {
-			const char *other = get_str(kernel_of(c, m), "build_id");
-
-			if (other && !strcmp(other, id)) {
-				strbuf_addf(&who, "%s%s", n ? ", " : "", c->labels[m].label);
-				done[m] = true;
-				n++;
-			}
-		}
-		if (n > 1)
-			strlist_pushf(&c->same_kernel, "these labels ran the same kernel build (build id %s): %s",
-				      id, who.buf);
+		for (size_t j = at; j < n && !strcmp(k[j].id, k[at].id); j++)
+			strbuf_addf(&who, "%s%s", j > at ? ", " : "", c->labels[k[j].label].label);
+		strlist_pushf(&c->same_kernel, "these labels ran the same kernel build (build id %s): %s",
+			      k[at].id, who.buf);
 		strbuf_release(&who);
 	}
 	for (size_t i = 0; i < c->same_kernel.n; i++)
 		strlist_push(&c->warnings, c->same_kernel.v[i]);
-	free(done);
+	free(groups);
+	free(k);
 }
 
 static void debug_options(struct comparison *c)

@@ -7,11 +7,28 @@
 #include <math.h>
 #include <string.h>
 #include "compare/model.h"
+#include "core/escape.h"
 
-static void csv_field(struct strbuf *out, const char *s)
+/*
+ * A text cell (a name from the results: workload, table, op, label). Its
+ * bytes go inert first (core/escape.h: a control is "\xHH" text, so no raw
+ * CR or LF either), then a cell a spreadsheet would run as a formula
+ * (starting with = + - @, or a tab or CR before escaping) gets a leading
+ * apostrophe, as OWASP's CSV-injection advice has it (issue 30); numbers
+ * are written by num() and never start so.
+ */
+static void csv_field(struct strbuf *out, const char *raw)
 {
-	if (!strpbrk(s, ",\"\r\n") && s[0] != ' ' && (!*s || s[strlen(s) - 1] != ' ')) {
+	struct strbuf cell = STRBUF_INIT;
+	const char *s;
+
+	if (strchr("=+-@\t\r", raw[0]) && raw[0])
+		strbuf_addstr(&cell, "'");
+	strbuf_add_inert(&cell, raw);
+	s = cell.buf;
+	if (!strpbrk(s, ",\"\r\n'") && s[0] != ' ' && (!*s || s[strlen(s) - 1] != ' ')) {
 		strbuf_addstr(out, s);
+		strbuf_release(&cell);
 		return;
 	}
 	strbuf_addstr(out, "\"");
@@ -22,6 +39,7 @@ static void csv_field(struct strbuf *out, const char *s)
 			strbuf_add(out, s, 1);
 	}
 	strbuf_addstr(out, "\"");
+	strbuf_release(&cell);
 }
 
 struct csv_row {

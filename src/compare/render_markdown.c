@@ -14,14 +14,17 @@
 #include "core/escape.h"
 
 /* a table cell: '|' would end it, a newline would end the table (and
- * could start a heading): control characters are shown escaped */
+ * could start a heading): control characters are shown escaped. Markup
+ * that would make a name something else is backslash-escaped (CommonMark
+ * lets any ASCII punctuation be): [ ] < > ` & (links, images, HTML, code
+ * spans, entities such as &#x202e;), so a label is always shown as text */
 static void md_cell(struct strbuf *out, const char *s)
 {
 	char *tmp = text_needs_escape(s) ? inert_dup(s) : NULL;
 
 	for (const char *p = tmp ? tmp : s; *p; p++) {
-		if (*p == '|') {
-			strbuf_addstr(out, "\\|");
+		if (strchr("|[]<>`&", *p)) {
+			strbuf_addf(out, "\\%c", *p);
 		} else if (tmp && p[0] == '\\' && p[1] == '\\') {
 			strbuf_addstr(out, "\\\\");   /* an escaped backslash */
 			p++;
@@ -33,6 +36,21 @@ static void md_cell(struct strbuf *out, const char *s)
 		}
 	}
 	free(tmp);
+}
+
+/* the text of a code span (no backtick in it): inert, '|' escaped as GFM
+ * tables need even there; nothing else is markup inside a span */
+static void md_code(struct strbuf *out, const char *s)
+{
+	struct strbuf t = STRBUF_INIT;
+
+	strbuf_add_inert(&t, s);
+	for (const char *p = t.buf; *p; p++)
+		if (*p == '|')
+			strbuf_addstr(out, "\\|");
+		else
+			strbuf_add(out, p, 1);
+	strbuf_release(&t);
 }
 
 static const char *md_verdict(enum cmp_verdict v)
@@ -131,9 +149,16 @@ static void md_header(const struct comparison *c, struct strbuf *out)
 {
 	strbuf_addstr(out, "**Labels:**");
 	for (size_t l = 0; l < c->nlabels; l++) {
-		strbuf_addf(out, "%s `", l ? "," : "");
-		md_cell(out, c->labels[l].label);
-		strbuf_addf(out, "`%s", l ? "" : " (baseline)");
+		/* a code span shows its text literally; one holding a backtick
+		 * would end early, so such a label is escaped text instead */
+		bool span = !strchr(c->labels[l].label, '`');
+
+		strbuf_addf(out, "%s %s", l ? "," : "", span ? "`" : "");
+		if (span)
+			md_code(out, c->labels[l].label);
+		else
+			md_cell(out, c->labels[l].label);
+		strbuf_addf(out, "%s%s", span ? "`" : "", l ? "" : " (baseline)");
 	}
 	strbuf_addstr(out, "\n\n");
 	if (!c->nfacts) {

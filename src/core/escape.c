@@ -35,12 +35,23 @@ size_t utf8_seq(const unsigned char *p, size_t avail, unsigned *cp)
 	return n;
 }
 
-/* printable: not C0, DEL or C1, and valid UTF-8 */
+/* The bidirectional controls: embeddings and overrides (U+202A..U+202E),
+ * isolates (U+2066..U+2069), and the marks (U+200E, U+200F, U+061C). They
+ * print nothing and reorder what follows ("Trojan Source"): a label could
+ * show a regression's sign or another label's name. */
+static bool is_bidi_control(unsigned cp)
+{
+	return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
+	       cp == 0x200e || cp == 0x200f || cp == 0x061c;
+}
+
+/* printable: not C0, DEL, C1 or a bidi control, and valid UTF-8 */
 static size_t printable_seq(const unsigned char *p, size_t avail, unsigned *cp)
 {
 	size_t n = utf8_seq(p, avail, cp);
 
-	if (!n || *cp < 0x20 || *cp == 0x7f || (*cp >= 0x80 && *cp <= 0x9f))
+	if (!n || *cp < 0x20 || *cp == 0x7f || (*cp >= 0x80 && *cp <= 0x9f) ||
+	    is_bidi_control(*cp))
 		return 0;
 	return n;
 }
@@ -68,7 +79,9 @@ bool text_needs_escape(const char *s)
 	return false;
 }
 
-void strbuf_add_inert(struct strbuf *sb, const char *s)
+/* message: a whole message of ours (lines and tabs of its own, backslashes
+ * as written), with other people's bytes inside it */
+static void add_inert(struct strbuf *sb, const char *s, bool message)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t len = strlen(s);
@@ -77,21 +90,34 @@ void strbuf_add_inert(struct strbuf *sb, const char *s)
 	for (size_t i = 0; i < len; ) {
 		size_t n = printable_seq(p + i, len - i, &cp);
 
-		if (n) {
+		if (message && (p[i] == '\n' || p[i] == '\t')) {
+			strbuf_add(sb, p + i, 1);
+			i++;
+		} else if (n) {
 			/* a backslash before "x" or "u" would read as an escape */
-			if (p[i] == '\\')
+			if (p[i] == '\\' && !message)
 				strbuf_addstr(sb, "\\\\");
 			else
 				strbuf_add(sb, p + i, n);
 			i += n;
-		} else if (utf8_seq(p + i, len - i, &cp) == 2) {
-			strbuf_addf(sb, "\\u%04x", cp);   /* a C1 control */
-			i += 2;
+		} else if ((n = utf8_seq(p + i, len - i, &cp)) >= 2) {
+			strbuf_addf(sb, "\\u%04x", cp);   /* a C1 or bidi control */
+			i += n;
 		} else {
 			strbuf_addf(sb, "\\x%02x", p[i]);
 			i++;
 		}
 	}
+}
+
+void strbuf_add_inert(struct strbuf *sb, const char *s)
+{
+	add_inert(sb, s, false);
+}
+
+void strbuf_add_inert_message(struct strbuf *sb, const char *s)
+{
+	add_inert(sb, s, true);
 }
 
 char *inert_dup(const char *s)

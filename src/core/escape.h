@@ -22,12 +22,19 @@ bool text_needs_escape(const char *s);
 /*
  * For a terminal, a text file or markdown: C0 controls (ESC, CR, newline,
  * tab, ...), DEL and invalid UTF-8 bytes as "\xHH", C1 controls (U+0080 to
- * U+009F, which terminals obey too) as "\u00HH", and a backslash that would
+ * U+009F, which terminals obey too) and the bidirectional controls (U+202A
+ * to U+202E, U+2066 to U+2069, U+200E, U+200F, U+061C, which reorder what a
+ * reader sees) as "\uHHHH", and a backslash that would
  * start such an escape as "\\"; everything else as is. A name can then
  * never move the cursor, recolour the terminal or start a line (so never a
  * markdown heading).
  */
 void strbuf_add_inert(struct strbuf *sb, const char *s);
+/* A whole message (error, warning, info): the same, but its own newlines
+ * and tabs stay, and a backslash stays one. error(), warning() and info()
+ * print every message through it, so a name quoted in any message is
+ * inert whoever forgot to escape it. */
+void strbuf_add_inert_message(struct strbuf *sb, const char *s);
 /* The same into a new string (free it), for "%s" in messages. */
 char *inert_dup(const char *s);
 

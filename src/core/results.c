@@ -174,8 +174,7 @@ static json_object *get_typed(json_object *o, const char *key, json_type type, c
 		return NULL;
 	}
 	/* "a\u0000b" would silently become "a" (and collide with it) */
-	if (type == json_type_string &&
-	    strlen(json_object_get_string(v)) != (size_t)json_object_get_string_len(v)) {
+	if (type == json_type_string && json_string_has_nul(v)) {
 		strbuf_addf(err, "%s: %s%s\"%s\" holds a NUL character (\\u0000)", path, where,
 			    *where ? "." : "", key);
 		return NULL;
@@ -393,6 +392,12 @@ static size_t line_of(const char *text, size_t off)
 	return line;
 }
 
+bool json_string_has_nul(json_object *v)
+{
+	return json_object_is_type(v, json_type_string) &&
+	       strlen(json_object_get_string(v)) != (size_t)json_object_get_string_len(v);
+}
+
 json_object *json_load_file(const char *path, struct strbuf *err)
 {
 	size_t len;
@@ -586,7 +591,7 @@ int label_result_load(const char *dir, struct label_result *out, struct strbuf *
 		goto fail;
 	}
 	if (json_object_object_get_ex(out->run, "label", &v) && json_object_is_type(v, json_type_string)) {
-		if (strlen(json_object_get_string(v)) != (size_t)json_object_get_string_len(v)) {
+		if (json_string_has_nul(v)) {
 			strbuf_addf(err, "%s/run.json: \"label\" holds a NUL character (\\u0000)", dir);
 			goto fail;
 		}

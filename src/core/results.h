@@ -109,6 +109,9 @@ void wl_result_release(struct wl_result *r);
 /* Parse a JSON file; on a syntax error err says "FILE: invalid JSON at
  * line L, byte B: <reason>". Returns NULL on error. */
 json_object *json_load_file(const char *path, struct strbuf *err);
+/* A JSON string holding a NUL ("a\u0000b"): its C string would silently be
+ * "a" and collide with another name, so such a value is refused. */
+bool json_string_has_nul(json_object *v);
 /* The same for text already in memory (path names it in messages). */
 json_object *json_parse_text(const char *text, size_t len, const char *path, struct strbuf *err);
 /* Atomic write (temp + fsync + rename), pretty-printed. */

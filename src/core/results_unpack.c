@@ -120,9 +120,10 @@ static int check_manifest(const char *archive, const char *dir, struct strlist *
 									    : NULL;
 		char *ldir;
 
-		if (!name || label_name_check(name, &why)) {
+		if (!name || json_string_has_nul(l) || label_name_check(name, &why)) {
 			strbuf_addf(err, "%s: its manifest lists a bad label: %s", archive,
-				    name ? why.buf : "not a string");
+				    !name ? "not a string" : json_string_has_nul(l) ?
+				    "it holds a NUL character (\\u0000)" : why.buf);
 			goto out;
 		}
 		for (size_t j = 0; j < i; j++)

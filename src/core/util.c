@@ -2,6 +2,7 @@
 /* Error reporting, strbuf, allocation, parsers and file helpers. */
 #include "core/util.h"
 #include "core/cleanup.h"
+#include "core/escape.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -19,13 +20,19 @@
 int lb_quiet;
 const char *lb_progname = "lrubench";
 
+/* Every message is printed inert (core/escape.h): names from files,
+ * archives and children's output never reach the terminal raw, in any
+ * message, escaped by its caller or not (issue 30). */
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	char msg[4096];
+	struct strbuf sb = STRBUF_INIT;
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	strbuf_add_inert_message(&sb, msg);
 	fflush(stdout);
-	fprintf(stderr, "%s: %s%s\n", lb_progname, prefix, msg);
+	fprintf(stderr, "%s: %s%s\n", lb_progname, prefix, sb.buf);
+	strbuf_release(&sb);
 }
 
 int error(const char *fmt, ...)
@@ -61,15 +68,20 @@ void warning(const char *fmt, ...)
 
 void info(const char *fmt, ...)
 {
+	struct strbuf msg = STRBUF_INIT, sb = STRBUF_INIT;
 	va_list ap;
 
 	if (lb_quiet)
 		return;
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
+	strbuf_add_inert_message(&sb, msg.buf);
+	fputs(sb.buf, stdout);
 	putchar('\n');
 	fflush(stdout);
+	strbuf_release(&msg);
+	strbuf_release(&sb);
 }
 
 static void oom(size_t n)

@@ -65,6 +65,32 @@ test_zero_baseline_percent_follows_the_direction() {
   true
 }
 
+# --- issue 30 low 13: the gate never passes on nothing compared ---
+
+test_gate_fails_when_nothing_was_compared() {
+  need_cmd xmllint libxml2-utils
+  # the baseline's op has no samples: nothing is compared
+  two_labels "$T/r" higher "" "5 6 7"
+  expect_exit 1 "$LRUBENCH" compare --fail-on-regression 5 "$T/r"
+  assert_grep_err "insufficient data: w / t / 1: base has 0 samples"
+  assert_grep_err "missing data: no measured op has samples in both the baseline base and another label"
+  # both sides empty
+  two_labels "$T/e" higher "" ""
+  expect_exit 1 "$LRUBENCH" compare --fail-on-regression 5 "$T/e"
+  assert_grep_err "cand has 0 samples"
+  # labels with no ops at all: JUnit tests="0" used to pass
+  mkdir -p "$T/z"
+  two_labels "$T/z" higher "1 2" "1 2"
+  for l in base cand; do
+    python3 -c 'import json,sys; json.dump({"schema": 1, "workload": "w", "tables": []}, open(sys.argv[1], "w"))' "$T/z/$l/w.json"
+  done
+  expect_exit 1 "$LRUBENCH" compare --fail-on-regression 5 --junit "$T/j.xml" "$T/z"
+  assert_grep_err "there is nothing for the gate to pass"
+  assert_eq "$(xmllint --xpath 'count(//failure)' "$T/j.xml")" 1 "JUnit failures"
+  # --allow-missing says it was meant
+  expect_exit 0 "$LRUBENCH" compare --fail-on-regression 5 --allow-missing "$T/z"
+}
+
 # --- item 4: one sample a side is insufficient data, never a regression ---
 
 test_single_sample_is_insufficient_data_everywhere() {

@@ -135,6 +135,7 @@ schema|results archive schema 2 is not known (this lrubench reads schema 1
 format|not an lrubench results archive
 unlisted|holds the folder 'extra', which its manifest does not list
 missing-label|label 'absent' of its manifest has no run.json
+nul-label|its manifest lists a bad label: it holds a NUL character
 dotdot|refusing entry 'good/../../outside/escaped': '.' or '..' component
 absolute|: absolute path
 symlink|refusing entry 'good/logs': a symbolic link

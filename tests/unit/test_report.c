@@ -574,7 +574,8 @@ static void test_gate_needs_significance(void **state)
 static void test_escaping(void **state)
 {
 	static const char *const ops[] = { "a,b", "say \"hi\"", "p|q", "l1\nl2", "x<y>&z",
-					   "back\\slash", "esc\x1b" "x", "it's" };
+					   "back\\slash", "esc\x1b" "x", "it's", "=1+2",
+					   "@SUM(A1)", "+x", "-y", "\tz", "\rw" };
 	static const double x1[] = { 10, 11, 12 }, x2[] = { 20, 21, 22 };
 	struct label_result l[2];
 	struct comparison c;
@@ -592,8 +593,20 @@ static void test_escaping(void **state)
 	report_csv(&c, &out);
 	assert_in(out.buf, "readtwice,t,\"a,b\",cand,n,3\n");
 	assert_in(out.buf, "readtwice,t,\"say \"\"hi\"\"\",cand,n,3\n");
-	assert_in(out.buf, "readtwice,t,\"l1\nl2\",cand,n,3\n");
+	/* issue 30: names go inert (no raw control byte at all), and a cell a
+	 * spreadsheet would run as a formula starts with an apostrophe */
+	assert_in(out.buf, "readtwice,t,l1\\x0al2,cand,n,3\n");
 	assert_in(out.buf, "readtwice,t,p|q,\" lead\",n,3\n");
+	assert_in(out.buf, "readtwice,t,esc\\x1bx,cand,n,3\n");
+	assert_in(out.buf, "readtwice,t,\"'=1+2\",cand,n,3\n");
+	assert_in(out.buf, "readtwice,t,\"'@SUM(A1)\",cand,n,3\n");
+	assert_in(out.buf, "readtwice,t,\"'+x\",cand,n,3\n");
+	assert_in(out.buf, "readtwice,t,\"'-y\",cand,n,3\n");
+	assert_in(out.buf, "readtwice,t,\"'\\x09z\",cand,n,3\n");
+	assert_in(out.buf, "readtwice,t,\"'\\x0dw\",cand,n,3\n");
+	assert_in(out.buf, "readtwice,t,\"it's\",cand,n,3\n");
+	for (const char *p = out.buf; *p; p++)
+		assert_true((unsigned char)*p >= 0x20 || *p == '\n');
 
 	strbuf_reset(&out);
 	report_json(&c, 0, &out);
@@ -627,7 +640,7 @@ static void test_escaping(void **state)
 	assert_null(strstr(out.buf, "x<y>"));
 	assert_null(strchr(out.buf, '\x1b'));
 	assert_int_equal(count(out.buf, "<failure "), ARRAY_SIZE(ops));
-	assert_in(out.buf, "failures=\"8\"");
+	assert_in(out.buf, "failures=\"14\"");
 	comparison_release(&c);
 	strbuf_release(&out);
 	strbuf_release(&err);
