@@ -168,7 +168,8 @@ void option_describe_type(const struct option_def *d, char *buf, size_t len)
 		format_size(d->min, a, sizeof(a));
 		format_size(d->max, b, sizeof(b));
 		if (d->max)
-			snprintf(buf, len, "size %s..%s%s", a, b, d->flags & OPTF_NONE ? " or none" : "");
+			snprintf(buf, len, "size %s..%s%s%s", a, b, d->flags & OPTF_NONE ? " or none" : "",
+				 d->flags & OPTF_AUTO ? " or auto" : "");
 		else
 			snprintf(buf, len, "size%s", d->flags & OPTF_NONE ? " or none" : "");
 		break;
@@ -228,6 +229,10 @@ int option_parse(const struct option_def *d, const char *val, void *dst, struct 
 		uint64_t v;
 		if ((d->flags & OPTF_NONE) && !strcasecmp(val, "none")) {
 			*(uint64_t *)dst = 0;
+			return 0;
+		}
+		if ((d->flags & OPTF_AUTO) && !strcmp(val, "auto")) {
+			*(uint64_t *)dst = LB_SIZE_AUTO;
 			return 0;
 		}
 		if (parse_size(val, &v)) {

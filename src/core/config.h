@@ -34,7 +34,9 @@ enum opt_type {
 
 #define OPTF_NONE  0x1  /* OPT_SIZE and OPT_TIME accept "none" (stored as 0) */
 #define OPTF_AUTO  0x2  /* OPT_STR: the value "auto" is kept as text for the workload to size;
-			   OPT_UINT: "auto" is stored as LB_AUTO */
+			   OPT_UINT: "auto" is stored as LB_AUTO; OPT_SIZE: as LB_SIZE_AUTO */
+/* OPT_SIZE "auto": the workload sizes it (e.g. core/file_sizing.h) */
+#define LB_SIZE_AUTO UINT64_MAX
 
 #define LB_LIST_MAX 64
 struct ull_list {

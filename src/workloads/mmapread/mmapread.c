@@ -16,6 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/cleanup.h"
+#include "core/file_sizing.h"
+#include "core/memcg_optional.h"
 #include "core/task_round.h"
 #include "core/workload.h"
 #include "workloads/mmapread/mapper.h"
@@ -41,6 +43,7 @@ static const char *const evict_modes[] = { "fadvise", "reclaim", NULL };
 struct mmapread_state {
 	char **files;          /* one per task of the largest step, or one shared */
 	size_t nfiles;
+	uint64_t file_size;    /* file_size, or what auto sized (core/file_sizing.h) */
 };
 
 enum { T_AGGREGATE, T_PER_TASK };
@@ -69,8 +72,10 @@ static const struct option_def mmapread_options[] = {
 	  "memory cgroup (the controller enabled, no memcg of their own)" },
 	{ "tasks_per_memcg", OPT_UINT, MOFF(tasks_per_memcg), "2", NULL, NULL, 1, 1024, NULL, 0,
 	  "tasks per memcg, each mapping and reading its file (vm-scalability: one per CPU)" },
-	{ "file_size", OPT_SIZE, MOFF(file_size), "1G", NULL, "128M", 1ULL << 20, 1ULL << 42, NULL, 0,
-	  "size of each task's sparse file (of the one file with shared_file): one pass reads it" },
+	{ "file_size", OPT_SIZE, MOFF(file_size), "1G", NULL, "128M", 1ULL << 20, 1ULL << 42, NULL,
+	  OPTF_AUTO, "size of each task's sparse file (of the one file with shared_file): one pass "
+	  "reads it; auto: vm-scalability's ROTATE_BYTES = min(4T, 256 x MemAvailable) divided by "
+	  "the tasks of the largest step (case-lru-file-mmap-read), whole with shared_file" },
 	{ "shared_file", OPT_BOOL, MOFF(shared_file), "no", NULL, NULL, 0, 0, NULL, 0,
 	  "yes: every task of the step maps the same file; no: one file per task" },
 	{ "evict", OPT_ENUM, MOFF(evict), "fadvise", NULL, NULL, 0, 0, evict_modes, 0,
@@ -90,12 +95,11 @@ static size_t step_groups(unsigned long long memcgs)
 
 static enum wl_status mmapread_probe(struct wl_ctx *ctx, struct strbuf *why)
 {
-	if (!ctx->env->cg || ctx->env->cg->mode == CG_NONE) {
-		strbuf_addstr(why, "no memory cgroup controller is mounted (cgroup v2 with memory in "
-			      "cgroup.controllers, or a v1 memory hierarchy): mmapread runs its tasks in "
-			      "memcgs, or with memcgs = 0 in the root memory cgroup");
-		return WL_UNSUPPORTED;
-	}
+	struct mmapread_opts *o = ctx->opts;
+
+	/* without a controller only memcgs = 0 can run: no memcg, said so in the results */
+	if (!ctx->env->cg || ctx->env->cg->mode == CG_NONE)
+		return memcgs_without_controller(&o->memcgs, "mmapread", why);
 	return WL_OK;
 }
 
@@ -127,7 +131,7 @@ static enum wl_status mmapread_setup(struct wl_ctx *ctx)
 	struct mmapread_opts *o = ctx->opts;
 	struct mmapread_state *st = ctx->priv;
 	const char *dir;
-	size_t most = 1;
+	size_t most = 1, tasks;
 	enum wl_status r;
 
 	for (size_t i = 0; i < o->memcgs.n; i++) {
@@ -137,11 +141,17 @@ static enum wl_status mmapread_setup(struct wl_ctx *ctx)
 		if (n > most)
 			most = n;
 	}
+	tasks = most;
 	if (o->shared_file)
 		most = 1;
 	r = env_sparse_dir(ctx->env, &dir);
 	if (r != WL_OK)
 		return r;
+	/* auto: the stock case's ROTATE_BYTES / nr_task a task; one shared file gets all of it */
+	st->file_size = file_size_resolve(ctx->env, "mmapread", o->file_size, most,
+					  o->shared_file ? 1 : tasks, 1ULL << 20,
+					  o->shared_file ? "ROTATE_BYTES, one shared file" :
+					  "ROTATE_BYTES / tasks of the largest step (case-lru-file-mmap-read)");
 	st->files = xcalloc(most, sizeof(char *));
 	for (size_t f = 0; f < most; f++) {
 		int fd;
@@ -154,7 +164,7 @@ static enum wl_status mmapread_setup(struct wl_ctx *ctx)
 			return WL_FAILED;
 		}
 		/* all holes: every fault makes a clean page-cache page, no block I/O */
-		if (ftruncate(fd, (off_t)o->file_size)) {
+		if (ftruncate(fd, (off_t)st->file_size)) {
 			error_errno("cannot size %s", st->files[f]);
 			close(fd);
 			return WL_FAILED;
@@ -193,6 +203,8 @@ static void add_details(struct wl_samples *s, const struct round_slot *slots, si
 	json_object_object_add(d, "task_mbps", mbps);
 	json_object_object_add(d, "task_cpus", cpus);
 	json_object_object_add(d, "task_nodes", nodes);
+	if (!groups)
+		json_object_object_add(d, "memory_controller", json_object_new_string(NO_MEMCG_NOTE));
 	for (size_t k = 0; k < nk; k++) {
 		uint64_t total = 0;
 		char key[64];
@@ -213,6 +225,9 @@ static enum wl_status mmapread_run_step(struct wl_ctx *ctx, size_t step, struct 
 	struct mmapread_state *st = ctx->priv;
 	unsigned long long want = o->memcgs.v[step];
 	size_t groups = step_groups(want), per = o->tasks_per_memcg, ntasks = groups * per, made = 0;
+	/* no memory controller (memcgs = 0 only, probe): the tasks stay in our cgroup */
+	bool nocg = !ctx->env->cg || ctx->env->cg->mode == CG_NONE;
+	size_t ncg = nocg ? 0 : groups;
 	size_t nk = ARRAY_SIZE(stat_keys);
 	struct cgroup *cgs = xcalloc(groups, sizeof(*cgs));
 	char (*procs)[4096] = xcalloc(groups, sizeof(*procs));
@@ -226,12 +241,12 @@ static enum wl_status mmapread_run_step(struct wl_ctx *ctx, size_t step, struct 
 	double agg = 0;
 	char op[32];
 
-	if (!want) {
+	if (!want && !nocg) {
 		if (env_root_memcg(ctx->env, &cgs[0]))
 			goto out;
 		made = 1;
 	}
-	for (; made < groups; made++) {
+	for (; made < ncg; made++) {
 		char name[64];
 
 		if (lb_stop_requested()) {
@@ -245,24 +260,24 @@ static enum wl_status mmapread_run_step(struct wl_ctx *ctx, size_t step, struct 
 	for (size_t i = 0; i < ntasks; i++) {
 		mt[i] = (struct mr_task){ .file = st->files[o->shared_file ? 0 : i],
 					  .fadvise = o->evict == EVICT_FADVISE, .fd = -1 };
-		rt[i] = (struct round_task){ &mt[i], cg_procs_file(&cgs[i / per], procs[i / per],
-								   sizeof(procs[i / per])) };
+		rt[i] = (struct round_task){ &mt[i], nocg ? NULL : cg_procs_file(&cgs[i / per], procs[i / per],
+									   sizeof(procs[i / per])) };
 	}
 	spec = (struct round_spec){ ntasks, rt, mr_prepare, mr_work, &ctx->env->bind, o->runtime,
 				    MR_GRACE, "mmapread task" };
-	stats_snapshot(cgs, groups, before, have_b);
+	stats_snapshot(cgs, ncg, before, have_b);
 	switch (round_run(&spec, slots)) {
 	case 0: break;
 	case -2: ret = WL_INTERRUPTED; goto out;
 	default: goto out;
 	}
-	stats_snapshot(cgs, groups, after, have_a);
+	stats_snapshot(cgs, ncg, after, have_a);
 	for (size_t i = 0; i < ntasks; i++)
 		agg += round_mbps(slots[i].bytes, slots[i].elapsed);
 	snprintf(op, sizeof(op), "memcgs-%llu", want);
 	wl_sample(s, T_AGGREGATE, op, agg);
 	wl_sample(s, T_PER_TASK, op, agg / (double)ntasks);
-	add_details(s, slots, ntasks, groups, before, after, have_b, have_a);
+	add_details(s, slots, ntasks, ncg, before, after, have_b, have_a);
 	ret = WL_OK;
 out:
 	for (size_t m = 0; m < made; m++)
@@ -296,7 +311,9 @@ static void mmapread_summary(struct wl_ctx *ctx, FILE *out)
 	struct mmapread_opts *o = ctx->opts;
 	char size[32];
 
-	format_size(o->file_size, size, sizeof(size));
+	struct mmapread_state *st = ctx->priv;
+
+	format_size(st->file_size ? st->file_size : o->file_size, size, sizeof(size));
 	fprintf(out, "mmapread: %llu task%s per memcg, %s %s, evict=%s\n", o->tasks_per_memcg,
 		o->tasks_per_memcg == 1 ? "" : "s", o->shared_file ? "one shared file of" : "a file each of",
 		size, evict_modes[o->evict]);

@@ -13,7 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/cleanup.h"
+#include "core/file_sizing.h"
 #include "workloads/readtwice/readers.h"
+#include "workloads/readtwice/reader_report.h"
+#include "core/memcg_optional.h"
 #include "core/workload.h"
 #include "profile/memcg_rates.h"
 #include "profile/profile.h"
@@ -24,18 +27,24 @@ struct readtwice_opts {
 	uint64_t file_size;
 	uint64_t memcg_limit;
 	double runtime;
+	int reader;            /* enum rt_reader_mode */
 };
 
 struct readtwice_state {
 	char **files;          /* one per memcg of the largest step */
 	size_t nfiles;
+	uint64_t file_size;    /* file_size, or what auto sized (sizing.h) */
 };
 
-enum { T_AGGREGATE, T_PER_MEMCG };
+static const char *const reader_modes[] = { "native", "dd", NULL };
+
+enum { T_AGGREGATE, T_PER_MEMCG, T_PER_READER };
 
 static const struct table_def readtwice_tables[] = {
 	[T_AGGREGATE] = { "readtwice MB/s aggregate", "MB/s", BETTER_HIGHER, { "memory cgroups", "count" } },
 	[T_PER_MEMCG] = { "readtwice MB/s per memcg", "MB/s", BETTER_HIGHER, { "memory cgroups", "count" } },
+	/* the posted scripts' number: the mean over dd processes of each one's rate */
+	[T_PER_READER] = { "readtwice MB/s per reader", "MB/s", BETTER_HIGHER, { "memory cgroups", "count" } },
 	{ NULL, NULL, 0 },
 };
 
@@ -59,23 +68,28 @@ static const struct option_def readtwice_options[] = {
 	  "root memory cgroup (the controller enabled, no memcg of their own)" },
 	{ "readers_per_memcg", OPT_UINT, ROFF(readers_per_memcg), "2", NULL, NULL, 1, 64, NULL, 0,
 	  "sequential 4 KiB readers of the memcg's file (two: the second reads what the first cached)" },
-	{ "file_size", OPT_SIZE, ROFF(file_size), "1G", NULL, "512M", 1ULL << 20, 1ULL << 42, NULL, 0,
-	  "size of each memcg's sparse file" },
+	{ "file_size", OPT_SIZE, ROFF(file_size), "1G", NULL, "512M", 1ULL << 20, 1ULL << 42, NULL,
+	  OPTF_AUTO, "size of each memcg's sparse file; auto: vm-scalability's ROTATE_BYTES = "
+	  "min(4T, 256 x MemAvailable) per memcg, as each posted container made one" },
 	{ "memcg_limit", OPT_SIZE, ROFF(memcg_limit), "256M", NULL, NULL, 16ULL << 20, 1ULL << 50, NULL,
 	  OPTF_NONE, "memory limit of each memcg (not of the root cgroup of memcgs = 0); none for "
 	  "global reclaim only" },
 	{ "runtime", OPT_TIME, ROFF(runtime), "20s", NULL, "3s", 1, 86400, NULL, 0,
 	  "how long the readers read in each iteration" },
+	{ "reader", OPT_ENUM, ROFF(reader), "native", NULL, NULL, 0, 0, reader_modes, 0,
+	  "native: one read() per 4 KiB block, wrapping at end of file; dd: GNU dd bs=4k "
+	  "of=/dev/null's system calls (a read() and a write() to /dev/null per block), stopping "
+	  "at end of file as dd does" },
 	OPT_END,
 };
 
 static enum wl_status readtwice_probe(struct wl_ctx *ctx, struct strbuf *why)
 {
-	if (!ctx->env->cg || ctx->env->cg->mode == CG_NONE) {
-		strbuf_addstr(why, "no memory cgroup controller is mounted (cgroup v2 with memory in "
-			      "cgroup.controllers, or a v1 memory hierarchy)");
-		return WL_UNSUPPORTED;
-	}
+	struct readtwice_opts *o = ctx->opts;
+
+	/* without a controller only memcgs = 0 can run: no memcg, said so in the results */
+	if (!ctx->env->cg || ctx->env->cg->mode == CG_NONE)
+		return memcgs_without_controller(&o->memcgs, "readtwice", why);
 	return WL_OK;
 }
 
@@ -109,6 +123,10 @@ static enum wl_status readtwice_setup(struct wl_ctx *ctx)
 	r = env_sparse_dir(ctx->env, &dir);
 	if (r != WL_OK)
 		return r;
+	/* auto: every memcg's file is ROTATE_BYTES, as each posted container made one */
+	st->file_size = file_size_resolve(ctx->env, "readtwice", o->file_size, most, 1, 1ULL << 20,
+					  "ROTATE_BYTES per memcg file (the container case)");
+	env_fact(ctx->env, "readtwice", "reader", json_object_new_string(reader_modes[o->reader]));
 	st->files = xcalloc(most, sizeof(char *));
 	for (size_t m = 0; m < most; m++) {
 		int fd;
@@ -121,7 +139,7 @@ static enum wl_status readtwice_setup(struct wl_ctx *ctx)
 			return WL_FAILED;
 		}
 		/* all holes: reads make clean page-cache pages without block I/O */
-		if (ftruncate(fd, (off_t)o->file_size)) {
+		if (ftruncate(fd, (off_t)st->file_size)) {
 			error_errno("cannot size %s", st->files[m]);
 			close(fd);
 			return WL_FAILED;
@@ -150,6 +168,9 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 	struct readtwice_state *st = ctx->priv;
 	size_t want = o->memcgs.v[step], r = o->readers_per_memcg, made = 0;
 	size_t n = want ? want : 1;   /* memcgs = 0: one set of readers, in the root cgroup */
+	/* no memory controller (memcgs = 0 only, probe): the readers stay in our cgroup */
+	bool nocg = !ctx->env->cg || ctx->env->cg->mode == CG_NONE;
+	size_t ncg = nocg ? 0 : n;
 	size_t nk = ARRAY_SIZE(stat_keys);
 	struct cgroup *cgs = xcalloc(n, sizeof(*cgs));
 	struct round_slot *res = xcalloc(n * r, sizeof(*res));
@@ -162,12 +183,12 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 	double t0, secs;
 	enum wl_status ret = WL_FAILED;
 
-	if (!want) {
+	if (!want && !nocg) {
 		if (env_root_memcg(ctx->env, &cgs[0]))
 			goto out;
 		made = 1;
 	}
-	for (; made < n; made++) {
+	for (; made < ncg; made++) {
 		char name[64];
 
 		snprintf(name, sizeof(name), "readtwice-%zu", made);
@@ -179,10 +200,10 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 			goto out;
 		}
 	}
-	stats_snapshot(cgs, n, before, have_b);
-	memcg_snapshot_take(&snap_b, cgs, n);
-	spec = (struct rt_spec){ n, r, st->files, cgs, &ctx->env->bind, o->runtime,
-				 ctx->env->g->stuck_timeout, &s->why };
+	stats_snapshot(cgs, ncg, before, have_b);
+	memcg_snapshot_take(&snap_b, cgs, ncg);
+	spec = (struct rt_spec){ n, r, st->files, nocg ? NULL : cgs, &ctx->env->bind, o->runtime,
+				 ctx->env->g->stuck_timeout, &s->why, (enum rt_reader_mode)o->reader };
 	t0 = now_monotonic();
 	switch (readtwice_round(&spec, res)) {
 	case 0: break;
@@ -192,8 +213,8 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 	}
 	secs = now_monotonic() - t0;
 	ret = WL_OK;
-	stats_snapshot(cgs, n, after, have_a);
-	memcg_snapshot_take(&snap_a, cgs, n);
+	stats_snapshot(cgs, ncg, after, have_a);
+	memcg_snapshot_take(&snap_a, cgs, ncg);
 	rt_summarize(res, n, r, mbps, &sum);
 	{
 		char op[32];
@@ -201,9 +222,12 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 
 		snprintf(op, sizeof(op), "memcgs-%zu", want);
 		wl_sample(s, T_AGGREGATE, op, sum.aggregate);
-		wl_sample(s, T_PER_MEMCG, op, sum.per_memcg_mean);
+		if (!nocg)
+			wl_sample(s, T_PER_MEMCG, op, sum.per_memcg_mean);
+		wl_sample(s, T_PER_READER, op, sum.per_reader_mean);
+		rt_add_reader_details(d, res, n * r, st->file_size, o->reader, nocg);
 		/* does every memcg get its share? how hard did reclaim work? */
-		wl_sample_fairness(s, op, mbps, n);
+		wl_sample_fairness(s, op, nocg ? NULL : mbps, ncg);
 		wl_sample_memcg_rates(s, op, &snap_b, &snap_a, secs);
 		for (size_t m = 0; m < n; m++)
 			json_object_array_add(per, json_object_new_double(mbps[m]));
