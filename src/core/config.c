@@ -127,11 +127,17 @@ const struct option_def vm_options[] = {
 	OPT_END,
 };
 
+const char *const wl_statistics[] = { "mmtests", "amean", NULL };
+
 const struct option_def wl_common_options[] = {
 	{ "iterations", OPT_UINT, COFF(iterations), "inherit", NULL, NULL, 1, 10000, NULL, OPTF_AUTO,
 	  "measured iterations for this workload, or auto (default: [global] iterations)" },
 	{ "warmup", OPT_UINT, COFF(warmup), "inherit", NULL, NULL, 0, 100, NULL, 0,
 	  "warm-up iterations for this workload (default: [global] warmup)" },
+	{ "statistic", OPT_ENUM, COFF(statistic), "mmtests", NULL, NULL, 0, 0, wl_statistics, 0,
+	  "the mean row compare, report and email print for this workload's tables: mmtests (Hmean "
+	  "where higher is better, Amean where lower) or amean (the arithmetic mean: where the "
+	  "experiment posted one)" },
 	OPT_END,
 };
 

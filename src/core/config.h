@@ -131,7 +131,10 @@ struct config_section {
 struct wl_common_opts {
 	unsigned long long iterations;
 	unsigned long long warmup;
+	int statistic;           /* index into wl_statistics: the mean row of compare (§8) */
 };
+/* "mmtests", "amean": run.json config.<workload>.statistic, read by compare */
+extern const char *const wl_statistics[];
 extern const struct option_def wl_common_options[];
 /* Recompute def_fn defaults (keys still at their default) for a new sizing:
  * the chosen NUMA node is only known after files and --set are read. Values

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/cleanup.h"
+#include "core/file_plan.h"
 #include "core/file_sizing.h"
 #include "core/memcg_optional.h"
 #include "core/task_round.h"
@@ -319,6 +320,17 @@ static void mmapread_summary(struct wl_ctx *ctx, FILE *out)
 		size, evict_modes[o->evict]);
 }
 
+/* run --dry-run --machine (core/file_plan.h): auto divides ROTATE_BYTES between the tasks */
+static void mmapread_plan(struct wl_ctx *ctx, struct wl_plan *p)
+{
+	struct mmapread_opts *o = ctx->opts;
+
+	file_plan(ctx, p, &(struct file_plan_spec){ &o->memcgs, o->tasks_per_memcg, o->tasks_per_memcg,
+						    o->shared_file, true, o->file_size, o->memcg_limit,
+						    o->runtime, "ROTATE_BYTES / tasks of the largest step",
+						    "tasks" });
+}
+
 const struct workload_ops mmapread_ops = {
 	.name = "mmapread",
 	.summary = "page-cache faults: tasks mmap sparse files and read every page, per memcg count",
@@ -332,4 +344,5 @@ const struct workload_ops mmapread_ops = {
 	.run_step = mmapread_run_step,
 	.teardown = mmapread_teardown,
 	.print_summary = mmapread_summary,
+	.plan = mmapread_plan,
 };

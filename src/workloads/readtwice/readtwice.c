@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/cleanup.h"
+#include "core/file_plan.h"
 #include "core/file_sizing.h"
 #include "workloads/readtwice/readers.h"
 #include "workloads/readtwice/reader_report.h"
@@ -294,6 +295,18 @@ static void readtwice_teardown(struct wl_ctx *ctx)
 	st->nfiles = 0;
 }
 
+/* run --dry-run --machine (core/file_plan.h): every memcg's file is ROTATE_BYTES with auto */
+static void readtwice_plan(struct wl_ctx *ctx, struct wl_plan *p)
+{
+	struct readtwice_opts *o = ctx->opts;
+	char tasks[32];
+
+	snprintf(tasks, sizeof(tasks), "readers (%s)", reader_modes[o->reader]);
+	file_plan(ctx, p, &(struct file_plan_spec){ &o->memcgs, o->readers_per_memcg, 1, false, false,
+						    o->file_size, o->memcg_limit, o->runtime,
+						    "ROTATE_BYTES per memcg file", tasks });
+}
+
 const struct workload_ops readtwice_ops = {
 	.name = "readtwice",
 	.summary = "page-cache LRU churn: sequential readers of sparse files, one set per memcg",
@@ -306,4 +319,5 @@ const struct workload_ops readtwice_ops = {
 	.setup = readtwice_setup,
 	.run_step = readtwice_run_step,
 	.teardown = readtwice_teardown,
+	.plan = readtwice_plan,
 };
