@@ -121,7 +121,7 @@ static enum wl_status mmapread_validate(struct wl_ctx *ctx, struct strbuf *err)
 			return WL_BAD_CONFIG;
 		}
 	}
-	if (o->evict == EVICT_RECLAIM && !o->memcg_limit)
+	if (o->evict == EVICT_RECLAIM && !o->memcg_limit && o->file_size != LB_SIZE_AUTO)
 		warning("mmapread.evict = reclaim without a memcg_limit: unless the files together "
 			"exceed memory, passes after the first find their pages cached (no insertion)");
 	return WL_OK;
