@@ -101,7 +101,7 @@ static const struct popt run_options[] = {
 		      set_key),
 	POPT_BOOL(0, "dry-run", &A.dry_run, "check as a run would, print the config"),
 	POPT_STRING(0, "machine", &A.machine, "SHAPE",
-		    "with --dry-run: plan for cpus=N,memory=SIZE[,nodes=N,available=SIZE]"),
+		    "--dry-run for cpus=N,memory=SIZE[,nodes=N]"),
 	POPT_BOOL('q', "quiet", &A.quiet, "print errors only"),
 	POPT_GROUP("VM mode (lrubench-vm(7)): boot each kernel in qemu, run the suite above in it,\n"
 		   "compare. Each flag sets a [vm] key (lrubench list vm); so do the aliases\n"
