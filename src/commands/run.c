@@ -14,6 +14,7 @@
 #include "core/cleanup.h"
 #include "core/label_name.h"
 #include "core/label_pattern.h"
+#include "core/machine_shape.h"
 #include "commands/commands.h"
 #include "core/parse_options.h"
 #include "run/run_state.h"
@@ -35,6 +36,7 @@ static struct run_args {
 	const char *iterations;
 	struct strbuf kernels;     /* the --kernel NAME=IMG flags so far, comma separated */
 	const char *baseline;      /* --baseline DIR/LABEL (iterations = auto) */
+	const char *machine;       /* --machine SHAPE: --dry-run plans for it (core/machine_shape.h) */
 	bool quick, force, resume, dry_run, quiet;
 } A;
 
@@ -95,6 +97,8 @@ static const struct popt run_options[] = {
 		      "none|lock|cpu|all: one more, profiled iteration",
 		      set_key),
 	POPT_BOOL(0, "dry-run", &A.dry_run, "check as a run would, print the config"),
+	POPT_STRING(0, "machine", &A.machine, "SHAPE",
+		    "--dry-run for cpus=N,memory=SIZE[,nodes=N]"),
 	POPT_BOOL('q', "quiet", &A.quiet, "print errors only"),
 	POPT_GROUP("VM mode (lrubench-vm(7)): boot each kernel in qemu, run the suite above in it,\n"
 		   "compare. Each flag sets a [vm] key (lrubench list vm); so do the aliases\n"
@@ -383,6 +387,44 @@ static int run_in_vms(struct config *cfg)
 	return cmd_run_vm(&va);
 }
 
+/* run --dry-run --machine SHAPE: the suite sized for that shape, its plan;
+ * nothing is run, probed or created (core/machine_shape.h) */
+static int plan_machine(void)
+{
+	struct machine_shape m;
+	struct config cfg;
+	struct sys_facts si;
+	struct sizing sz;
+	const struct workload_ops **wls = NULL;
+	size_t nwls = 0;
+	struct strbuf err = STRBUF_INIT;
+	int ret;
+
+	if (machine_shape_parse(A.machine, &m, &err)) {
+		error("%s", strbuf_str(&err));
+		strbuf_release(&err);
+		return LB_EXIT_USAGE;
+	}
+	if (sysinfo_collect(&si))
+		return LB_EXIT_FAIL;
+	si.nr_cpus = m.cpus;
+	si.mem_total_kb = m.memory / 1024;
+	si.numa_nodes = m.nodes;
+	ret = load_config(&cfg, &si);
+	if (!ret && select_workloads(&cfg, A.workloads ? A.workloads : cfg.g.workloads, &wls, &nwls))
+		ret = LB_EXIT_USAGE;
+	if (!ret) {
+		sz = (struct sizing){ &si, 0, 0 };
+		machine_shape_node(&m, cfg.g.numa_node, &sz.node_cpus, &sz.node_mem);
+		config_resize(&cfg, &sz);
+		ret = machine_plan_print(&cfg, &m, wls, nwls, stdout);
+	}
+	config_release(&cfg);
+	sysinfo_release(&si);
+	free(wls);
+	return ret;
+}
+
 static int run(int argc, char **argv)
 {
 	struct config cfg;
@@ -404,6 +446,11 @@ static int run(int argc, char **argv)
 		error("--force and --resume exclude each other");
 		return LB_EXIT_USAGE;
 	}
+	if (A.machine && !A.dry_run)
+		return popt_usage_error(&run_command, "--machine plans a run on another machine's shape: "
+					"give --dry-run with it");
+	if (A.machine)
+		return plan_machine();   /* touches nothing: no root needed */
 	if (geteuid() != 0) {
 		error("'lrubench run' creates cgroups and mounts: run it as root");
 		return LB_EXIT_UNSUPPORTED;

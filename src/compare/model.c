@@ -15,7 +15,7 @@
 
 const char *cmp_row_name(enum cmp_row row, int better)
 {
-	bool hi = better > 0;
+	bool hi = better > 0 && better != BETTER_HIGHER_AMEAN;   /* the harmonic mean */
 
 	switch (row) {
 	case ROW_MIN: return "Min";
@@ -88,7 +88,7 @@ static void compute_cell(struct cmp_cell *c, int better)
 	c->row[ROW_MAX] = c->st.max;
 	c->row_ok[ROW_MAX] = true;
 	c->row[ROW_MEAN] = stats_mean(&c->st, better);
-	c->row_ok[ROW_MEAN] = better > 0 ? c->st.hmean_ok : true;
+	c->row_ok[ROW_MEAN] = better > 0 && better != BETTER_HIGHER_AMEAN ? c->st.hmean_ok : true;
 	c->row[ROW_STDDEV] = c->st.stddev_ok ? c->st.stddev : 0;
 	c->row_ok[ROW_STDDEV] = c->st.stddev_ok;
 	/* CoeffVar is defined as 0 when Stddev is not (docs/ARCHITECTURE.md §10) */
@@ -257,6 +257,36 @@ const char *cmp_untested_reason(const struct cmp_cell *b, const struct cmp_cell 
 static const char *better_word(int better)
 {
 	return better > 0 ? "higher" : "lower";
+}
+
+/*
+ * config.<workload>.statistic = amean in a label's run.json (the suite says
+ * the experiment posted arithmetic means): that workload's throughput tables
+ * get the Amean row (docs/ARCHITECTURE.md §8). The first label that says
+ * decides; the tables that explain (CPU split, reclaim) keep mmtests' rows.
+ */
+static void apply_statistic_hints(struct comparison *c, const struct label_result *labels,
+				  size_t nlabels)
+{
+	for (size_t wi = 0; wi < c->nwls; wi++) {
+		struct cmp_workload *w = &c->wls[wi];
+		const char *said = NULL;
+
+		for (size_t li = 0; li < nlabels && !said; li++) {
+			json_object *cfg, *sec, *v;
+
+			if (labels[li].run && json_object_object_get_ex(labels[li].run, "config", &cfg) &&
+			    json_object_object_get_ex(cfg, w->name, &sec) &&
+			    json_object_object_get_ex(sec, "statistic", &v) &&
+			    json_object_is_type(v, json_type_string))
+				said = json_object_get_string(v);
+		}
+		if (!said || strcmp(said, "amean"))
+			continue;
+		for (size_t ti = 0; ti < w->ntables; ti++)
+			if (w->tables[ti].better == BETTER_HIGHER && !w->tables[ti].explains)
+				w->tables[ti].better = BETTER_HIGHER_AMEAN;
+	}
 }
 
 static int add_table(struct comparison *c, struct cmp_workload *w, size_t li,
@@ -621,6 +651,7 @@ int comparison_build(const struct label_result *labels, size_t nlabels, double a
 			}
 		}
 	}
+	apply_statistic_hints(c, labels, nlabels);
 	compute_all(c);
 	find_differences(c);
 	cmp_sequential(c);

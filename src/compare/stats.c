@@ -57,7 +57,7 @@ void stats_compute(const double *x, size_t n, struct stats *st)
 
 double stats_mean(const struct stats *st, int better)
 {
-	if (better > 0)
+	if (better > 0 && better != BETTER_HIGHER_AMEAN)
 		return st->hmean_ok ? st->hmean : 0;
 	return st->n ? st->amean : 0;
 }
@@ -91,7 +91,7 @@ double stats_bmean_sorted(const double *s, size_t n, int pct, int better, bool *
 	if (k > n)
 		k = n;
 	for (size_t i = 0; i < k; i++) {
-		if (better > 0) {
+		if (better > 0 && better != BETTER_HIGHER_AMEAN) {
 			if (s[i] <= 0)
 				good = false;
 			else
@@ -102,7 +102,7 @@ double stats_bmean_sorted(const double *s, size_t n, int pct, int better, bool *
 	}
 	if (ok)
 		*ok = good;
-	if (better > 0)
+	if (better > 0 && better != BETTER_HIGHER_AMEAN)
 		return good ? (double)k / sum : 0;
 	return sum / (double)k;
 }
@@ -422,7 +422,7 @@ double stats_mean_se(const double *x, size_t n, int better, bool *ok)
 		*ok = n >= 2;
 	if (n < 2)
 		return 0;
-	if (better <= 0) {
+	if (better <= 0 || better == BETTER_HIGHER_AMEAN) {
 		for (size_t i = 0; i < n; i++)
 			m += x[i];
 		m /= (double)n;

@@ -21,7 +21,12 @@ struct stats {
 
 /* better: +1 higher is better, -1 lower is better */
 void stats_compute(const double *x, size_t n, struct stats *st);
-/* The mean row: Hmean when higher is better, else Amean (0 when undefined). */
+/* Higher is better, but the mean row is the arithmetic mean: a table whose
+ * run says config.<workload>.statistic = amean (compare/model.c; never
+ * written to results files, which say "higher"). */
+#define BETTER_HIGHER_AMEAN 2
+/* The mean row: Hmean when higher is better, else Amean (0 when undefined);
+ * Amean for BETTER_HIGHER_AMEAN. */
 double stats_mean(const struct stats *st, int better);
 /* BHmean-pct (higher) / BAmean-pct (lower) of the best pct% of the samples. */
 double stats_bmean(const double *x, size_t n, int pct, int better, bool *ok);

@@ -142,6 +142,8 @@ const struct option_def vm_options[] = {
 	OPT_END,
 };
 
+const char *const wl_statistics[] = { "mmtests", "amean", NULL };
+
 const struct option_def wl_common_options[] = {
 	{ .name = "iterations", .type = OPT_UINT, .offset = COFF(iterations), .def = "inherit",
 	  .min = 1, .max = 10000, .flags = OPTF_AUTO,
@@ -149,6 +151,11 @@ const struct option_def wl_common_options[] = {
 	{ .name = "warmup", .type = OPT_UINT, .offset = COFF(warmup), .def = "inherit",
 	  .max = 100,
 	  .help = "warm-up iterations for this workload (default: [global] warmup)" },
+	{ .name = "statistic", .type = OPT_ENUM, .offset = COFF(statistic), .def = "mmtests",
+	  .choices = wl_statistics,
+	  .help = "the mean row compare, report and email print for this workload's tables: mmtests "
+		  "(Hmean where higher is better, Amean where lower) or amean (the arithmetic mean: "
+		  "where the experiment posted one)" },
 	OPT_END,
 };
 
@@ -185,7 +192,8 @@ void option_describe_type(const struct option_def *d, char *buf, size_t len)
 		format_size(d->min, a, sizeof(a));
 		format_size(d->max, b, sizeof(b));
 		if (d->max)
-			snprintf(buf, len, "size %s..%s%s", a, b, d->flags & OPTF_NONE ? " or none" : "");
+			snprintf(buf, len, "size %s..%s%s%s", a, b, d->flags & OPTF_NONE ? " or none" : "",
+				 d->flags & OPTF_AUTO ? " or auto" : "");
 		else
 			snprintf(buf, len, "size%s", d->flags & OPTF_NONE ? " or none" : "");
 		break;
@@ -260,6 +268,10 @@ int option_parse(const struct option_def *d, const char *val, void *dst, struct 
 		uint64_t v;
 		if ((d->flags & OPTF_NONE) && !strcasecmp(val, "none")) {
 			*(uint64_t *)dst = 0;
+			return 0;
+		}
+		if ((d->flags & OPTF_AUTO) && !strcmp(val, "auto")) {
+			*(uint64_t *)dst = LB_SIZE_AUTO;
 			return 0;
 		}
 		if (parse_size(val, &v)) {

@@ -34,7 +34,9 @@ enum opt_type {
 
 #define OPTF_NONE  0x1  /* OPT_SIZE and OPT_TIME accept "none" (stored as 0) */
 #define OPTF_AUTO  0x2  /* OPT_STR: the value "auto" is kept as text for the workload to size;
-			   OPT_UINT: "auto" is stored as LB_AUTO */
+			   OPT_UINT: "auto" is stored as LB_AUTO; OPT_SIZE: as LB_SIZE_AUTO */
+/* OPT_SIZE "auto": the workload sizes it (e.g. core/file_sizing.h) */
+#define LB_SIZE_AUTO UINT64_MAX
 
 #define LB_LIST_MAX 64
 struct ull_list {
@@ -135,7 +137,10 @@ struct config_section {
 struct wl_common_opts {
 	unsigned long long iterations;
 	unsigned long long warmup;
+	int statistic;           /* index into wl_statistics: the mean row of compare (§8) */
 };
+/* "mmtests", "amean": run.json config.<workload>.statistic, read by compare */
+extern const char *const wl_statistics[];
 extern const struct option_def wl_common_options[];
 /* Recompute def_fn defaults (keys still at their default) for a new sizing:
  * the chosen NUMA node is only known after files and --set are read. Values

@@ -136,8 +136,8 @@ int numa_nodes(const char *root, int *nodes, int max)
 	return n;
 }
 
-/* "Node 0 MemFree:   5194232 kB" or "MemFree:  ... kB" -> bytes; 0 if absent. */
-static uint64_t meminfo_value(const char *text, const char *key)
+/* "Node 0 MemFree:   5194232 kB" or "MemFree:  ... kB" -> bytes; 0 if absent (numa.h). */
+uint64_t meminfo_value(const char *text, const char *key)
 {
 	size_t kl = strlen(key);
 

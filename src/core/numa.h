@@ -41,4 +41,8 @@ int numa_apply_self(const struct numa_bind *b);
 /* The node a page of memory at addr lives on (move_pages query), or -1. */
 int numa_node_of_addr(void *addr);
 
+/* The value of `key` ("MemAvailable") in a /proc/meminfo or a node's meminfo
+ * text ("Node 0 MemFree:  5194232 kB"), in bytes; 0 when absent. */
+uint64_t meminfo_value(const char *text, const char *key);
+
 #endif

@@ -113,6 +113,22 @@ void wl_sample(struct wl_samples *s, int table, const char *op, double v);
  * "step" and "iteration" and stores it under "details". Takes ownership. */
 void wl_detail(struct wl_samples *s, json_object *obj);
 
+/*
+ * run --dry-run --machine (core/machine_shape.h): how a workload sizes on a
+ * machine shape that is not this one, without running. The plan hook fills
+ * what it can; the core prints it and says "reclaims" when the working set
+ * is larger than the memory that can hold it.
+ */
+struct wl_plan {
+	int node_cpus;               /* of the shape's node the run would use (or the machine) */
+	uint64_t node_mem;           /* its memory, bytes */
+	uint64_t mem_available;      /* what file_size = auto would read as MemAvailable */
+	struct strbuf text;          /* lines, each ending in \n: how each step sizes */
+	double seconds;              /* the time of the measured iterations and warm-ups; < 0: unknown */
+	double working_set;          /* bytes the largest step asks of memory; 0: not said */
+	double memory;               /* bytes that can hold it there (memcg limits, or node memory) */
+};
+
 struct workload_ops {
 	const char *name;
 	const char *summary;                 /* one line for `lrubench list` */
@@ -128,6 +144,9 @@ struct workload_ops {
 	void (*teardown)(struct wl_ctx *ctx);
 	/* extra lines for run's end-of-run summary */
 	void (*print_summary)(struct wl_ctx *ctx, FILE *out);
+	/* run --dry-run --machine: fill p from ctx->opts (sized for the shape) without touching
+	 * this machine; NULL: the plan prints the config only */
+	void (*plan)(struct wl_ctx *ctx, struct wl_plan *p);
 };
 
 struct run_env {

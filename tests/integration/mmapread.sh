@@ -128,3 +128,37 @@ test_mmapread_bad_inputs() {
   assert_no_file "$T/r/b"
   assert_no_leaks
 }
+
+# No memory controller (the cgroup mounts removed in the test's own mount
+# namespace): memcgs = 0 measures, in no memcg, and the details say so.
+test_mmapread_memcgs_zero_without_memory_controller() {
+  need_root
+  need_cmd unshare util-linux
+  expect_exit 0 unshare -m --propagation private sh -c \
+    'umount -R /sys/fs/cgroup 2>/dev/null || umount -l /sys/fs/cgroup; exec "$@"' sh \
+    "$LRUBENCH" run "${MR[@]}" -i 1 -o "$T/r" --label n --set mmapread.memcgs=0
+  python3 - "$T/r/n" <<'PY' || fail "results without a memory controller"
+import json, sys
+d = json.load(open(sys.argv[1] + "/mmapread.json"))
+x = d["details"][0]
+assert "no memory controller" in x["memory_controller"], x
+assert not any(k.endswith("_total") for k in x), x
+assert len(x["task_mbps"]) == 2 and all(v > 0 for v in x["task_mbps"]), x
+PY
+  assert_no_leaks
+}
+
+# file_size = auto: ROTATE_BYTES / tasks of the largest step, recorded
+test_mmapread_file_size_auto() {
+  need_root
+  expect_exit 0 "$LRUBENCH" run "${MR[@]}" -i 1 -o "$T/r" --label a --set mmapread.memcgs=0,2 \
+    --set mmapread.tasks_per_memcg=2 --set mmapread.file_size=auto --set mmapread.evict=reclaim
+  python3 - "$T/r/a/run.json" <<'PY' || fail "file_sizing fact"
+import json, sys
+fs = json.load(open(sys.argv[1]))["workload_facts"]["mmapread"]["file_sizing"]
+assert fs["rotate_bytes"] == min(1 << 42, fs["mem_available"] << 8), fs
+assert fs["divisor"] == 4 and fs["files"] == 4, fs
+assert fs["file_size"] == fs["rotate_bytes"] // 4 // 4096 * 4096, fs
+PY
+  assert_no_leaks
+}

@@ -27,7 +27,8 @@ d = json.load(open(sys.argv[1]))
 assert d["schema"] == 1 and d["workload"] == "readtwice"
 # the measured tables; the profile ones (CPU split, reclaim, fairness) explain them
 titles = [t["title"] for t in d["tables"] if not t.get("explains")]
-assert titles == ["readtwice MB/s aggregate", "readtwice MB/s per memcg"], titles
+assert titles == ["readtwice MB/s aggregate", "readtwice MB/s per memcg",
+                  "readtwice MB/s per reader"], titles
 for t in (t for t in d["tables"] if not t.get("explains")):
     assert t["better"] == "higher" and t["unit"] == "MB/s"
     assert t["x_axis"] == {"name": "memory cgroups", "unit": "count"}, t.get("x_axis")

@@ -223,3 +223,62 @@ for s in set(re.findall(r"configs/suites/([A-Za-z0-9_.-]+\.conf)", doc)):
     assert os.path.isfile(os.path.join(sys.argv[2], s)), ("names a suite that does not exist", s)
 PY
 }
+
+# run --dry-run --machine: every suite plans on the posted shapes without
+# running or creating anything, and every reproduction suite's working set is
+# larger than the memory that can hold it there (it reclaims, as the posted
+# runs did), which this 2-CPU machine cannot show by running. The shapes: the
+# 40-CPU 251 GB two-node machine of 000-07/18/19; 80 CPUs (000-09) and 104
+# (000-01) and 96 threads (000-05), whose memory was not posted: 251G, 384G and
+# 192G are assumptions (any size above 16G gives ROTATE_BYTES = 4T).
+REPRODUCTIONS="readtwice-containers readtwice-containers-short readtwice-40memcgs readtwice-cgroupfs mmapread-root"
+SHAPES="cpus=40,memory=251G,nodes=2 cpus=80,memory=251G,nodes=2 cpus=104,memory=384G,nodes=2 cpus=96,memory=192G,nodes=2"
+
+test_suites_plan_posted_machines() {
+  local f name shape
+  for f in $(suite_files); do
+    name=$(basename "$f" .conf)
+    for shape in $SHAPES; do
+      expect_exit 0 "$LRUBENCH" run --dry-run --machine "$shape" -c "$f" -o "$T/r"
+      assert_grep "^plan for machine: " "$T/out"
+      case " $REPRODUCTIONS " in
+        *" $name "*)
+          grep -q "reclaims: yes" "$T/out" || { cat "$T/out"; fail "$name on $shape does not reclaim"; }
+          grep -q "reclaims: no" "$T/out" && fail "$name on $shape: a step fits in memory"
+          assert_grep "ROTATE_BYTES = min(4T, 256 x MemAvailable" "$T/out"
+          assert_grep "^  time: " "$T/out" ;;
+      esac
+    done
+  done
+  [ ! -e "$T/r" ] || fail "a plan made a results folder"
+  # how the suites size there: one 4T file per memcg, memcgs = cpus, 4T / nr_task a task
+  expect_exit 0 "$LRUBENCH" run --dry-run --machine cpus=80,memory=251G,nodes=2 \
+    -c "$SUITES/readtwice-containers.conf"
+  assert_grep 'readtwice.memcgs = 80  (written "cpus")' "$T/out"
+  assert_grep "= 4T, / 1 = 4T per file, 80 files" "$T/out"
+  assert_grep "step memcgs-80: 80 x 2 readers (dd), 80 files x 4T = 320T" "$T/out"
+  assert_grep "time: 15m00s" "$T/out"
+  expect_exit 0 "$LRUBENCH" run --dry-run --machine cpus=96,memory=192G -c "$SUITES/mmapread-root.conf"
+  assert_grep "mmapread.tasks_per_memcg = 96" "$T/out"
+  assert_grep "= 4T, / 96 = " "$T/out"
+  # a small shape: 256 x 8G = 2T, and the node's share with numa_node = last
+  expect_exit 0 "$LRUBENCH" run --dry-run --machine cpus=8,memory=16G,nodes=2,available=8G \
+    -c "$SUITES/readtwice-40memcgs.conf"
+  assert_grep "256 x MemAvailable 8G) = 2T" "$T/out"
+  expect_exit 0 "$LRUBENCH" run --dry-run --machine cpus=40,memory=251G,nodes=2 \
+    -c "$SUITES/sysbench-node1.conf"
+  assert_grep "sized for 20 CPUs" "$T/out"
+}
+
+test_suites_plan_bad_machine() {
+  expect_exit 2 "$LRUBENCH" run --machine cpus=80,memory=251G -c "$SUITES/readtwice-containers.conf"
+  assert_grep_err "give --dry-run with it"
+  expect_exit 2 "$LRUBENCH" run --dry-run --machine cpus=80 -w readtwice
+  assert_grep_err "cpus=N and memory=SIZE are required"
+  expect_exit 2 "$LRUBENCH" run --dry-run --machine cpus=80,memory=lots -w readtwice
+  assert_grep_err "memory=lots is not a size"
+  expect_exit 2 "$LRUBENCH" run --dry-run --machine cpus=80,memory=8G,sockets=2 -w readtwice
+  assert_grep_err "unknown key 'sockets'"
+  expect_exit 2 "$LRUBENCH" run --dry-run --machine cpus=2,memory=8G,nodes=4 -w readtwice
+  assert_grep_err "4 nodes for 2 CPUs"
+}

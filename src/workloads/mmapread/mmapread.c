@@ -16,6 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/cleanup.h"
+#include "core/file_plan.h"
+#include "core/file_sizing.h"
+#include "core/memcg_optional.h"
 #include "core/memcg_set.h"
 #include "core/task_round.h"
 #include "core/workload.h"
@@ -42,6 +45,7 @@ static const char *const evict_modes[] = { "fadvise", "reclaim", NULL };
 struct mmapread_state {
 	char **files;          /* one per task of the largest step, or one shared */
 	size_t nfiles;
+	uint64_t file_size;    /* file_size, or what auto sized (core/file_sizing.h) */
 };
 
 enum { T_AGGREGATE, T_PER_TASK };
@@ -73,8 +77,10 @@ static const struct option_def mmapread_options[] = {
 	  .min = 1, .max = 1024,
 	  .help = "tasks per memcg, each mapping and reading its file (vm-scalability: one per CPU)" },
 	{ .name = "file_size", .type = OPT_SIZE, .offset = MOFF(file_size), .def = "1G", .quick = "128M",
-	  .min = 1ULL << 20, .max = 1ULL << 42,
-	  .help = "size of each task's sparse file (of the one file with shared_file): one pass reads it" },
+	  .min = 1ULL << 20, .max = 1ULL << 42, .flags = OPTF_AUTO,
+	  .help = "size of each task's sparse file (of the one file with shared_file): one pass "
+		  "reads it; auto: vm-scalability's ROTATE_BYTES = min(4T, 256 x MemAvailable) divided "
+		  "by the tasks of the largest step (case-lru-file-mmap-read), whole with shared_file" },
 	{ .name = "shared_file", .type = OPT_BOOL, .offset = MOFF(shared_file), .def = "no",
 	  .help = "yes: every task of the step maps the same file; no: one file per task" },
 	{ .name = "evict", .type = OPT_ENUM, .offset = MOFF(evict), .def = "fadvise",
@@ -97,12 +103,11 @@ static size_t step_groups(unsigned long long memcgs)
 
 static enum wl_status mmapread_probe(struct wl_ctx *ctx, struct strbuf *why)
 {
-	if (!ctx->env->cg || ctx->env->cg->mode == CG_NONE) {
-		strbuf_addstr(why, "no memory cgroup controller is mounted (cgroup v2 with memory in "
-			      "cgroup.controllers, or a v1 memory hierarchy): mmapread runs its tasks in "
-			      "memcgs, or with memcgs = 0 in the root memory cgroup");
-		return WL_UNSUPPORTED;
-	}
+	struct mmapread_opts *o = ctx->opts;
+
+	/* without a controller only memcgs = 0 can run: no memcg, said so in the results */
+	if (!ctx->env->cg || ctx->env->cg->mode == CG_NONE)
+		return memcgs_without_controller(&o->memcgs, "mmapread", why);
 	return WL_OK;
 }
 
@@ -123,7 +128,7 @@ static enum wl_status mmapread_validate(struct wl_ctx *ctx, struct strbuf *err)
 			return WL_BAD_CONFIG;
 		}
 	}
-	if (o->evict == EVICT_RECLAIM && !o->memcg_limit)
+	if (o->evict == EVICT_RECLAIM && !o->memcg_limit && o->file_size != LB_SIZE_AUTO)
 		warning("mmapread.evict = reclaim without a memcg_limit: unless the files together "
 			"exceed memory, passes after the first find their pages cached (no insertion)");
 	return WL_OK;
@@ -134,7 +139,7 @@ static enum wl_status mmapread_setup(struct wl_ctx *ctx)
 	struct mmapread_opts *o = ctx->opts;
 	struct mmapread_state *st = ctx->priv;
 	const char *dir;
-	size_t most = 1;
+	size_t most = 1, tasks;
 	enum wl_status r;
 
 	for (size_t i = 0; i < o->memcgs.n; i++) {
@@ -144,11 +149,17 @@ static enum wl_status mmapread_setup(struct wl_ctx *ctx)
 		if (n > most)
 			most = n;
 	}
+	tasks = most;
 	if (o->shared_file)
 		most = 1;
 	r = env_sparse_dir(ctx->env, &dir);
 	if (r != WL_OK)
 		return r;
+	/* auto: the stock case's ROTATE_BYTES / nr_task a task; one shared file gets all of it */
+	st->file_size = file_size_resolve(ctx->env, "mmapread", o->file_size, most,
+					  o->shared_file ? 1 : tasks, 1ULL << 20,
+					  o->shared_file ? "ROTATE_BYTES, one shared file" :
+					  "ROTATE_BYTES / tasks of the largest step (case-lru-file-mmap-read)");
 	st->files = xcalloc(most, sizeof(char *));
 	for (size_t f = 0; f < most; f++) {
 		int fd;
@@ -161,7 +172,7 @@ static enum wl_status mmapread_setup(struct wl_ctx *ctx)
 			return WL_FAILED;
 		}
 		/* all holes: every fault makes a clean page-cache page, no block I/O */
-		if (ftruncate(fd, (off_t)o->file_size)) {
+		if (ftruncate(fd, (off_t)st->file_size)) {
 			error_errno("cannot size %s", st->files[f]);
 			close(fd);
 			return WL_FAILED;
@@ -189,6 +200,8 @@ static void add_details(struct wl_samples *s, const struct round_slot *slots, si
 	json_object_object_add(d, "task_mbps", mbps);
 	json_object_object_add(d, "task_cpus", cpus);
 	json_object_object_add(d, "task_nodes", nodes);
+	if (!groups)
+		json_object_object_add(d, "memory_controller", json_object_new_string(NO_MEMCG_NOTE));
 	for (size_t k = 0; k < nk; k++) {
 		uint64_t total = 0;
 		char key[64];
@@ -220,7 +233,7 @@ static enum wl_status mmapread_run_step(struct wl_ctx *ctx, size_t step, struct 
 	double agg = 0;
 	char op[32];
 
-	ret = memcg_set_make(ctx->env, "mmapread", 0, want, o->memcg_limit, &set);
+	ret = memcg_set_make_optional(ctx->env, "mmapread", 0, want, o->memcg_limit, &set);
 	if (ret != WL_OK)
 		goto out;
 	for (size_t i = 0; i < ntasks; i++) {
@@ -270,10 +283,23 @@ static void mmapread_summary(struct wl_ctx *ctx, FILE *out)
 	struct mmapread_opts *o = ctx->opts;
 	char size[32];
 
-	format_size(o->file_size, size, sizeof(size));
+	struct mmapread_state *st = ctx->priv;
+
+	format_size(st->file_size ? st->file_size : o->file_size, size, sizeof(size));
 	fprintf(out, "mmapread: %llu task%s per memcg, %s %s, evict=%s\n", o->tasks_per_memcg,
 		o->tasks_per_memcg == 1 ? "" : "s", o->shared_file ? "one shared file of" : "a file each of",
 		size, evict_modes[o->evict]);
+}
+
+/* run --dry-run --machine (core/file_plan.h): auto divides ROTATE_BYTES between the tasks */
+static void mmapread_plan(struct wl_ctx *ctx, struct wl_plan *p)
+{
+	struct mmapread_opts *o = ctx->opts;
+
+	file_plan(ctx, p, &(struct file_plan_spec){ &o->memcgs, o->tasks_per_memcg, o->tasks_per_memcg,
+						    o->shared_file, true, o->file_size, o->memcg_limit,
+						    o->runtime, "ROTATE_BYTES / tasks of the largest step",
+						    "tasks" });
 }
 
 const struct workload_ops mmapread_ops = {
@@ -289,4 +315,5 @@ const struct workload_ops mmapread_ops = {
 	.run_step = mmapread_run_step,
 	.teardown = mmapread_teardown,
 	.print_summary = mmapread_summary,
+	.plan = mmapread_plan,
 };

@@ -7,6 +7,7 @@
  * does (open its memcg's file, then read it), and the per-memcg sums.
  */
 #include "workloads/readtwice/readers.h"
+#include "workloads/readtwice/dd_reader.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -34,17 +35,15 @@ void rt_summarize(const struct round_slot *r, size_t nmemcg, size_t readers_per_
 			sum->per_memcg_max = v;
 	}
 	sum->per_memcg_mean = nmemcg ? sum->aggregate / (double)nmemcg : 0;
+	/* the aggregate is the sum of every reader's own rate */
+	sum->per_reader_mean = nmemcg && readers_per_memcg ?
+		sum->aggregate / (double)(nmemcg * readers_per_memcg) : 0;
 }
-
-struct reader {
-	const char *file;
-	int fd;              /* set by reader_open, in the reader */
-};
 
 /* In the reader, before it says ready: open its memcg's file. */
 static int reader_open(void *p)
 {
-	struct reader *rd = p;
+	struct rt_reader *rd = p;
 
 	rd->fd = open(rd->file, O_RDONLY | O_CLOEXEC);
 	return rd->fd < 0 ? errno : 0;
@@ -53,7 +52,7 @@ static int reader_open(void *p)
 /* In the reader, after the release: read until end, wrapping at EOF. */
 static int reader_read(void *p, double end, struct round_slot *slot)
 {
-	struct reader *rd = p;
+	struct rt_reader *rd = p;
 	static char buf[READTWICE_BLOCK] __attribute__((aligned(4096)));
 	uint64_t bytes = 0;
 	unsigned n = 0;
@@ -80,7 +79,7 @@ static int reader_read(void *p, double end, struct round_slot *slot)
 enum wl_status readtwice_round(const struct rt_spec *spec, struct round_slot *out)
 {
 	size_t per = spec->readers_per_memcg, n = spec->nmemcg * per;
-	struct reader *rd = xcalloc(n, sizeof(*rd));
+	struct rt_reader *rd = xcalloc(n, sizeof(*rd));
 	struct round_task *tasks = xcalloc(n, sizeof(*tasks));
 	char (*names)[80] = xcalloc(n, sizeof(*names));
 	struct round_spec round;
@@ -89,7 +88,7 @@ enum wl_status readtwice_round(const struct rt_spec *spec, struct round_slot *ou
 	for (size_t i = 0; i < n; i++) {
 		size_t m = i / per;
 
-		rd[i] = (struct reader){ spec->files[m], -1 };
+		rd[i] = (struct rt_reader){ spec->files[m], -1, -1 };
 		snprintf(names[i], sizeof(names[i]), "readtwice reader %zu of memcg %zu", i, m);
 		tasks[i] = (struct round_task){ &rd[i], memcg_set_procs(spec->set, i, per), names[i],
 						spec->files[m] };
@@ -97,6 +96,10 @@ enum wl_status readtwice_round(const struct rt_spec *spec, struct round_slot *ou
 	/* a stuck or killed reader fails the op (spec->why), a failed read the workload */
 	round = (struct round_spec){ n, tasks, reader_open, reader_read, spec->bind, spec->runtime,
 				     spec->stuck_timeout, "readtwice reader", spec->why };
+	if (spec->reader == RT_READER_DD) {
+		round.prepare = rt_dd_open;
+		round.work = rt_dd_read;
+	}
 	ret = round_run(&round, out);
 	free(rd);
 	free(tasks);

@@ -19,6 +19,15 @@
 
 #define READTWICE_BLOCK 4096
 
+/* One reader: its file and, in the reader, its descriptors. */
+struct rt_reader {
+	const char *file;
+	int fd;              /* set by the open function, in the reader */
+	int null_fd;         /* /dev/null of the dd reader (dd_reader.h); -1 otherwise */
+};
+
+enum rt_reader_mode { RT_READER_NATIVE, RT_READER_DD };
+
 struct rt_spec {
 	size_t nmemcg;
 	size_t readers_per_memcg;
@@ -29,6 +38,8 @@ struct rt_spec {
 	double stuck_timeout;         /* a reader not ready this long after the start, or
 				       * not ended this long after runtime, is stuck */
 	struct strbuf *why;           /* the reason of a WL_OP_FAILED */
+	enum rt_reader_mode reader;   /* native: one read() per block, wraps at EOF;
+				       * dd: read() + write() to /dev/null, stops at EOF */
 };
 
 /* Run one round (a core/task_round.h round of readers). out has nmemcg *
@@ -39,10 +50,13 @@ struct rt_spec {
  * among them (message printed, names the reader). */
 enum wl_status readtwice_round(const struct rt_spec *spec, struct round_slot *out);
 
-/* Per-memcg MB/s (sum of its readers' rates), their mean, min and max, and
- * the aggregate (sum of every reader's rate). memcg_mbps has nmemcg entries. */
+/* Per-memcg MB/s (sum of its readers' rates), their mean, min and max, the
+ * aggregate (sum of every reader's rate) and the per-reader mean: each
+ * reader's bytes over its own time, averaged over the readers -- the posted
+ * scripts' awk mean over dd outputs. memcg_mbps has nmemcg entries. */
 struct rt_summary {
 	double aggregate, per_memcg_mean, per_memcg_min, per_memcg_max;
+	double per_reader_mean;
 };
 void rt_summarize(const struct round_slot *r, size_t nmemcg, size_t readers_per_memcg,
 		  double *memcg_mbps, struct rt_summary *sum);

@@ -13,7 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/cleanup.h"
+#include "core/file_plan.h"
+#include "core/file_sizing.h"
 #include "workloads/readtwice/readers.h"
+#include "workloads/readtwice/reader_report.h"
+#include "core/memcg_optional.h"
 #include "core/workload.h"
 #include "profile/memcg_rates.h"
 #include "profile/profile.h"
@@ -24,18 +28,24 @@ struct readtwice_opts {
 	uint64_t file_size;
 	uint64_t memcg_limit;
 	double runtime;
+	int reader;            /* enum rt_reader_mode */
 };
 
 struct readtwice_state {
 	char **files;          /* one per memcg of the largest step */
 	size_t nfiles;
+	uint64_t file_size;    /* file_size, or what auto sized (sizing.h) */
 };
 
-enum { T_AGGREGATE, T_PER_MEMCG };
+static const char *const reader_modes[] = { "native", "dd", NULL };
+
+enum { T_AGGREGATE, T_PER_MEMCG, T_PER_READER };
 
 static const struct table_def readtwice_tables[] = {
 	[T_AGGREGATE] = { "readtwice MB/s aggregate", "MB/s", BETTER_HIGHER, { "memory cgroups", "count" } },
 	[T_PER_MEMCG] = { "readtwice MB/s per memcg", "MB/s", BETTER_HIGHER, { "memory cgroups", "count" } },
+	/* the posted scripts' number: the mean over dd processes of each one's rate */
+	[T_PER_READER] = { "readtwice MB/s per reader", "MB/s", BETTER_HIGHER, { "memory cgroups", "count" } },
 	{ NULL, NULL, 0 },
 };
 
@@ -62,8 +72,9 @@ static const struct option_def readtwice_options[] = {
 	  .min = 1, .max = 64,
 	  .help = "sequential 4 KiB readers of the memcg's file (two: the second reads what the first cached)" },
 	{ .name = "file_size", .type = OPT_SIZE, .offset = ROFF(file_size), .def = "1G", .quick = "512M",
-	  .min = 1ULL << 20, .max = 1ULL << 42,
-	  .help = "size of each memcg's sparse file" },
+	  .min = 1ULL << 20, .max = 1ULL << 42, .flags = OPTF_AUTO,
+	  .help = "size of each memcg's sparse file; auto: vm-scalability's ROTATE_BYTES = "
+		  "min(4T, 256 x MemAvailable) per memcg, as each posted container made one" },
 	{ .name = "memcg_limit", .type = OPT_SIZE, .offset = ROFF(memcg_limit), .def = "256M",
 	  .min = 16ULL << 20, .max = 1ULL << 50, .flags = OPTF_NONE,
 	  .help = "memory limit of each memcg (not of the root cgroup of memcgs = 0); none for "
@@ -71,16 +82,21 @@ static const struct option_def readtwice_options[] = {
 	{ .name = "runtime", .type = OPT_TIME, .offset = ROFF(runtime), .def = "20s", .quick = "3s",
 	  .min = 1, .max = 86400,
 	  .help = "how long the readers read in each iteration" },
+	{ .name = "reader", .type = OPT_ENUM, .offset = ROFF(reader), .def = "native",
+	  .choices = reader_modes,
+	  .help = "native: one read() per 4 KiB block, wrapping at end of file; dd: GNU dd bs=4k "
+		  "of=/dev/null's system calls (a read() and a write() to /dev/null per block), "
+		  "stopping at end of file as dd does" },
 	OPT_END,
 };
 
 static enum wl_status readtwice_probe(struct wl_ctx *ctx, struct strbuf *why)
 {
-	if (!ctx->env->cg || ctx->env->cg->mode == CG_NONE) {
-		strbuf_addstr(why, "no memory cgroup controller is mounted (cgroup v2 with memory in "
-			      "cgroup.controllers, or a v1 memory hierarchy)");
-		return WL_UNSUPPORTED;
-	}
+	struct readtwice_opts *o = ctx->opts;
+
+	/* without a controller only memcgs = 0 can run: no memcg, said so in the results */
+	if (!ctx->env->cg || ctx->env->cg->mode == CG_NONE)
+		return memcgs_without_controller(&o->memcgs, "readtwice", why);
 	return WL_OK;
 }
 
@@ -114,6 +130,10 @@ static enum wl_status readtwice_setup(struct wl_ctx *ctx)
 	r = env_sparse_dir(ctx->env, &dir);
 	if (r != WL_OK)
 		return r;
+	/* auto: every memcg's file is ROTATE_BYTES, as each posted container made one */
+	st->file_size = file_size_resolve(ctx->env, "readtwice", o->file_size, most, 1, 1ULL << 20,
+					  "ROTATE_BYTES per memcg file (the container case)");
+	env_fact(ctx->env, "readtwice", "reader", json_object_new_string(reader_modes[o->reader]));
 	st->files = xcalloc(most, sizeof(char *));
 	for (size_t m = 0; m < most; m++) {
 		int fd;
@@ -126,7 +146,7 @@ static enum wl_status readtwice_setup(struct wl_ctx *ctx)
 			return WL_FAILED;
 		}
 		/* all holes: reads make clean page-cache pages without block I/O */
-		if (ftruncate(fd, (off_t)o->file_size)) {
+		if (ftruncate(fd, (off_t)st->file_size)) {
 			error_errno("cannot size %s", st->files[m]);
 			close(fd);
 			return WL_FAILED;
@@ -142,6 +162,9 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 	struct readtwice_state *st = ctx->priv;
 	size_t want = o->memcgs.v[step], r = o->readers_per_memcg;
 	size_t n = want ? want : 1;   /* memcgs = 0: one set of readers, in the root cgroup */
+	/* no memory controller (memcgs = 0 only, probe): the readers stay in our cgroup */
+	bool nocg = !ctx->env->cg || ctx->env->cg->mode == CG_NONE;
+	size_t ncg = nocg ? 0 : n;
 	size_t nk = ARRAY_SIZE(stat_keys);
 	struct memcg_set set;
 	struct round_slot *res = xcalloc(n * r, sizeof(*res));
@@ -153,13 +176,13 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 	double t0, secs;
 	enum wl_status ret;
 
-	ret = memcg_set_make(ctx->env, "readtwice", 0, want, o->memcg_limit, &set);
+	ret = memcg_set_make_optional(ctx->env, "readtwice", 0, want, o->memcg_limit, &set);
 	if (ret != WL_OK)
 		goto out;
 	memcg_stats_take(&before, &set, stat_keys, nk);
 	memcg_snapshot_take(&snap_b, set.cg, n);
 	spec = (struct rt_spec){ n, r, st->files, &set, &ctx->env->bind, o->runtime,
-				 ctx->env->g->stuck_timeout, &s->why };
+				 ctx->env->g->stuck_timeout, &s->why, (enum rt_reader_mode)o->reader };
 	t0 = now_monotonic();
 	ret = readtwice_round(&spec, res);   /* printed; on WL_OP_FAILED s->why says why */
 	if (ret != WL_OK)
@@ -174,9 +197,12 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 
 		snprintf(op, sizeof(op), "memcgs-%zu", want);
 		wl_sample(s, T_AGGREGATE, op, sum.aggregate);
-		wl_sample(s, T_PER_MEMCG, op, sum.per_memcg_mean);
+		if (!nocg)
+			wl_sample(s, T_PER_MEMCG, op, sum.per_memcg_mean);
+		wl_sample(s, T_PER_READER, op, sum.per_reader_mean);
+		rt_add_reader_details(d, res, n * r, st->file_size, o->reader, nocg);
 		/* does every memcg get its share? how hard did reclaim work? */
-		wl_sample_fairness(s, op, mbps, n);
+		wl_sample_fairness(s, op, nocg ? NULL : mbps, ncg);
 		wl_sample_memcg_rates(s, op, &snap_b, &snap_a, secs);
 		for (size_t m = 0; m < n; m++)
 			json_object_array_add(per, json_object_new_double(mbps[m]));
@@ -241,6 +267,18 @@ static void readtwice_teardown(struct wl_ctx *ctx)
 	st->nfiles = 0;
 }
 
+/* run --dry-run --machine (core/file_plan.h): every memcg's file is ROTATE_BYTES with auto */
+static void readtwice_plan(struct wl_ctx *ctx, struct wl_plan *p)
+{
+	struct readtwice_opts *o = ctx->opts;
+	char tasks[32];
+
+	snprintf(tasks, sizeof(tasks), "readers (%s)", reader_modes[o->reader]);
+	file_plan(ctx, p, &(struct file_plan_spec){ &o->memcgs, o->readers_per_memcg, 1, false, false,
+						    o->file_size, o->memcg_limit, o->runtime,
+						    "ROTATE_BYTES per memcg file", tasks });
+}
+
 const struct workload_ops readtwice_ops = {
 	.name = "readtwice",
 	.summary = "page-cache LRU churn: sequential readers of sparse files, one set per memcg",
@@ -253,4 +291,5 @@ const struct workload_ops readtwice_ops = {
 	.setup = readtwice_setup,
 	.run_step = readtwice_run_step,
 	.teardown = readtwice_teardown,
+	.plan = readtwice_plan,
 };
