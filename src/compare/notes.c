@@ -86,11 +86,41 @@ static bool same_baseline(const struct comparison *c, size_t l, json_object *seq
 									   : c->labels[0].label));
 }
 
+/* Did label l's run of this workload stop its steps by the sequential
+ * design (a record with "sequential" in any table)? */
+static bool stopped_sequentially(const struct comparison *c, size_t l, const struct cmp_workload *wl)
+{
+	for (size_t t = 0; t < wl->ntables; t++)
+		for (size_t o = 0; o < wl->tables[t].nops; o++)
+			if (get(op_record(&c->labels[l], wl->name, wl->tables[t].title,
+					  wl->tables[t].ops[o].op), "sequential"))
+				return true;
+	return false;
+}
+
 void cmp_sequential(struct comparison *c)
 {
 	for (size_t w = 0; w < c->nwls; w++) {
 		const struct cmp_workload *wl = &c->wls[w];
 
+		/* the other tables of a sequentially stopped step: their samples
+		 * were gathered under the same optional stopping, so the
+		 * fixed-sample t-test does not apply to them either: no star */
+		for (size_t l = 1; l < c->nlabels; l++) {
+			if (!stopped_sequentially(c, l, wl))
+				continue;
+			for (size_t t = 0; t < wl->ntables; t++)
+				for (size_t o = 0; o < wl->tables[t].nops; o++) {
+					struct cmp_cell *cell = &wl->tables[t].ops[o].cells[l];
+					json_object *rec = op_record(&c->labels[l], wl->name,
+								     wl->tables[t].title,
+								     wl->tables[t].ops[o].op);
+
+					if (rec && !get(rec, "sequential") && cell->compared &&
+					    !wl->tables[t].explains)
+						cell->mm.significant = false;
+				}
+		}
 		for (size_t t = 0; t < wl->ntables; t++) {
 			const struct cmp_table *tb = &wl->tables[t];
 
