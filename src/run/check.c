@@ -250,6 +250,11 @@ int run_check(struct run_state *rs)
 	/* a requested profile this machine cannot make is exit 3 */
 	if ((ret = profile_run_init(&rs->prof, (enum profile_kind)rs->cfg->g.profile)))
 		goto out;
+	/* a work folder another user made or can write: refused (issue 30) */
+	if (path_exists(rs->cfg->g.workdir) && check_private_dir(rs->cfg->g.workdir)) {
+		ret = LB_EXIT_USAGE;
+		goto out;
+	}
 	/* a chroot whose / is not a mount point: refused */
 	if (mount_ns_check(rs->cfg->g.workdir, &err)) {
 		error("%s", strbuf_str(&err));
