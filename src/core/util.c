@@ -790,10 +790,15 @@ int mkdir_p(const char *path, mode_t mode)
 
 int mkdir_private(const char *path, mode_t mode)
 {
-	struct stat st;
-
 	if (mkdir_p(path, mode))
 		return -1;
+	return check_private_dir(path);
+}
+
+int check_private_dir(const char *path)
+{
+	struct stat st;
+
 	if (lstat(path, &st))
 		return error_errno("cannot look at %s", path);
 	if (!S_ISDIR(st.st_mode))

@@ -147,6 +147,8 @@ int mkdir_p(const char *path, mode_t mode);
  * Slurm's output files): another user's folder could swap those names for
  * links. -1 with a message naming the folder, its owner and mode. */
 int mkdir_private(const char *path, mode_t mode);
+/* The check alone, for a folder that exists (run --dry-run). */
+int check_private_dir(const char *path);
 /* Remove a tree without following symlinks; stays on one filesystem. */
 int remove_tree(const char *path);
 bool path_exists(const char *path);

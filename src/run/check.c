@@ -51,16 +51,21 @@ static int check_label_dir(struct run_state *rs, json_object **old_run)
 	} else if (!path_exists(rs->env.label_dir)) {
 		if (rs->resume)
 			ret = error("--resume: nothing to resume in %s (no such folder)", rs->env.label_dir);
-	} else if (!path_exists(runjson)) {
-		if (!rs->force)
-			ret = error("%s exists but holds no run.json; use --force to reuse it or pick another --label",
-				    rs->env.label_dir);
+	} else if (!is_dir(rs->env.label_dir) || !path_exists(runjson)) {
+		/* --force removes a label folder, never what else may be there
+		 * (-o /lib/modules --label "$(uname -r)" --force): issue 30 */
+		ret = error("%s exists but is not a label folder (no run.json of lrubench in it): "
+			    "pick another --label%s", rs->env.label_dir,
+			    rs->force ? "; --force removes only label folders" : "");
 	} else {
 		json_object *o = json_load_file(runjson, &err), *st = NULL;
 		const char *status = "?";
 
-		if (!o && !rs->force) {
-			ret = error("%s", strbuf_str(&err));
+		if (!o || !json_object_object_get_ex(o, "schema", NULL)) {
+			/* not lrubench's: never removed, --force or not */
+			ret = !o ? error("%s", strbuf_str(&err))
+				 : error("%s is not lrubench's run.json (no \"schema\"): %s is not "
+					 "removed, --force or not", runjson, rs->env.label_dir);
 		} else if (o) {
 			if (json_object_object_get_ex(o, "status", &st))
 				status = json_object_get_string(st);
@@ -245,6 +250,11 @@ int run_check(struct run_state *rs)
 	/* a requested profile this machine cannot make is exit 3 */
 	if ((ret = profile_run_init(&rs->prof, (enum profile_kind)rs->cfg->g.profile)))
 		goto out;
+	/* a work folder another user made or can write: refused (issue 30) */
+	if (path_exists(rs->cfg->g.workdir) && check_private_dir(rs->cfg->g.workdir)) {
+		ret = LB_EXIT_USAGE;
+		goto out;
+	}
 	/* a chroot whose / is not a mount point: refused */
 	if (mount_ns_check(rs->cfg->g.workdir, &err)) {
 		error("%s", strbuf_str(&err));

@@ -62,7 +62,9 @@ static int prepare_env(struct run_state *rs)
 			return -1;
 		rs->env.run_cg = &rs->run_cg;
 	}
-	if (mkdir_p(g->workdir, 0755))
+	/* programs run as root write by name below it (sysbench's database,
+	 * perf's data, the sparse root): it must be ours alone (issue 30) */
+	if (mkdir_private(g->workdir, 0755))
 		return -1;
 	remove_stale_workdirs(g->workdir);
 	rs->env.run_workdir = xasprintf("%s/run-%d", g->workdir, (int)getpid());

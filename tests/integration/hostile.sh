@@ -303,6 +303,22 @@ test_run_refuses_an_empty_workdir() {
   expect_exit 0 "$LRUBENCH" run --dry-run --set kernbench.sha256=
 }
 
+# Issue 30 (medium 10): a work folder another user made or can write is
+# refused before anything runs (paths below it are used by name, as root).
+test_run_refuses_a_work_folder_not_its_own() {
+  need_root
+  mkdir "$T/wd"
+  chmod 0777 "$T/wd"
+  expect_exit 2 "$LRUBENCH" run --dry-run -o "$T/r" --set global.workdir="$T/wd"
+  assert_grep_err "$T/wd is owned by uid 0 with mode 0777: lrubench writes by name only"
+  chmod 0755 "$T/wd"
+  chown nobody "$T/wd"
+  expect_exit 2 "$LRUBENCH" run --dry-run -o "$T/r" --set global.workdir="$T/wd"
+  assert_grep_err "$T/wd is owned by uid $(id -u nobody) with mode 0755"
+  chown root "$T/wd"
+  expect_exit 0 "$LRUBENCH" run --dry-run -o "$T/r" --set global.workdir="$T/wd"
+}
+
 test_dry_run_checks_the_results_folder() {
   need_root
   expect_exit 2 "$LRUBENCH" run --dry-run -o /dev/null/results

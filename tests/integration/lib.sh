@@ -6,6 +6,10 @@
 lib_setup() {
   T=$(mktemp -d /tmp/lrubench-test.XXXXXX)
   trap 'lib_teardown' EXIT
+  # Each test runs in its own folder: a default -o results/ lands in $T, so
+  # no test depends on the checkout's results/ or on what a user's earlier
+  # run (the README's demo) left there (issue 30).
+  cd "$T" || exit 1
   # run-tests' time limit sends SIGTERM: leave through the EXIT trap
   trap 'exit 143' TERM
 }

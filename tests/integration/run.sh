@@ -143,6 +143,22 @@ test_complete_label_is_not_overwritten() {
   assert_no_leaks
 }
 
+# Issue 30 (medium 12): --force removes a label folder, never another
+# folder that happens to be at -o/LABEL (-o /lib/modules --label $(uname -r)).
+test_force_removes_only_label_folders() {
+  mkdir -p "$T/r/mods/kernel"
+  echo keep >"$T/r/mods/kernel/a.ko"
+  expect_exit 2 "$LRUBENCH" run "${QUICK[@]}" --dry-run -o "$T/r" --label mods --force
+  assert_grep_err "$T/r/mods exists but is not a label folder (no run.json of lrubench in it): pick another --label; --force removes only label folders"
+  # a run.json that is not lrubench's (no schema) does not make it one
+  echo '{"label": "mods"}' >"$T/r/mods/run.json"
+  expect_exit 2 "$LRUBENCH" run "${QUICK[@]}" --dry-run -o "$T/r" --label mods --force
+  assert_grep_err "is not lrubench's run.json"
+  need_root
+  expect_exit 2 "$LRUBENCH" run "${QUICK[@]}" -i 1 -o "$T/r" --label mods --force
+  assert_eq "$(cat "$T/r/mods/kernel/a.ko")" keep "the folder's files"
+}
+
 # Every bad input: the documented exit code, a message naming the culprit, no
 # label folder, nothing left behind.
 bad_input() {
