@@ -513,7 +513,7 @@ static void complete_label(const char *label)
 {
 	char *rel = xasprintf("results/%s/run.json", label);
 
-	free(unit_put(rel, "{\"status\": \"complete\"}"));
+	free(unit_put(rel, "{\"schema\": 1, \"status\": \"complete\"}"));
 	free(rel);
 }
 
