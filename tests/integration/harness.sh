@@ -34,7 +34,7 @@ test_install_deps_covers_the_tools_tests_use() {
   for pair in xz:xz-utils zstd:zstd curl:curl python3:python3 xmllint:libxml2-utils \
               gnuplot:gnuplot-nox unshare:util-linux mkfs.ext4:e2fsprogs mkfs.xfs:xfsprogs \
               numactl:numactl pgrep:procps cpio:cpio busybox:busybox-static \
-              qemu-system-x86_64:qemu-system-x86 sysbench:sysbench; do
+              qemu-system-x86_64:qemu-system-x86 sysbench:sysbench ip:iproute2; do
     cmd=${pair%%:*} pkg=${pair#*:}
     grep -qw -- "$pkg" "$LRUBENCH_SRC/scripts/install-deps" || { missing="$missing $cmd($pkg)"; continue; }
     if dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
