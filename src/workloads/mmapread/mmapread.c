@@ -253,7 +253,8 @@ static enum wl_status mmapread_run_step(struct wl_ctx *ctx, size_t step, struct 
 	snprintf(op, sizeof(op), "memcgs-%llu", want);
 	wl_sample(s, T_AGGREGATE, op, agg);
 	wl_sample(s, T_PER_TASK, op, agg / (double)ntasks);
-	add_details(s, slots, ntasks, groups, &before, &after);
+	/* set.n: 0 without a memory controller (no memcg: the note says so) */
+	add_details(s, slots, ntasks, set.n, &before, &after);
 out:
 	memcg_stats_release(&before);
 	memcg_stats_release(&after);

@@ -180,7 +180,7 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 	if (ret != WL_OK)
 		goto out;
 	memcg_stats_take(&before, &set, stat_keys, nk);
-	memcg_snapshot_take(&snap_b, set.cg, n);
+	memcg_snapshot_take(&snap_b, set.cg, set.n);   /* 0 without a memory controller */
 	spec = (struct rt_spec){ n, r, st->files, &set, &ctx->env->bind, o->runtime,
 				 ctx->env->g->stuck_timeout, &s->why, (enum rt_reader_mode)o->reader };
 	t0 = now_monotonic();
@@ -189,7 +189,7 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 		goto out;
 	secs = now_monotonic() - t0;
 	memcg_stats_take(&after, &set, stat_keys, nk);
-	memcg_snapshot_take(&snap_a, set.cg, n);
+	memcg_snapshot_take(&snap_a, set.cg, set.n);
 	rt_summarize(res, n, r, mbps, &sum);
 	{
 		char op[32];
