@@ -131,9 +131,7 @@ test_colocate_probe_without_mkswap() {
 test_colocate_probe_without_memcg() {
   need_root
   need_cmd unshare util-linux
-  expect_exit 3 unshare -m --propagation private sh -c \
-    'umount -R /sys/fs/cgroup 2>/dev/null || umount -l /sys/fs/cgroup; exec "$@"' sh \
-    "$LRUBENCH" run "${CO[@]}" -i 1 -o "$T/r" --label p
+  expect_exit 3 without_cgroup_fs "$LRUBENCH" run "${CO[@]}" -i 1 -o "$T/r" --label p
   assert_grep_err "workload colocate cannot run here: no memory cgroup controller"
   assert_no_leaks
 }

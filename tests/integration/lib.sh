@@ -38,6 +38,18 @@ assert_no_file() { [ ! -e "$1" ] || fail "should not exist: $1"; }
 assert_grep() { grep -q -- "$1" "$2" || { echo "--- $2:"; tail -20 "$2"; fail "'$1' not found in $2"; }; }
 assert_grep_err() { assert_grep "$1" "$T/err"; }
 # jq-free JSON reads through python3 (a test dependency, installed by .ci/run)
+# without_cgroup_fs CMD...: CMD in a mount namespace of its own where no
+# cgroup or cgroup2 file system is mounted anywhere (deepest first, so a
+# hierarchy's copy under another root, a chroot's say, goes too); the
+# machine keeps its mounts. For runs that must find no memory controller.
+without_cgroup_fs() {
+  unshare -m --propagation private sh -c '
+    awk '"'"'$0 ~ / - cgroup2? / {print $5}'"'"' /proc/self/mountinfo | sort -r |
+      while read -r m; do umount -l "$m" || exit 1; done || exit 125
+    if grep -q " - cgroup2\{0,1\} " /proc/self/mountinfo; then
+      echo "without_cgroup_fs: a cgroup mount stayed" >&2; exit 125; fi
+    exec "$@"' sh "$@"
+}
 json_get() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval("d"+sys.argv[2]))' "$1" "$2"; }
 # Poll (bounded, 60 s) until CMD... holds: WHAT names the event in the
 # failure. Tests wait for events this way, never sleep a fixed time to pass.

@@ -106,8 +106,23 @@ test_mmapread_sigint_and_double_sigint_leave_nothing() {
 test_mmapread_probe_without_memcg() {
   need_root
   need_cmd unshare util-linux
-  expect_exit 3 unshare -m --propagation private sh -c \
-    'umount -R /sys/fs/cgroup 2>/dev/null || umount -l /sys/fs/cgroup; exec "$@"' sh \
+  expect_exit 3 without_cgroup_fs "$LRUBENCH" run "${MR[@]}" -i 1 -o "$T/r" --label p
+  assert_grep_err "workload mmapread cannot run here: no memory cgroup controller"
+  assert_no_file "$T/r/p"
+  assert_no_leaks
+}
+
+# The memory hierarchy mounted a second time elsewhere (a chroot's /sys, as
+# a leftover root left it on CI once): hiding /sys/fs/cgroup alone let the run
+# find that copy. Both copies live in the test's own mount namespace.
+test_mmapread_probe_without_memcg_despite_a_second_mount() {
+  need_root
+  need_cmd unshare util-linux
+  grep -q ' - cgroup .*memory' /proc/self/mountinfo || skip "needs cgroup v1's memory hierarchy"
+  mkdir "$T/cg"
+  expect_exit 3 unshare -m --propagation private bash -c \
+    'mount -t cgroup -o memory none "$1" || exit 125; shift; . "$0"; without_cgroup_fs "$@"' \
+    "$LRUBENCH_SRC/tests/integration/lib.sh" "$T/cg" \
     "$LRUBENCH" run "${MR[@]}" -i 1 -o "$T/r" --label p
   assert_grep_err "workload mmapread cannot run here: no memory cgroup controller"
   assert_no_file "$T/r/p"
@@ -134,9 +149,7 @@ test_mmapread_bad_inputs() {
 test_mmapread_memcgs_zero_without_memory_controller() {
   need_root
   need_cmd unshare util-linux
-  expect_exit 0 unshare -m --propagation private sh -c \
-    'umount -R /sys/fs/cgroup 2>/dev/null || umount -l /sys/fs/cgroup; exec "$@"' sh \
-    "$LRUBENCH" run "${MR[@]}" -i 1 -o "$T/r" --label n --set mmapread.memcgs=0
+  expect_exit 0 without_cgroup_fs "$LRUBENCH" run "${MR[@]}" -i 1 -o "$T/r" --label n --set mmapread.memcgs=0
   python3 - "$T/r/n" <<'PY' || fail "results without a memory controller"
 import json, sys
 d = json.load(open(sys.argv[1] + "/mmapread.json"))

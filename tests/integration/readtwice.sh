@@ -8,10 +8,6 @@
 # own; the machine keeps them) memcgs = 0 runs in no memcg and says so.
 
 RT=(-w readtwice --quick --set global.warmup=0 --set readtwice.runtime=1s)
-no_cgroup_fs() {
-  unshare -m --propagation private sh -c \
-    'umount -R /sys/fs/cgroup 2>/dev/null || umount -l /sys/fs/cgroup; exec "$@"' sh "$@"
-}
 
 # (LeakSanitizer cannot run under ptrace: a SANITIZE=1 build runs without its
 # leak check here.) Reads of FILE-ish names and writes to /dev/null in an strace -y log, per pid:
@@ -146,7 +142,7 @@ PY
 test_readtwice_without_memory_controller() {
   need_root
   need_cmd unshare util-linux
-  expect_exit 0 no_cgroup_fs "$LRUBENCH" run "${RT[@]}" -i 1 -o "$T/r" --label n \
+  expect_exit 0 without_cgroup_fs "$LRUBENCH" run "${RT[@]}" -i 1 -o "$T/r" --label n \
     --set readtwice.memcgs=0 --set readtwice.file_size=64M --set readtwice.reader=dd
   python3 - "$T/r/n" <<'PY' || fail "results without a memory controller"
 import json, sys
@@ -161,7 +157,7 @@ assert "no memory controller" in x["memory_controller"], x
 assert not any(k.startswith("memcg_pg") for k in x), x
 assert all(v > 0 for v in x["reader_mbps"]), x
 PY
-  expect_exit 3 no_cgroup_fs "$LRUBENCH" run "${RT[@]}" -i 1 -o "$T/r" --label m \
+  expect_exit 3 without_cgroup_fs "$LRUBENCH" run "${RT[@]}" -i 1 -o "$T/r" --label m \
     --set readtwice.memcgs=0,2
   assert_grep_err "readtwice.memcgs = 2 needs one"
   assert_no_file "$T/r/m"
