@@ -83,6 +83,7 @@ struct global_opts {
 	uint64_t sparse_size;  /* size of the loop image (sparse) */
 	char *workloads;       /* default for -w: comma list or "all" */
 	int profile;           /* enum profile_kind (above) */
+	unsigned long long profile_passes;  /* profiled passes per step (profile.h) */
 	double stuck_timeout;  /* seconds: when a workload's child counts as stuck (core/child_watch.h) */
 	/* iterations = auto (core/adaptive.h) */
 	double precision;      /* percent: the 95% CI half-width of an op's mean, relative */

@@ -24,12 +24,13 @@
 
 /* ---- set-up ---- */
 
-int profile_run_init(struct profile_run *pr, enum profile_kind kind)
+int profile_run_init(struct profile_run *pr, enum profile_kind kind, unsigned passes)
 {
 	struct strbuf why = STRBUF_INIT;
 
 	memset(pr, 0, sizeof(*pr));
 	pr->kind = kind;
+	pr->passes = passes ? passes : 1;
 	if (kind == PROFILE_NONE)
 		return 0;
 	profile_caps_probe(&pr->caps);
@@ -133,6 +134,7 @@ json_object *profile_run_json(const struct profile_run *pr)
 		json_object_object_add(o, "cpu_source", json_object_new_string(pr->cpu_source));
 	if (pr->cpu_list)
 		json_object_object_add(o, "cpus", json_object_new_string(pr->cpu_list));
+	json_object_object_add(o, "passes", json_object_new_int((int)pr->passes));
 	json_object_object_add(o, "failed_steps", json_object_new_int((int)pr->failed));
 	return o;
 }
@@ -284,6 +286,7 @@ struct pass {
 	struct profile_run *pr;
 	struct wl_ctx *ctx;
 	const char *step;
+	unsigned no;             /* this pass, 1..pr->passes */
 	json_object *d;          /* the "profile" object */
 	struct strbuf why;       /* the first failure */
 	struct perf_record lock, cpu;
@@ -303,6 +306,16 @@ static void fail(struct pass *p, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* profile-<workload>-<step>[-pass<k>]-<what>: the pass's own file when there are several */
+static char *pass_log(const struct pass *p, const char *what)
+{
+	char k[32] = "";
+
+	if (p->pr->passes > 1 && p->no > 1)
+		snprintf(k, sizeof(k), "-pass%u", p->no);
+	return env_log_path(p->pr->env, "profile-%s-%s%s-%s", p->ctx->ops->name, p->step, k, what);
+}
+
 static char *log_rel(const char *abs)
 {
 	const char *s = strstr(abs, "/logs/");
@@ -317,8 +330,8 @@ static bool start_recorder(struct pass *p, struct perf_record *r, const char *wh
 {
 	struct profile_run *pr = p->pr;
 	struct strbuf why = STRBUF_INIT;
-	char *log = env_log_path(pr->env, "profile-%s-%s-%s-record.log", p->ctx->ops->name,
-				 p->step, kind);
+	char *what_log = xasprintf("%s-record.log", kind);
+	char *log = pass_log(p, what_log);
 	char *name = xasprintf("profile-%s-%s", kind, p->step);
 	bool ok;
 
@@ -327,6 +340,7 @@ static bool start_recorder(struct pass *p, struct perf_record *r, const char *wh
 	if (!ok)
 		fail(p, "%s", why.buf);
 	strbuf_release(&why);
+	free(what_log);
 	free(log);
 	free(name);
 	return ok;
@@ -411,7 +425,7 @@ static void read_lock(struct pass *p, struct wl_result *res)
 			lock_stat_release(&after);
 		}
 	} else if (p->lock_started) {
-		char *out = env_log_path(pr->env, "profile-%s-%s-lock.txt", p->ctx->ops->name, p->step);
+		char *out = pass_log(p, "lock.txt");
 		/* -v: each row's call stack, to see which function took the lock */
 		const char *args[] = { "lock", "contention", "-i", p->lock.data, "-v", NULL };
 		char *text;
@@ -441,7 +455,7 @@ static void read_lock(struct pass *p, struct wl_result *res)
 static void read_cpu(struct pass *p, struct wl_result *res)
 {
 	struct profile_run *pr = p->pr;
-	char *out = env_log_path(pr->env, "profile-%s-%s-cpu.txt", p->ctx->ops->name, p->step);
+	char *out = pass_log(p, "cpu.txt");
 	const char *args[] = { "report", "-i", p->cpu.data, "--stdio", "--no-children", "--sort", "sym",
 			       "--percent-limit", "0.1", NULL };
 	struct strbuf why = STRBUF_INIT;
@@ -505,8 +519,9 @@ static json_object *throughput(const struct wl_result *staging, const struct wl_
 	return a;
 }
 
-enum wl_status profile_pass(struct profile_run *pr, struct wl_ctx *ctx, size_t step,
-			    struct wl_result *res)
+/* One profiled pass (no of pr->passes) of step. */
+static enum wl_status one_pass(struct profile_run *pr, struct wl_ctx *ctx, size_t step,
+			       struct wl_result *res, unsigned no)
 {
 	struct pass p;
 	struct wl_result staging = { 0 };
@@ -520,6 +535,7 @@ enum wl_status profile_pass(struct profile_run *pr, struct wl_ctx *ctx, size_t s
 	p.pr = pr;
 	p.ctx = ctx;
 	p.step = ctx->steps[step];
+	p.no = no;
 	p.d = json_object_new_object();
 	strbuf_init(&p.why);
 	p.want_lock = pr->kind == PROFILE_LOCK || pr->kind == PROFILE_ALL;
@@ -527,8 +543,14 @@ enum wl_status profile_pass(struct profile_run *pr, struct wl_ctx *ctx, size_t s
 	json_object_object_add(p.d, "kind", json_object_new_string(profile_kind_names[pr->kind]));
 	if (pr->caps.perf_version[0])
 		json_object_object_add(p.d, "perf_version", json_object_new_string(pr->caps.perf_version));
-	info("%s: %s: profile pass (profile=%s), not timed", ctx->ops->name, p.step,
-	     profile_kind_names[pr->kind]);
+	json_object_object_add(p.d, "pass", json_object_new_int((int)no));
+	json_object_object_add(p.d, "passes", json_object_new_int((int)pr->passes));
+	if (pr->passes > 1)
+		info("%s: %s: profile pass %u/%u (profile=%s), not timed", ctx->ops->name, p.step, no,
+		     pr->passes, profile_kind_names[pr->kind]);
+	else
+		info("%s: %s: profile pass (profile=%s), not timed", ctx->ops->name, p.step,
+		     profile_kind_names[pr->kind]);
 
 	if (env_drop_caches(pr->env))
 		fail(&p, "cannot drop the page cache before the profiled iteration");
@@ -582,5 +604,19 @@ enum wl_status profile_pass(struct profile_run *pr, struct wl_ctx *ctx, size_t s
 		res->details = json_object_new_array();
 	json_object_array_add(res->details, entry);
 	strbuf_release(&p.why);
+	return WL_OK;
+}
+
+enum wl_status profile_pass(struct profile_run *pr, struct wl_ctx *ctx, size_t step,
+			    struct wl_result *res)
+{
+	unsigned failed = pr->failed;
+
+	for (unsigned k = 1; k <= pr->passes; k++)
+		if (one_pass(pr, ctx, step, res, k) == WL_INTERRUPTED)
+			return WL_INTERRUPTED;
+	/* pr->failed counts steps, not passes */
+	if (pr->failed > failed)
+		pr->failed = failed + 1;
 	return WL_OK;
 }

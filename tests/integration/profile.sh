@@ -353,3 +353,42 @@ EOF
       fail "cpu split png"
   fi
 }
+
+# profile_passes = 3: three untimed profiled passes per step, so the lock
+# tables hold three samples per op and compare tests them (one pass a
+# side is never tested: model.c); each pass has its own detail and logs.
+test_profile_three_passes_are_tested() {
+  need_perf
+  local l
+  for l in A B; do
+    expect_exit 0 "$LRUBENCH" run "${PQUICK[@]}" -i 2 -o "$T/r" --label $l --set readtwice.memcgs=1 \
+      --profile lock --set global.profile_passes=3
+  done
+  cat "$T/out" "$T/err" >"$T/both"
+  assert_grep "profile pass 3/3 (profile=lock)" "$T/both"
+  assert_file "$T/r/B/logs/profile-readtwice-memcgs-1-pass3-lock.txt"
+  python3 - "$T/r/B" <<'PY' || fail "three profiled passes"
+import json, sys
+d = json.load(open(sys.argv[1] + "/readtwice.json"))
+t = {x["title"]: x for x in d["tables"]}
+for title in ("readtwice lru_lock wait", "readtwice lru_lock contended"):
+    ops = {o["op"]: o["samples"] for o in t[title]["ops"]}
+    assert len(ops["memcgs-1"]) == 3, (title, ops)
+# the timed tables keep the two timed iterations only
+assert all(len(o["samples"]) == 2 for o in t["readtwice MB/s aggregate"]["ops"])
+passes = sorted(e["profile"]["pass"] for e in d["details"] if "profile" in e)
+assert passes == [1, 2, 3], passes
+run = json.load(open(sys.argv[1] + "/run.json"))
+assert run["profile"]["passes"] == 3 and run["config"]["global"]["profile_passes"] == "3", run["profile"]
+PY
+  expect_exit 0 "$LRUBENCH" compare -f json "$T/r"
+  python3 - "$T/out" <<'PY' || fail "compare tests the lock table"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = {x["title"]: x for x in d["workloads"][0]["tables"]}
+op = [o for o in t["readtwice lru_lock wait"]["ops"] if o["op"] == "memcgs-1"][0]
+b = op["labels"][1] if "labels" in op else op["cells"][1]
+assert op["labels"][0]["n"] == 3 and b["n"] == 3 and b["compared"] is True and "significant" in b["mmtests_ttest"], b
+PY
+  assert_no_leaks
+}
