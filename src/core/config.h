@@ -68,8 +68,9 @@ struct option_def {
 
 /* [global] profile: what src/profile/ runs after each step's timed
  * iterations. Here, not in profile/, because the option is the core's; its
- * choices "none", "lock", "cpu", "all" (NULL-terminated) index the enum. */
-enum profile_kind { PROFILE_NONE = 0, PROFILE_LOCK, PROFILE_CPU, PROFILE_ALL };
+ * choices "none", "lock", "cpu", "all", "counters" (NULL-terminated) index
+ * the enum; "all" is lock and cpu (counters need a hardware PMU). */
+enum profile_kind { PROFILE_NONE = 0, PROFILE_LOCK, PROFILE_CPU, PROFILE_ALL, PROFILE_COUNTERS };
 extern const char *const profile_kind_names[];
 
 /* [global] */

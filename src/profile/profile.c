@@ -16,6 +16,7 @@
 #include "profile/perf_cpu.h"
 #include "profile/perf_lock.h"
 #include "profile/perf_record.h"
+#include "profile/perf_stat.h"
 #include "profile/tracefs.h"
 
 #define TOP_LOCKS 10
@@ -289,9 +290,9 @@ struct pass {
 	unsigned no;             /* this pass, 1..pr->passes */
 	json_object *d;          /* the "profile" object */
 	struct strbuf why;       /* the first failure */
-	struct perf_record lock, cpu;
+	struct perf_record lock, cpu, stat;
 	struct lock_stat_snapshot ls_before;
-	bool want_lock, want_cpu, lock_started, cpu_started, ls_started;
+	bool want_lock, want_cpu, want_counters, lock_started, cpu_started, stat_started, ls_started;
 };
 
 static void fail(struct pass *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -370,6 +371,13 @@ static void start_profilers(struct pass *p)
 
 		p->cpu_started = start_recorder(p, &p->cpu, "perf record", "cpu", sub);
 	}
+	if (p->want_counters && !p->why.len) {
+		const char *sub[] = { "stat", "-a", "-x", ",", "-e", pr->caps.counters_events,
+				      pr->cpu_list ? "-C" : NULL, pr->cpu_list, NULL };
+
+		p->stat.sigint_stop = true;
+		p->stat_started = start_recorder(p, &p->stat, "perf stat", "counters", sub);
+	}
 }
 
 static void stop_profilers(struct pass *p)
@@ -380,6 +388,9 @@ static void stop_profilers(struct pass *p)
 		fail(p, "%s", why.buf);
 	strbuf_reset(&why);
 	if (p->cpu_started && perf_record_stop(&p->cpu, &why))
+		fail(p, "%s", why.buf);
+	strbuf_reset(&why);
+	if (p->stat_started && perf_record_stop(&p->stat, &why))
 		fail(p, "%s", why.buf);
 	strbuf_release(&why);
 }
@@ -484,6 +495,45 @@ static void read_cpu(struct pass *p, struct wl_result *res)
 	strbuf_release(&why);
 }
 
+/* perf stat's counts into "<workload> <event>" tables, IPC and the cache
+ * miss ratio when both of their events were counted; perf's output kept in
+ * logs/profile-<workload>-<step>-counters.txt. */
+static void read_counters(struct pass *p, struct wl_result *res)
+{
+	const char *wl = p->ctx->ops->name;
+	char *out = pass_log(p, "counters.txt"), *rel = log_rel(out), *text;
+	struct strbuf why = STRBUF_INIT;
+	struct perf_stat_report rep;
+	size_t len;
+	double a, b;
+
+	json_object_object_add(p->d, "perf_counters_output", json_object_new_string(rel));
+	free(rel);
+	text = read_regular_file(p->stat.data, 1 << 20, 0, &len, &why);
+	if (!text) {
+		fail(p, "perf stat's output: %s", why.buf);
+	} else if (write_file_atomic(out, text, len)) {
+		fail(p, "cannot write %s: %s", out, strerror(errno));
+	} else if (perf_stat_parse(text, &rep, &why)) {
+		fail(p, "%s", why.buf);
+	} else {
+		for (size_t i = 0; i < rep.n; i++)
+			if (rep.ev[i].counted)
+				sample(res, wl, rep.ev[i].name, rep.ev[i].unit[0] ? rep.ev[i].unit : "count",
+				       BETTER_LOWER, p->step, rep.ev[i].value);
+		if (perf_stat_value(&rep, "instructions", &a) && perf_stat_value(&rep, "cycles", &b) &&
+		    b > 0)
+			sample(res, wl, "IPC", "instructions/cycle", BETTER_HIGHER, p->step, a / b);
+		if (perf_stat_value(&rep, "cache-misses", &a) &&
+		    perf_stat_value(&rep, "cache-references", &b) && b > 0)
+			sample(res, wl, "cache miss %", "%", BETTER_LOWER, p->step, 100 * a / b);
+		json_object_object_add(p->d, "counters_hw", perf_stat_json(&rep));
+	}
+	free(text);
+	free(out);
+	strbuf_release(&why);
+}
+
 /* The profiled iteration's own samples, each with its ratio to the timed mean. */
 static json_object *throughput(const struct wl_result *staging, const struct wl_result *res)
 {
@@ -540,6 +590,7 @@ static enum wl_status one_pass(struct profile_run *pr, struct wl_ctx *ctx, size_
 	strbuf_init(&p.why);
 	p.want_lock = pr->kind == PROFILE_LOCK || pr->kind == PROFILE_ALL;
 	p.want_cpu = pr->kind == PROFILE_CPU || pr->kind == PROFILE_ALL;
+	p.want_counters = pr->kind == PROFILE_COUNTERS;
 	json_object_object_add(p.d, "kind", json_object_new_string(profile_kind_names[pr->kind]));
 	if (pr->caps.perf_version[0])
 		json_object_object_add(p.d, "perf_version", json_object_new_string(pr->caps.perf_version));
@@ -578,12 +629,15 @@ static enum wl_status one_pass(struct profile_run *pr, struct wl_ctx *ctx, size_
 				read_lock(&p, res);
 			if (!p.why.len && p.want_cpu && p.cpu_started)
 				read_cpu(&p, res);
+			if (!p.why.len && p.want_counters && p.stat_started)
+				read_counters(&p, res);
 		}
 		json_object_put(smp.pending_details);
 		wl_result_release(&staging);
 	}
 	perf_record_release(&p.lock);
 	perf_record_release(&p.cpu);
+	perf_record_release(&p.stat);
 	lock_stat_release(&p.ls_before);
 	if (ret == WL_INTERRUPTED || lb_stop_requested()) {
 		json_object_put(p.d);
