@@ -79,7 +79,7 @@ static void check_profiling(void)
 		line("perf_event_paranoid", false, "%s", c.paranoid_why.buf);
 	line("lock_stat", c.lock_stat, "%s", c.lock_stat ? "/proc/lock_stat (CONFIG_LOCK_STAT)"
 						      : c.lock_stat_why.buf);
-	for (int k = PROFILE_LOCK; k <= PROFILE_ALL; k++) {
+	for (int k = PROFILE_LOCK; k <= PROFILE_COUNTERS; k++) {
 		char what[32];
 		int r;
 
@@ -90,6 +90,8 @@ static void check_profiling(void)
 			line(what, false, "%s", why.buf);
 		else if (k == PROFILE_CPU)
 			line(what, true, "perf record -a");
+		else if (k == PROFILE_COUNTERS)
+			line(what, true, "perf stat -a of %s", c.counters_events);
 		else
 			line(what, true, "lock contention from %s", via_perf ? "perf lock (tracepoints)"
 								     : "/proc/lock_stat");

@@ -18,7 +18,7 @@
 #include "core/strmap.h"
 #include "core/workload.h"
 
-const char *const profile_kind_names[] = { "none", "lock", "cpu", "all", NULL };
+const char *const profile_kind_names[] = { "none", "lock", "cpu", "all", "counters", NULL };
 
 #define GOFF(f) offsetof(struct global_opts, f)
 #define COFF(f) offsetof(struct wl_common_opts, f)
@@ -49,8 +49,13 @@ const struct option_def global_options[] = {
 	{ .name = "profile", .type = OPT_ENUM, .offset = GOFF(profile), .def = "none",
 	  .choices = profile_kind_names,
 	  .help = "after each step's timed iterations, one untimed iteration under a profiler: lock (lock "
-		  "contention: perf's lock tracepoints, else /proc/lock_stat), cpu (perf sampling), all, or none; "
+		  "contention: perf's lock tracepoints, else /proc/lock_stat), cpu (perf sampling), all (lock and "
+		  "cpu), counters (perf stat of the hardware counters: needs a PMU), or none; "
 		  "the CPU split and reclaim counters are recorded either way" },
+	{ .name = "profile_passes", .type = OPT_UINT, .offset = GOFF(profile_passes), .def = "1",
+	  .min = 1, .max = 20,
+	  .help = "profiled passes per step (profile != none), each untimed: with 2 or more the lock "
+		  "and CPU tables have that many samples per op, and compare tests them" },
 	{ .name = "stuck_timeout", .type = OPT_TIME, .offset = GOFF(stuck_timeout), .def = "60s",
 	  .min = 1, .max = 86400,
 	  .help = "a workload's child that has not ended this long after its work should have (or that used "

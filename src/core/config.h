@@ -68,8 +68,9 @@ struct option_def {
 
 /* [global] profile: what src/profile/ runs after each step's timed
  * iterations. Here, not in profile/, because the option is the core's; its
- * choices "none", "lock", "cpu", "all" (NULL-terminated) index the enum. */
-enum profile_kind { PROFILE_NONE = 0, PROFILE_LOCK, PROFILE_CPU, PROFILE_ALL };
+ * choices "none", "lock", "cpu", "all", "counters" (NULL-terminated) index
+ * the enum; "all" is lock and cpu (counters need a hardware PMU). */
+enum profile_kind { PROFILE_NONE = 0, PROFILE_LOCK, PROFILE_CPU, PROFILE_ALL, PROFILE_COUNTERS };
 extern const char *const profile_kind_names[];
 
 /* [global] */
@@ -83,6 +84,7 @@ struct global_opts {
 	uint64_t sparse_size;  /* size of the loop image (sparse) */
 	char *workloads;       /* default for -w: comma list or "all" */
 	int profile;           /* enum profile_kind (above) */
+	unsigned long long profile_passes;  /* profiled passes per step (profile.h) */
 	double stuck_timeout;  /* seconds: when a workload's child counts as stuck (core/child_watch.h) */
 	/* iterations = auto (core/adaptive.h) */
 	double precision;      /* percent: the 95% CI half-width of an op's mean, relative */

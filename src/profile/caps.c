@@ -3,12 +3,15 @@
 #include "profile/caps.h"
 
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "core/child.h"
 #include "core/path.h"
+#include "profile/perf_stat.h"
 #include "profile/tracefs.h"
 
 void perf_version_parse(const char *text, char *out, size_t len)
@@ -107,6 +110,37 @@ static void probe_tracefs(struct profile_caps *c)
 	}
 }
 
+/* A hardware PMU: can this process count its own instructions? A VM
+ * without a virtual PMU (or a kernel without its driver) answers ENOENT,
+ * EOPNOTSUPP or ENODEV, as `perf stat -e instructions` says "not
+ * supported". LRUBENCH_COUNTERS_EVENTS (the tests, with software events)
+ * takes the place of the default hardware events and of this probe. */
+static void probe_pmu(struct profile_caps *c)
+{
+	struct perf_event_attr a;
+	const char *ev = getenv("LRUBENCH_COUNTERS_EVENTS");
+	long fd;
+
+	c->counters_events = ev && *ev ? ev : PERF_STAT_EVENTS;
+	if (ev && *ev) {
+		c->hw_pmu = true;
+		return;
+	}
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = PERF_COUNT_HW_INSTRUCTIONS;
+	a.disabled = 1;
+	fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	if (fd >= 0) {
+		close((int)fd);
+		c->hw_pmu = true;
+		return;
+	}
+	strbuf_addf(&c->hw_pmu_why, "not available: no hardware PMU (perf_event_open of the "
+		    "instructions counter: %s)", strerror(errno));
+}
+
 static void probe_paranoid(struct profile_caps *c)
 {
 	char *t = read_file_str("/proc/sys/kernel/perf_event_paranoid", NULL);
@@ -133,6 +167,7 @@ void profile_caps_probe(struct profile_caps *c)
 	strbuf_init(&c->tracepoints_why);
 	strbuf_init(&c->paranoid_why);
 	strbuf_init(&c->lock_stat_why);
+	strbuf_init(&c->hw_pmu_why);
 	c->root = geteuid() == 0;
 	probe_perf(c);
 	probe_tracefs(c);
@@ -141,6 +176,7 @@ void profile_caps_probe(struct profile_caps *c)
 	if (!c->lock_stat)
 		strbuf_addf(&c->lock_stat_why, "no /proc/lock_stat (the kernel is built without "
 			    "CONFIG_LOCK_STAT)");
+	probe_pmu(c);
 }
 
 void profile_caps_release(struct profile_caps *c)
@@ -152,6 +188,7 @@ void profile_caps_release(struct profile_caps *c)
 	strbuf_release(&c->tracepoints_why);
 	strbuf_release(&c->paranoid_why);
 	strbuf_release(&c->lock_stat_why);
+	strbuf_release(&c->hw_pmu_why);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -163,6 +200,18 @@ int profile_caps_allow(const struct profile_caps *c, enum profile_kind kind, boo
 	bool perf_ready = c->perf_ok && c->paranoid_ok;
 
 	*lock_via_perf = false;
+	if (kind == PROFILE_COUNTERS) {
+		if (!perf_ready) {
+			strbuf_addf(why, "profile=counters needs perf stat: %s",
+				    !c->perf_ok ? c->perf_why.buf : c->paranoid_why.buf);
+			return -1;
+		}
+		if (!c->hw_pmu) {
+			strbuf_addf(why, "profile=counters is %s", c->hw_pmu_why.buf);
+			return -1;
+		}
+		return 0;
+	}
 	if (cpu && !perf_ready) {
 		strbuf_addf(why, "profile=%s needs perf to sample CPUs: %s", profile_kind_names[kind],
 			    !c->perf_ok ? c->perf_why.buf : c->paranoid_why.buf);

@@ -27,6 +27,9 @@ struct profile_caps {
 	struct strbuf paranoid_why;
 	bool lock_stat;              /* /proc/lock_stat (CONFIG_LOCK_STAT) */
 	struct strbuf lock_stat_why;
+	bool hw_pmu;                 /* a hardware PMU: perf_event_open of "instructions" works */
+	struct strbuf hw_pmu_why;
+	const char *counters_events; /* what profile=counters counts (perf_stat.h) */
 };
 
 void profile_caps_probe(struct profile_caps *c);

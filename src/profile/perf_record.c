@@ -107,9 +107,11 @@ int perf_record_start(struct perf_record *r, const char *perf, const char *const
 		      const char *dir, const char *name, const char *log, struct strbuf *why)
 {
 	const char *what = r->what;
+	bool sigint_stop = r->sigint_stop;
 
 	memset(r, 0, sizeof(*r));
 	r->what = what ? what : "perf record";
+	r->sigint_stop = sigint_stop;
 	r->ctl_fd = r->ack_fd = -1;
 	r->live = true;
 	r->data = xasprintf("%s/%s.data", dir, name);
@@ -176,8 +178,12 @@ int perf_record_stop(struct perf_record *r, struct strbuf *why)
 	if (command(r, "disable\n", ACK_SECONDS, why))
 		return -1;
 	/* "stop" makes perf write its data and exit 0; a perf that does not
-	 * know the command does not ack it, and gets SIGINT instead */
-	if (write(r->ctl_fd, "stop\n", 5) != 5) {
+	 * know the command does not ack it, and gets SIGINT instead; perf
+	 * stat acks it and goes on (perf 6.1), so it gets SIGINT at once */
+	if (r->sigint_stop) {
+		child_signal(&r->c, SIGINT);
+		sent_sigint = true;
+	} else if (write(r->ctl_fd, "stop\n", 5) != 5) {
 		strbuf_addf(why, "%s: cannot write to %s: %s", r->what, r->ctl, strerror(errno));
 		return -1;
 	}

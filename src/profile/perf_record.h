@@ -29,6 +29,8 @@ struct perf_record {
 	int data_id, ctl_id, ack_id;  /* cleanup registry entries */
 	bool started;
 	bool live;               /* set up by perf_record_start; released once */
+	bool sigint_stop;        /* perf stat: "stop" is acked but ignored; SIGINT ends it (set
+				  * before perf_record_start, kept by it) */
 };
 
 /*

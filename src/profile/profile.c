@@ -16,6 +16,7 @@
 #include "profile/perf_cpu.h"
 #include "profile/perf_lock.h"
 #include "profile/perf_record.h"
+#include "profile/perf_stat.h"
 #include "profile/tracefs.h"
 
 #define TOP_LOCKS 10
@@ -24,12 +25,13 @@
 
 /* ---- set-up ---- */
 
-int profile_run_init(struct profile_run *pr, enum profile_kind kind)
+int profile_run_init(struct profile_run *pr, enum profile_kind kind, unsigned passes)
 {
 	struct strbuf why = STRBUF_INIT;
 
 	memset(pr, 0, sizeof(*pr));
 	pr->kind = kind;
+	pr->passes = passes ? passes : 1;
 	if (kind == PROFILE_NONE)
 		return 0;
 	profile_caps_probe(&pr->caps);
@@ -133,6 +135,7 @@ json_object *profile_run_json(const struct profile_run *pr)
 		json_object_object_add(o, "cpu_source", json_object_new_string(pr->cpu_source));
 	if (pr->cpu_list)
 		json_object_object_add(o, "cpus", json_object_new_string(pr->cpu_list));
+	json_object_object_add(o, "passes", json_object_new_int((int)pr->passes));
 	json_object_object_add(o, "failed_steps", json_object_new_int((int)pr->failed));
 	return o;
 }
@@ -284,11 +287,12 @@ struct pass {
 	struct profile_run *pr;
 	struct wl_ctx *ctx;
 	const char *step;
+	unsigned no;             /* this pass, 1..pr->passes */
 	json_object *d;          /* the "profile" object */
 	struct strbuf why;       /* the first failure */
-	struct perf_record lock, cpu;
+	struct perf_record lock, cpu, stat;
 	struct lock_stat_snapshot ls_before;
-	bool want_lock, want_cpu, lock_started, cpu_started, ls_started;
+	bool want_lock, want_cpu, want_counters, lock_started, cpu_started, stat_started, ls_started;
 };
 
 static void fail(struct pass *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -301,6 +305,16 @@ static void fail(struct pass *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&p->why, fmt, ap);
 	va_end(ap);
+}
+
+/* profile-<workload>-<step>[-pass<k>]-<what>: the pass's own file when there are several */
+static char *pass_log(const struct pass *p, const char *what)
+{
+	char k[32] = "";
+
+	if (p->pr->passes > 1 && p->no > 1)
+		snprintf(k, sizeof(k), "-pass%u", p->no);
+	return env_log_path(p->pr->env, "profile-%s-%s%s-%s", p->ctx->ops->name, p->step, k, what);
 }
 
 static char *log_rel(const char *abs)
@@ -317,8 +331,8 @@ static bool start_recorder(struct pass *p, struct perf_record *r, const char *wh
 {
 	struct profile_run *pr = p->pr;
 	struct strbuf why = STRBUF_INIT;
-	char *log = env_log_path(pr->env, "profile-%s-%s-%s-record.log", p->ctx->ops->name,
-				 p->step, kind);
+	char *what_log = xasprintf("%s-record.log", kind);
+	char *log = pass_log(p, what_log);
 	char *name = xasprintf("profile-%s-%s", kind, p->step);
 	bool ok;
 
@@ -327,6 +341,7 @@ static bool start_recorder(struct pass *p, struct perf_record *r, const char *wh
 	if (!ok)
 		fail(p, "%s", why.buf);
 	strbuf_release(&why);
+	free(what_log);
 	free(log);
 	free(name);
 	return ok;
@@ -356,6 +371,13 @@ static void start_profilers(struct pass *p)
 
 		p->cpu_started = start_recorder(p, &p->cpu, "perf record", "cpu", sub);
 	}
+	if (p->want_counters && !p->why.len) {
+		const char *sub[] = { "stat", "-a", "-x", ",", "-e", pr->caps.counters_events,
+				      pr->cpu_list ? "-C" : NULL, pr->cpu_list, NULL };
+
+		p->stat.sigint_stop = true;
+		p->stat_started = start_recorder(p, &p->stat, "perf stat", "counters", sub);
+	}
 }
 
 static void stop_profilers(struct pass *p)
@@ -366,6 +388,9 @@ static void stop_profilers(struct pass *p)
 		fail(p, "%s", why.buf);
 	strbuf_reset(&why);
 	if (p->cpu_started && perf_record_stop(&p->cpu, &why))
+		fail(p, "%s", why.buf);
+	strbuf_reset(&why);
+	if (p->stat_started && perf_record_stop(&p->stat, &why))
 		fail(p, "%s", why.buf);
 	strbuf_release(&why);
 }
@@ -411,7 +436,7 @@ static void read_lock(struct pass *p, struct wl_result *res)
 			lock_stat_release(&after);
 		}
 	} else if (p->lock_started) {
-		char *out = env_log_path(pr->env, "profile-%s-%s-lock.txt", p->ctx->ops->name, p->step);
+		char *out = pass_log(p, "lock.txt");
 		/* -v: each row's call stack, to see which function took the lock */
 		const char *args[] = { "lock", "contention", "-i", p->lock.data, "-v", NULL };
 		char *text;
@@ -441,7 +466,7 @@ static void read_lock(struct pass *p, struct wl_result *res)
 static void read_cpu(struct pass *p, struct wl_result *res)
 {
 	struct profile_run *pr = p->pr;
-	char *out = env_log_path(pr->env, "profile-%s-%s-cpu.txt", p->ctx->ops->name, p->step);
+	char *out = pass_log(p, "cpu.txt");
 	const char *args[] = { "report", "-i", p->cpu.data, "--stdio", "--no-children", "--sort", "sym",
 			       "--percent-limit", "0.1", NULL };
 	struct strbuf why = STRBUF_INIT;
@@ -466,6 +491,45 @@ static void read_cpu(struct pass *p, struct wl_result *res)
 		}
 		free(text);
 	}
+	free(out);
+	strbuf_release(&why);
+}
+
+/* perf stat's counts into "<workload> <event>" tables, IPC and the cache
+ * miss ratio when both of their events were counted; perf's output kept in
+ * logs/profile-<workload>-<step>-counters.txt. */
+static void read_counters(struct pass *p, struct wl_result *res)
+{
+	const char *wl = p->ctx->ops->name;
+	char *out = pass_log(p, "counters.txt"), *rel = log_rel(out), *text;
+	struct strbuf why = STRBUF_INIT;
+	struct perf_stat_report rep;
+	size_t len;
+	double a, b;
+
+	json_object_object_add(p->d, "perf_counters_output", json_object_new_string(rel));
+	free(rel);
+	text = read_regular_file(p->stat.data, 1 << 20, 0, &len, &why);
+	if (!text) {
+		fail(p, "perf stat's output: %s", why.buf);
+	} else if (write_file_atomic(out, text, len)) {
+		fail(p, "cannot write %s: %s", out, strerror(errno));
+	} else if (perf_stat_parse(text, &rep, &why)) {
+		fail(p, "%s", why.buf);
+	} else {
+		for (size_t i = 0; i < rep.n; i++)
+			if (rep.ev[i].counted)
+				sample(res, wl, rep.ev[i].name, rep.ev[i].unit[0] ? rep.ev[i].unit : "count",
+				       BETTER_LOWER, p->step, rep.ev[i].value);
+		if (perf_stat_value(&rep, "instructions", &a) && perf_stat_value(&rep, "cycles", &b) &&
+		    b > 0)
+			sample(res, wl, "IPC", "instructions/cycle", BETTER_HIGHER, p->step, a / b);
+		if (perf_stat_value(&rep, "cache-misses", &a) &&
+		    perf_stat_value(&rep, "cache-references", &b) && b > 0)
+			sample(res, wl, "cache miss %", "%", BETTER_LOWER, p->step, 100 * a / b);
+		json_object_object_add(p->d, "counters_hw", perf_stat_json(&rep));
+	}
+	free(text);
 	free(out);
 	strbuf_release(&why);
 }
@@ -505,8 +569,9 @@ static json_object *throughput(const struct wl_result *staging, const struct wl_
 	return a;
 }
 
-enum wl_status profile_pass(struct profile_run *pr, struct wl_ctx *ctx, size_t step,
-			    struct wl_result *res)
+/* One profiled pass (no of pr->passes) of step. */
+static enum wl_status one_pass(struct profile_run *pr, struct wl_ctx *ctx, size_t step,
+			       struct wl_result *res, unsigned no)
 {
 	struct pass p;
 	struct wl_result staging = { 0 };
@@ -520,15 +585,23 @@ enum wl_status profile_pass(struct profile_run *pr, struct wl_ctx *ctx, size_t s
 	p.pr = pr;
 	p.ctx = ctx;
 	p.step = ctx->steps[step];
+	p.no = no;
 	p.d = json_object_new_object();
 	strbuf_init(&p.why);
 	p.want_lock = pr->kind == PROFILE_LOCK || pr->kind == PROFILE_ALL;
 	p.want_cpu = pr->kind == PROFILE_CPU || pr->kind == PROFILE_ALL;
+	p.want_counters = pr->kind == PROFILE_COUNTERS;
 	json_object_object_add(p.d, "kind", json_object_new_string(profile_kind_names[pr->kind]));
 	if (pr->caps.perf_version[0])
 		json_object_object_add(p.d, "perf_version", json_object_new_string(pr->caps.perf_version));
-	info("%s: %s: profile pass (profile=%s), not timed", ctx->ops->name, p.step,
-	     profile_kind_names[pr->kind]);
+	json_object_object_add(p.d, "pass", json_object_new_int((int)no));
+	json_object_object_add(p.d, "passes", json_object_new_int((int)pr->passes));
+	if (pr->passes > 1)
+		info("%s: %s: profile pass %u/%u (profile=%s), not timed", ctx->ops->name, p.step, no,
+		     pr->passes, profile_kind_names[pr->kind]);
+	else
+		info("%s: %s: profile pass (profile=%s), not timed", ctx->ops->name, p.step,
+		     profile_kind_names[pr->kind]);
 
 	if (env_drop_caches(pr->env))
 		fail(&p, "cannot drop the page cache before the profiled iteration");
@@ -556,12 +629,15 @@ enum wl_status profile_pass(struct profile_run *pr, struct wl_ctx *ctx, size_t s
 				read_lock(&p, res);
 			if (!p.why.len && p.want_cpu && p.cpu_started)
 				read_cpu(&p, res);
+			if (!p.why.len && p.want_counters && p.stat_started)
+				read_counters(&p, res);
 		}
 		json_object_put(smp.pending_details);
 		wl_result_release(&staging);
 	}
 	perf_record_release(&p.lock);
 	perf_record_release(&p.cpu);
+	perf_record_release(&p.stat);
 	lock_stat_release(&p.ls_before);
 	if (ret == WL_INTERRUPTED || lb_stop_requested()) {
 		json_object_put(p.d);
@@ -582,5 +658,19 @@ enum wl_status profile_pass(struct profile_run *pr, struct wl_ctx *ctx, size_t s
 		res->details = json_object_new_array();
 	json_object_array_add(res->details, entry);
 	strbuf_release(&p.why);
+	return WL_OK;
+}
+
+enum wl_status profile_pass(struct profile_run *pr, struct wl_ctx *ctx, size_t step,
+			    struct wl_result *res)
+{
+	unsigned failed = pr->failed;
+
+	for (unsigned k = 1; k <= pr->passes; k++)
+		if (one_pass(pr, ctx, step, res, k) == WL_INTERRUPTED)
+			return WL_INTERRUPTED;
+	/* pr->failed counts steps, not passes */
+	if (pr->failed > failed)
+		pr->failed = failed + 1;
 	return WL_OK;
 }

@@ -12,7 +12,8 @@
  *   "<workload> memcg <counter>/s"                    (memcg_rates.h)
  *   "<workload> fairness", "<workload> fairness min/max"
  * With [global] profile = lock | cpu | all, after a step's timed iterations,
- * one extra iteration of the same step under the profiler:
+ * profile_passes (default 1) extra iterations of the same step under the
+ * profiler, one sample each:
  *   "<workload> lru_lock wait" (ms), "<workload> lru_lock contended"
  *                                                     (lock: perf lock or lock_stat)
  *   "<workload> spinlock CPU %"                       (cpu: perf record)
@@ -38,6 +39,7 @@
 
 struct profile_run {
 	enum profile_kind kind;
+	unsigned passes;             /* profiled passes per step, >= 1 */
 	bool lock_via_perf;          /* perf's tracepoints; else /proc/lock_stat */
 	struct profile_caps caps;
 	struct run_env *env;
@@ -56,7 +58,7 @@ struct profile_run {
  * Before anything starts: probe what the requested profile needs. 0, or
  * LB_EXIT_UNSUPPORTED after printing why this machine cannot run it.
  */
-int profile_run_init(struct profile_run *pr, enum profile_kind kind);
+int profile_run_init(struct profile_run *pr, enum profile_kind kind, unsigned passes);
 /* Once the run's mount namespace and cgroup exist: the CPU accounting
  * cgroup (found in mounts, /proc/mounts's format), tracefs. 0 or -1
  * (message printed). */
@@ -83,8 +85,9 @@ void profile_iter_end(struct profile_run *pr, struct iter_counters *c, const cha
 void profile_iter_release(struct iter_counters *c);
 
 /*
- * The profile pass of step: one more iteration under the profiler, its
- * tables into res and a {"step", "profile": {...}} entry into res->details.
+ * The profile passes of step: pr->passes more iterations under the
+ * profiler, each a sample of its tables in res and a {"step", "profile":
+ * {..., "pass", "passes"}} entry in res->details.
  * 0 when done (the profile itself may have failed: marked, warned, counted
  * in pr->failed: WL_OK); WL_INTERRUPTED when a stop was requested.
  */

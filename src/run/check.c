@@ -248,7 +248,8 @@ int run_check(struct run_state *rs)
 		goto out;
 	}
 	/* a requested profile this machine cannot make is exit 3 */
-	if ((ret = profile_run_init(&rs->prof, (enum profile_kind)rs->cfg->g.profile)))
+	if ((ret = profile_run_init(&rs->prof, (enum profile_kind)rs->cfg->g.profile,
+				    (unsigned)rs->cfg->g.profile_passes)))
 		goto out;
 	/* a work folder another user made or can write: refused (issue 30) */
 	if (path_exists(rs->cfg->g.workdir) && check_private_dir(rs->cfg->g.workdir)) {

@@ -293,7 +293,8 @@ test_profile_mounts_tracefs_privately() {
 test_check_reports_profiling() {
   # exit 3 when a workload cannot run here (kernbench without its source): not ours to judge
   "$LRUBENCH" check >"$T/out" 2>"$T/err"
-  for what in perf tracefs "lock tracepoints" perf_event_paranoid lock_stat profile=lock profile=cpu; do
+  for what in perf tracefs "lock tracepoints" perf_event_paranoid lock_stat profile=lock profile=cpu \
+    profile=counters; do
     grep -Eq "^  $what +(yes|no) " "$T/out" || fail "check says nothing about $what"
   done
   # every "no" says why
@@ -352,4 +353,83 @@ EOF
     python3 "$LRUBENCH_SRC/tests/integration/plot_check.py" png "$T/plots/readtwice-cpu-split.png" 960 600 ||
       fail "cpu split png"
   fi
+}
+
+# profile_passes = 3: three untimed profiled passes per step, so the lock
+# tables hold three samples per op and compare tests them (one pass a
+# side is never tested: model.c); each pass has its own detail and logs.
+test_profile_three_passes_are_tested() {
+  need_perf
+  local l
+  for l in A B; do
+    expect_exit 0 "$LRUBENCH" run "${PQUICK[@]}" -i 2 -o "$T/r" --label $l --set readtwice.memcgs=1 \
+      --profile lock --set global.profile_passes=3
+  done
+  cat "$T/out" "$T/err" >"$T/both"
+  assert_grep "profile pass 3/3 (profile=lock)" "$T/both"
+  assert_file "$T/r/B/logs/profile-readtwice-memcgs-1-pass3-lock.txt"
+  python3 - "$T/r/B" <<'PY' || fail "three profiled passes"
+import json, sys
+d = json.load(open(sys.argv[1] + "/readtwice.json"))
+t = {x["title"]: x for x in d["tables"]}
+for title in ("readtwice lru_lock wait", "readtwice lru_lock contended"):
+    ops = {o["op"]: o["samples"] for o in t[title]["ops"]}
+    assert len(ops["memcgs-1"]) == 3, (title, ops)
+# the timed tables keep the two timed iterations only
+assert all(len(o["samples"]) == 2 for o in t["readtwice MB/s aggregate"]["ops"])
+passes = sorted(e["profile"]["pass"] for e in d["details"] if "profile" in e)
+assert passes == [1, 2, 3], passes
+run = json.load(open(sys.argv[1] + "/run.json"))
+assert run["profile"]["passes"] == 3 and run["config"]["global"]["profile_passes"] == "3", run["profile"]
+PY
+  expect_exit 0 "$LRUBENCH" compare -f json "$T/r"
+  python3 - "$T/out" <<'PY' || fail "compare tests the lock table"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = {x["title"]: x for x in d["workloads"][0]["tables"]}
+op = [o for o in t["readtwice lru_lock wait"]["ops"] if o["op"] == "memcgs-1"][0]
+b = op["labels"][1] if "labels" in op else op["cells"][1]
+assert op["labels"][0]["n"] == 3 and b["n"] == 3 and b["compared"] is True and "significant" in b["mmtests_ttest"], b
+PY
+  assert_no_leaks
+}
+
+# profile = counters on this machine: its VM has no PMU, so the kind is
+# refused before anything starts (exit 3) and check says why.
+test_profile_counters_refused_without_pmu() {
+  need_perf
+  perf stat -e instructions true 2>&1 | grep -q "not supported" || skip "this machine has a hardware PMU"
+  expect_exit 3 "$LRUBENCH" run "${PQUICK[@]}" -o "$T/r" --label c --profile counters
+  assert_grep_err "profile=counters is not available: no hardware PMU"
+  assert_no_file "$T/r/c"
+  expect_exit 3 "$LRUBENCH" run --dry-run "${PQUICK[@]}" -o "$T/r" --label c --profile counters
+  # (check exits 3 when any workload cannot run here: not this test's subject)
+  "$LRUBENCH" check >"$T/out" 2>"$T/err"
+  grep "profile=counters" "$T/out" | grep -q "no .*no hardware PMU" || { cat "$T/out"; fail "check's counters line"; }
+  assert_no_leaks
+}
+
+# The counters pass end to end, with software events in place of the
+# hardware ones (LRUBENCH_COUNTERS_EVENTS: the one thing mocked, because no
+# PMU exists here): perf stat runs around the profiled pass, its counts are
+# tables with perf's units, what it could not count is named, its output
+# kept, nothing left running.
+test_profile_counters_pass_with_software_events() {
+  need_perf
+  LRUBENCH_COUNTERS_EVENTS=task-clock,page-faults,cycles expect_exit 0 "$LRUBENCH" run "${PQUICK[@]}" \
+    -i 1 -o "$T/r" --label c --set readtwice.memcgs=1 --profile counters
+  python3 - "$T/r/c" <<'PY' || fail "counters pass"
+import json, sys
+d = json.load(open(sys.argv[1] + "/readtwice.json"))
+t = {x["title"]: x for x in d["tables"]}
+assert t["readtwice task-clock"]["unit"] == "msec" and t["readtwice task-clock"]["explains"], t["readtwice task-clock"]
+assert t["readtwice page-faults"]["ops"][0]["samples"][0] > 0
+assert "readtwice cycles" not in t and "readtwice IPC" not in t
+p = [e["profile"] for e in d["details"] if "profile" in e][0]
+assert p["status"] == "ok", p
+assert p["counters_hw"]["not_counted"]["cycles"] == "not supported", p["counters_hw"]
+PY
+  assert_grep "task-clock" "$T/r/c/logs/profile-readtwice-memcgs-1-counters.txt"
+  pgrep -f "perf stat -a -x" >/dev/null && fail "perf stat left running"
+  assert_no_leaks
 }

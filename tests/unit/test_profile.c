@@ -15,6 +15,7 @@
 #include "profile/lru_locks.h"
 #include "profile/perf_cpu.h"
 #include "profile/perf_lock.h"
+#include "profile/perf_stat.h"
 #include "profile/reclaim.h"
 
 static char *load(const char *name)
@@ -346,6 +347,80 @@ static void test_perf_cpu_report(void **state)
 	strbuf_release(&err);
 }
 
+/* ---- perf stat (profile = counters) ---- */
+
+/* The PMU fixture is written by hand in the shape of published captures
+ * (tests/fixtures/profile/README): no machine here has a PMU. */
+static void test_perf_stat_pmu(void **state)
+{
+	char *text = load("perf-stat-pmu.csv");
+	struct strbuf err = STRBUF_INIT;
+	struct perf_stat_report r;
+	double v;
+
+	(void)state;
+	assert_int_equal(perf_stat_parse(text, &r, &err), 0);
+	/* the value-less "stalled cycles per insn" line is a metric, not an event */
+	assert_int_equal(r.n, 6);
+	assert_string_equal(r.ev[0].name, "cycles");
+	assert_true(perf_stat_value(&r, "instructions", &v));
+	assert_near(v, 3120551234.0);
+	assert_near(r.ev[3].running_pct, 80.12);   /* cache-misses, multiplexed */
+	assert_false(perf_stat_value(&r, "dTLB-load-misses", &v));
+	assert_string_equal(r.ev[5].why, "not counted");
+	assert_false(perf_stat_value(&r, "no-such-event", &v));
+	free(text);
+	strbuf_release(&err);
+}
+
+/* captured here: this VM has no PMU, perf counts only software events */
+static void test_perf_stat_no_pmu(void **state)
+{
+	char *text = load("perf-6.1.187-stat-no-pmu.csv");
+	struct strbuf err = STRBUF_INIT;
+	struct perf_stat_report r;
+	json_object *j;
+	double v;
+
+	(void)state;
+	assert_int_equal(perf_stat_parse(text, &r, &err), 0);
+	assert_int_equal(r.n, 5);
+	assert_true(perf_stat_value(&r, "task-clock", &v));
+	assert_near(v, 2559.71);
+	assert_string_equal(r.ev[0].unit, "msec");
+	assert_false(perf_stat_value(&r, "cycles", &v));
+	assert_string_equal(r.ev[2].why, "not supported");
+	j = perf_stat_json(&r);
+	assert_non_null(strstr(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN), "\"cycles\":\"not supported\""));
+	json_object_put(j);
+	free(text);
+	strbuf_release(&err);
+}
+
+static void test_perf_stat_bad(void **state)
+{
+	char *text = load("perf-stat-garbled.csv");
+	struct strbuf err = STRBUF_INIT;
+	struct perf_stat_report r;
+
+	(void)state;
+	assert_int_equal(perf_stat_parse(text, &r, &err), -1);
+	assert_non_null(strstr(err.buf, "line 2: the count of 'instructions' is not a number"));
+	strbuf_reset(&err);
+	assert_int_equal(perf_stat_parse("# started on x\n\n", &r, &err), -1);
+	assert_non_null(strstr(err.buf, "holds no counter"));
+	strbuf_reset(&err);
+	/* an event name that is not perf's spelling (would become a table title) */
+	assert_int_equal(perf_stat_parse("1,,cyc\x1b]8;;x,1,100.00,,\n", &r, &err), -1);
+	assert_non_null(strstr(err.buf, "line 1:"));
+	assert_null(strchr(err.buf, '\x1b'));
+	strbuf_reset(&err);
+	assert_int_equal(perf_stat_parse("1,,cycles\n", &r, &err), -1);
+	assert_int_equal(perf_stat_parse("-5,,cycles,1,100.00,,\n", &r, &err), -1);
+	free(text);
+	strbuf_release(&err);
+}
+
 /* ---- CPU split ---- */
 
 static const char procstat[] =
@@ -558,6 +633,9 @@ int main(void)
 		cmocka_unit_test(test_caller_function),
 		cmocka_unit_test(test_lru_callers),
 		cmocka_unit_test(test_perf_lock_real_output),
+		cmocka_unit_test(test_perf_stat_pmu),
+		cmocka_unit_test(test_perf_stat_no_pmu),
+		cmocka_unit_test(test_perf_stat_bad),
 		cmocka_unit_test(test_perf_lock_real_verbose),
 		cmocka_unit_test(test_perf_lock_raw_ns),
 		cmocka_unit_test(test_perf_lock_footer_units_types),
