@@ -664,7 +664,7 @@ static bool has_results(const char *dir)
 struct rounds_note {
 	const struct adaptive_plan *plan;
 	unsigned round;
-	const char *stopped;
+	const struct vm_verdicts *v;   /* of every judged op, all kernels */
 };
 
 static void annotate_rounds(json_object *run, void *arg)
@@ -678,7 +678,17 @@ static void annotate_rounds(json_object *run, void *arg)
 	}
 	json_object_object_add(o, "precision", json_object_new_double(n->plan->precision));
 	json_object_object_add(o, "rounds", json_object_new_int((int)n->round));
-	json_object_object_add(o, "stopped", json_object_new_string(n->stopped));
+	/* what the sequential verdicts were, not "decided" for any stop (issue 23) */
+	json_object_object_add(o, "stopped", json_object_new_string(vm_verdicts_stopped(n->v)));
+	{
+		json_object *c = json_object_new_object();
+
+		json_object_object_add(c, "decided", json_object_new_int((int)n->v->decided));
+		json_object_object_add(c, "reached", json_object_new_int((int)n->v->reached));
+		json_object_object_add(c, "too noisy", json_object_new_int((int)n->v->noisy));
+		json_object_object_add(c, "round cap", json_object_new_int((int)n->v->open));
+		json_object_object_add(o, "verdicts", c);
+	}
 	json_object_object_add(vm, "adaptive", o);
 }
 
@@ -693,7 +703,8 @@ static bool rounds_decided(struct vm_run *r, unsigned round)
 {
 	struct strbuf err = STRBUF_INIT;
 	const char *base = NULL;
-	bool judged[VM_MAX_KERNELS] = { false }, decided = true, end = round == r->a.rounds;
+	bool judged[VM_MAX_KERNELS] = { false }, done = true, end = round == r->a.rounds;
+	struct vm_verdicts v = { 0 };
 	int running = 0;
 
 	for (int i = 0; i < r->nk; i++)
@@ -710,15 +721,17 @@ static bool rounds_decided(struct vm_run *r, unsigned round)
 		if (!judged[i])
 			continue;
 		strbuf_reset(&err);
-		if (vm_rounds_check(base, r->k[i].dir, &r->a.plan, round, r->a.rounds, false, &d, &err)) {
+		if (vm_rounds_check(base, r->k[i].dir, &r->a.plan, round, r->a.rounds, false, &d, &v, &err)) {
 			warning("cannot judge round %u of %s: %s (the rounds go on)", round, r->k[i].label,
 				err.buf);
 			d = false;
+			v.open++;
 		}
-		decided &= d;
+		done &= d;
 	}
-	if (decided || end) {
-		struct rounds_note n = { &r->a.plan, round, decided ? "decided" : "round cap" };
+	if (done || end) {
+		struct rounds_note n = { &r->a.plan, round, &v };
+		struct strbuf said = STRBUF_INIT;
 
 		for (int i = 0; i < r->nk; i++) {
 			bool d;
@@ -727,15 +740,17 @@ static bool rounds_decided(struct vm_run *r, unsigned round)
 				continue;
 			strbuf_reset(&err);
 			if ((judged[i] && vm_rounds_check(base, r->k[i].dir, &r->a.plan, round, r->a.rounds,
-						     true, &d, &err)) ||
+						     true, &d, NULL, &err)) ||
 			    vm_update_run_json(r->k[i].dir, annotate_rounds, &n, &err))
 				warning("cannot record the rounds in %s: %s", r->k[i].dir, err.buf);
 		}
-		info("%s after %u round%s (global.precision %g%%)", decided ? "decided" : "not decided",
-		     round, round > 1 ? "s" : "", r->a.plan.precision);
+		vm_verdicts_describe(&v, r->a.plan.precision, &said);
+		info("%s after %u round%s (global.precision %g%%)", said.buf, round, round > 1 ? "s" : "",
+		     r->a.plan.precision);
+		strbuf_release(&said);
 	}
 	strbuf_release(&err);
-	return decided;
+	return done;
 }
 
 static void print_comparison(struct vm_run *r)
@@ -866,7 +881,8 @@ static void add_input(struct vm_run *r, const char *path)
 }
 
 /* The files every guest must see: this program and its helper (unless
- * /usr shows them), the -c files and a --set value that names a file. */
+ * /usr shows them), the -c files, and a key's value, from --set or a -c
+ * file, that names a file. */
 static void collect_inputs(struct vm_run *r)
 {
 	char *dir = self_dir();
@@ -881,6 +897,8 @@ static void collect_inputs(struct vm_run *r)
 		free(helper);
 		free(dir);
 	}
+	for (size_t i = 0; i < r->a.inputs.n; i++)
+		add_input(r, r->a.inputs.v[i]);
 	for (size_t i = 0; i + 1 < r->a.suite.n; i++) {
 		const char *eq = strchr(r->a.suite.v[i + 1], '=');
 

@@ -12,6 +12,7 @@
 #include "vm/merge.h"
 #include "vm/modules.h"
 #include "vm/qemu.h"
+#include "vm/rounds.h"
 
 /* A synthetic setup header: "HdrS" at 0x202, protocol 2.15, kernel_version
  * (0x20e) pointing at a version string. */
@@ -591,6 +592,34 @@ static void test_import(void **state)
 	free(home);
 }
 
+/* run.json's vm.adaptive.stopped is what the ops' sequential verdicts were
+ * (issue 23): "decided" only when every op was decided, never for a stop
+ * on equivalence or on noise. */
+static void test_rounds_verdict(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	(void)state;
+
+	assert_string_equal(vm_verdicts_stopped(&(struct vm_verdicts){ .decided = 2 }), "decided");
+	assert_string_equal(vm_verdicts_stopped(&(struct vm_verdicts){ .reached = 1 }), "reached");
+	assert_string_equal(vm_verdicts_stopped(&(struct vm_verdicts){ .noisy = 1 }), "too noisy");
+	assert_string_equal(vm_verdicts_stopped(&(struct vm_verdicts){ .decided = 1, .noisy = 1 }), "mixed");
+	assert_string_equal(vm_verdicts_stopped(&(struct vm_verdicts){ .decided = 1, .reached = 1 }), "mixed");
+	assert_string_equal(vm_verdicts_stopped(&(struct vm_verdicts){ .decided = 3, .open = 1 }), "round cap");
+	vm_verdicts_describe(&(struct vm_verdicts){ .noisy = 1 }, 2, &sb);
+	assert_string_equal(sb.buf, "too noisy to decide");
+	strbuf_reset(&sb);
+	vm_verdicts_describe(&(struct vm_verdicts){ .reached = 2 }, 2, &sb);
+	assert_string_equal(sb.buf, "equivalent within ±2%");
+	strbuf_reset(&sb);
+	vm_verdicts_describe(&(struct vm_verdicts){ .decided = 1, .noisy = 2 }, 2, &sb);
+	assert_string_equal(sb.buf, "stopped (1 decided, 2 too noisy)");
+	strbuf_reset(&sb);
+	vm_verdicts_describe(&(struct vm_verdicts){ .open = 1 }, 2, &sb);
+	assert_string_equal(sb.buf, "not decided");
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -602,6 +631,7 @@ int main(void)
 		cmocka_unit_test(test_init_script),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_import),
+		cmocka_unit_test(test_rounds_verdict),
 	};
 	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
 }
