@@ -358,7 +358,18 @@ static int run_in_vms(struct config *cfg)
 		strlist_push(&va.suite, "--set");
 		strlist_push(&va.suite, "vm.kernels=");
 	}
-	/* the guest's root is read-only: a workdir that was asked for gets a tmpfs */
+	/* the guest sees only the files the suite names (lrubench-vm(7)
+	 * SECURITY): a key's value from a -c file that is a file here
+	 * (kernbench.source = /x.tar) is staged for it like a --set one */
+	for (size_t i = 0; i < cfg->nsec; i++)
+		for (const struct option_def *d = cfg->sec[i].defs;
+		     d && d->name && (i == 0 || cfg->sec[i].enabled) && strcmp(cfg->sec[i].name, "vm"); d++) {
+			const char *v = d->type == OPT_STR ? *(char **)((char *)cfg->sec[i].base + d->offset) : NULL;
+
+			if (v && *v == '/' && path_exists(v) && !is_dir(v) && !strlist_has(&va.inputs, v))
+				strlist_push(&va.inputs, v);
+		}
+	/* a workdir that was asked for gets a tmpfs in the guest */
 	if (cfg->g.workdir[0] == '/' && wd_from && strcmp(wd_from, "default"))
 		strlist_push(&va.tmpfs, cfg->g.workdir);
 	va.results = A.outdir;

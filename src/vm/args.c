@@ -170,5 +170,6 @@ void vm_args_release(struct vm_args *a)
 {
 	strlist_release(&a->suite);
 	strlist_release(&a->tmpfs);
+	strlist_release(&a->inputs);
 	strlist_release(&a->owned);
 }

@@ -58,6 +58,8 @@ struct vm_args {
 	struct adaptive_plan plan;
 	struct strlist suite;      /* passed to every `lrubench run` */
 	struct strlist tmpfs;      /* folders to give a tmpfs in the guest (workdir) */
+	struct strlist inputs;     /* host files the config names (a key's value that is the
+				    * absolute path of a file): staged for the guest (exports.h) */
 	struct strlist owned;      /* strings split out of vm.kernels */
 };
 

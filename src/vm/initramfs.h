@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The guest's initramfs: static busybox, the kernel's modules in load order
- * and an /init script that mounts the host root read-only over 9p, gives the
- * guest its own writable places, mounts cgroup v2 and the writable results
- * share, chroots into the host root and runs `lrubench run` there.
+ * and an /init script that builds the guest's root on a tmpfs of its own
+ * from what the host exports (vm/exports.h: its system folders and the
+ * staging folder, read-only), mounts cgroup v2 and the boot's results
+ * folder (vm/import.h), chroots there and runs `lrubench run`.
  */
 #ifndef LRUBENCH_VM_INITRAMFS_H
 #define LRUBENCH_VM_INITRAMFS_H
@@ -15,17 +16,21 @@
 #define VM_MARK_BEGIN "LRUBENCH-BEGIN"
 #define VM_MARK_EXIT "LRUBENCH-EXIT "
 #define VM_MARK_FAIL "LRUBENCH-INIT-FAILED: "
-#define VM_TAG_HOSTROOT "hostroot"
+#define VM_TAG_SYS "sys"        /* sys0, sys1 ...: the host's system folders */
+#define VM_TAG_STAGE "stage"    /* the staging folder */
 #define VM_TAG_RESULTS "results"
+
+struct vm_exports;
 
 struct vm_guest {
 	const struct strlist *ko;   /* host paths of the modules, in load order */
-	const char *results_dir;    /* absolute; writable share mounted at the same path */
-	const char *cwd;            /* the host's cwd, so relative -c paths work */
+	const struct vm_exports *x; /* what the host exports (vm/exports.h) */
+	const char *results_dir;    /* absolute: the boot's results share is mounted there
+				     * (the -o of the guest's run) */
+	const char *cwd;            /* the host's cwd (made, empty), so relative -c paths work */
 	const struct strlist *tmpfs;/* extra folders to give a tmpfs (e.g. the workdir) */
 	const struct strlist *cmd;  /* what to run inside the chroot (absolute argv[0]) */
-	const struct strlist *keep; /* host folders that must stay visible even under a
-				     * tmpfs (lrubench's own folder, the cwd, -c files) */
+	unsigned round;             /* LRUBENCH_VM_ROUND in the guest's environment */
 };
 
 /* The /init text (pure: no I/O), malloc'ed. Modules are /modules/NN-name.ko. */

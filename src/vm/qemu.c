@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * qemu for one guest run. The host root is exported read-only over 9p
- * (security_model=none: qemu runs as root and passes ownership through;
- * multidevs=remap because / spans several host file systems), the results
- * root a second time writable. The serial console goes to a file that we
+ * qemu for one guest run. The guest sees the host through 9p exports only
+ * (vm/exports.h): the system folders and the staging folder read-only
+ * (security_model=none: ownership as on the host; multidevs=remap since a
+ * folder may span several file systems), and the boot's own results folder
+ * writable with security_model=mapped-xattr, so whatever the guest makes
+ * there (a device node, a setuid file, a link) is a plain file on the host
+ * (vm/import.h). The serial console goes to a file that we
  * poll: it carries the guest's progress, our begin/exit markers and, when it
  * goes wrong, the kernel's panic message.
  */
@@ -146,15 +149,18 @@ int vm_qemu_argv(const struct vm_qemu_spec *s, struct strlist *argv, struct strb
 	strlist_push(argv, "-serial");
 	strlist_push(argv, "chardev:console");
 
-	strlist_push(argv, "-virtfs");
-	strlist_push(argv, "local,path=/,mount_tag=" VM_TAG_HOSTROOT
-		     ",security_model=none,readonly=on,multidevs=remap");
-	strbuf_reset(&sb);
-	strbuf_addstr(&sb, "local,path=");
-	add_escaped(&sb, s->results_dir);
-	strbuf_addstr(&sb, ",mount_tag=" VM_TAG_RESULTS ",security_model=none,multidevs=remap");
-	strlist_push(argv, "-virtfs");
-	strlist_push(argv, sb.buf);
+	for (size_t i = 0; i < s->nshares; i++) {
+		const struct vm_share *sh = &s->shares[i];
+
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, "local,path=");
+		add_escaped(&sb, sh->path);
+		strbuf_addf(&sb, ",mount_tag=%s,security_model=%s%s,multidevs=remap", sh->tag,
+			    !sh->writable ? "none" : sh->mapped_file ? "mapped-file" : "mapped-xattr",
+			    sh->writable ? "" : ",readonly=on");
+		strlist_push(argv, "-virtfs");
+		strlist_push(argv, sb.buf);
+	}
 	strbuf_release(&sb);
 	return 0;
 }

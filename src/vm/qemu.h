@@ -11,11 +11,21 @@
 
 struct vm_placement;
 
+/* One 9p export (vm/exports.h, vm/import.h). */
+struct vm_share {
+	const char *tag, *path;
+	bool writable;        /* the boot's results: security_model=mapped-xattr (or
+			       * mapped-file); read-only ones: none */
+	bool mapped_file;     /* mapped-file: the folder's file system has no user xattrs */
+};
+#define VM_MAX_SHARES 12
+
 struct vm_qemu_spec {
 	const char *qemu;          /* "qemu-system-x86_64" */
 	const char *kernel, *initrd;
 	const char *append;        /* kernel command line */
-	const char *results_dir;   /* writable share */
+	struct vm_share shares[VM_MAX_SHARES];   /* what the guest sees of the host */
+	size_t nshares;
 	const char *console_path;  /* serial console goes to this file */
 	const char *qmp_path;      /* QMP socket; NULL: none (and qemu is not paused) */
 	const struct vm_placement *place;  /* NULL: nothing bound or pinned */

@@ -8,6 +8,46 @@
 #include "core/results.h"
 #include "core/workload.h"
 
+const char *vm_verdicts_stopped(const struct vm_verdicts *v)
+{
+	unsigned kinds = !!v->decided + !!v->reached + !!v->noisy;
+
+	if (v->open)
+		return "round cap";
+	if (kinds > 1)
+		return "mixed";
+	return v->noisy ? "too noisy" : v->reached ? "reached" : "decided";
+}
+
+void vm_verdicts_describe(const struct vm_verdicts *v, double precision, struct strbuf *out)
+{
+	const char *s = vm_verdicts_stopped(v);
+
+	if (!strcmp(s, "round cap"))
+		strbuf_addstr(out, "not decided");
+	else if (!strcmp(s, "reached"))
+		strbuf_addf(out, "equivalent within ±%g%%", precision);
+	else if (!strcmp(s, "too noisy"))
+		strbuf_addstr(out, "too noisy to decide");
+	else if (!strcmp(s, "mixed")) {
+		const char *sep = "";
+
+		strbuf_addstr(out, "stopped (");
+		if (v->decided) {
+			strbuf_addf(out, "%u decided", v->decided);
+			sep = ", ";
+		}
+		if (v->reached) {
+			strbuf_addf(out, "%s%u equivalent within ±%g%%", sep, v->reached, precision);
+			sep = ", ";
+		}
+		if (v->noisy)
+			strbuf_addf(out, "%s%u too noisy", sep, v->noisy);
+		strbuf_addstr(out, ")");
+	} else
+		strbuf_addstr(out, s);
+}
+
 unsigned vm_rounds_cap(const struct adaptive_plan *p, unsigned rounds, bool rounds_set)
 {
 	size_t cap;
@@ -63,7 +103,8 @@ static int write_records(const char *dir_b, const char *workload, json_object *r
 }
 
 int vm_rounds_check(const char *dir_a, const char *dir_b, const struct adaptive_plan *p,
-		    unsigned round, unsigned cap, bool write, bool *decided, struct strbuf *err)
+		    unsigned round, unsigned cap, bool write, bool *decided, struct vm_verdicts *v,
+		    struct strbuf *err)
 {
 	struct label_result a, b;
 	int ret = 0;
@@ -107,6 +148,12 @@ int vm_rounds_check(const char *dir_a, const char *dir_b, const struct adaptive_
 				adaptive_op_eval(p, &o);
 				if (o.state == ADAPTIVE_OP_OPEN)
 					*decided = false;
+				if (v && !pass) {
+					v->decided += o.state == ADAPTIVE_OP_DECIDED;
+					v->reached += o.state == ADAPTIVE_OP_REACHED;
+					v->noisy += o.state == ADAPTIVE_OP_NOISY;
+					v->open += o.state == ADAPTIVE_OP_OPEN;
+				}
 				if (pass)
 					json_object_array_add(records, op_record(p, tb->title, tb->ops[i].op,
 										 &o, round));

@@ -22,6 +22,26 @@
 #include "core/adaptive.h"
 #include "core/util.h"
 
+/* How the judged ops of the kernels stand after a round (the sequential
+ * design's verdicts, core/adaptive.h enum adaptive_op_state). */
+struct vm_verdicts {
+	unsigned decided;   /* the change's sequential interval excludes 0 */
+	unsigned reached;   /* equivalent within ±precision (or precise enough, no baseline) */
+	unsigned noisy;     /* can never be decided at this goal */
+	unsigned open;      /* none yet: at the last round, the round cap */
+};
+/*
+ * What run.json's vm.adaptive.stopped says (issue 23: what the verdicts
+ * really were, never "decided" for a stop that decided nothing): the one
+ * verdict every op has -- "decided", "reached", "too noisy", "round cap"
+ * (some op still open) -- or "mixed" when the ops stopped differently
+ * (vm.adaptive.verdicts has the counts).
+ */
+const char *vm_verdicts_stopped(const struct vm_verdicts *v);
+/* A line for people: "decided", "equivalent within ±2%", "too noisy to
+ * decide", "not decided", "stopped (1 decided, 1 too noisy)". */
+void vm_verdicts_describe(const struct vm_verdicts *v, double precision, struct strbuf *out);
+
 /* The round cap: vm.rounds when given (rounds_set), else from the plan. */
 unsigned vm_rounds_cap(const struct adaptive_plan *p, unsigned rounds, bool rounds_set);
 
@@ -30,9 +50,12 @@ unsigned vm_rounds_cap(const struct adaptive_plan *p, unsigned rounds, bool roun
  * folder dir_b decided against A's (dir_a; NULL when there is no baseline:
  * then each op's own precision decides)? *decided says so. With write (the
  * rounds end here), each op's record is also written into dir_b's
- * <workload>.json ("round cap" for an op still open). 0, or -1 with err.
+ * <workload>.json ("round cap" for an op still open). v (may be NULL)
+ * counts the ops' verdicts (added to, so several kernels sum). 0, or -1
+ * with err.
  */
 int vm_rounds_check(const char *dir_a, const char *dir_b, const struct adaptive_plan *p,
-		    unsigned round, unsigned cap, bool write, bool *decided, struct strbuf *err);
+		    unsigned round, unsigned cap, bool write, bool *decided, struct vm_verdicts *v,
+		    struct strbuf *err);
 
 #endif

@@ -2,12 +2,15 @@
 /*
  * `lrubench run --kernel-a IMG --kernel-b IMG [suite...]`: kernel A against
  * kernel B on one machine without rebooting it. Each image boots in qemu
- * with the host's root shared read-only over 9p and runs the same
- * `lrubench run` inside, writing results/<label>/ through a writable share
- * of the results root; then the comparison is printed.
+ * with what it needs of the host exported read-only over 9p (exports.c:
+ * the system folders, a staging folder) and runs the same `lrubench run`
+ * inside, writing into an empty results folder of its boot, from which
+ * the host copies its label home by descriptor (import.c); then the
+ * comparison is printed.
  *
  * This file orchestrates, in vm/: settings (args.c), image checks (kimage.c),
- * modules (modules.c), the initramfs (initramfs.c), the accelerator probe
+ * modules (modules.c), what the guest sees (exports.c) and what comes
+ * home (import.c), the initramfs (initramfs.c), the accelerator probe
  * (kvm_probe.c), qemu (qemu.c), rounds pooling (merge.c).
  */
 #include "vm/vm.h"
@@ -17,7 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/xattr.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <json-c/json.h>
@@ -30,7 +35,9 @@
 #include "core/tmpdir.h"
 #include "core/util.h"
 #include "vm/args.h"
+#include "vm/exports.h"
 #include "vm/identity.h"
+#include "vm/import.h"
 #include "vm/initramfs.h"
 #include "vm/kimage.h"
 #include "vm/kvm_probe.h"
@@ -71,7 +78,8 @@ struct vm_run {
 	char *busybox;
 	bool kvm;
 	struct tmpdir tmp;
-	struct strlist keep;     /* host folders the guest must see (see vm_guest.keep) */
+	struct vm_exports x;     /* what the guests see of the host */
+	bool mapped_file;        /* the temp folder has no user xattrs: mapped-file */
 };
 
 /* "--label-a" for kernels a and b, else how the kernel was named */
@@ -315,12 +323,21 @@ static const char *crash_verb(enum vm_crash c)
 	return "crashed";
 }
 
-static void fill_spec(struct vm_run *r, struct kernel *k, struct vm_qemu_spec *q, const char *append)
+/* The exports of one boot: the system folders (sys0 ...), the staging
+ * folder and the boot's results folder (vm/exports.h, vm/import.h). */
+static void fill_spec(struct vm_run *r, struct kernel *k, struct vm_qemu_spec *q, const char *append,
+		      const char *stage, const char *boot, char tags[][32])
 {
 	q->qemu = QEMU;
 	q->kernel = k->image;
 	q->append = append;
-	q->results_dir = r->results;
+	for (size_t i = 0; i < r->x.sys.n && q->nshares + 2 < VM_MAX_SHARES; i++) {
+		snprintf(tags[i], 32, VM_TAG_SYS "%zu", i);
+		q->shares[q->nshares++] = (struct vm_share){ .tag = tags[i], .path = r->x.sys.v[i] };
+	}
+	q->shares[q->nshares++] = (struct vm_share){ .tag = VM_TAG_STAGE, .path = stage };
+	q->shares[q->nshares++] = (struct vm_share){ .tag = VM_TAG_RESULTS, .path = boot, .writable = true,
+						     .mapped_file = r->mapped_file };
 	q->kvm = r->kvm;
 	q->mem_bytes = r->a.memory;
 	q->cpus = r->a.cpus;
@@ -339,16 +356,36 @@ static void run_guest(struct vm_run *r, struct kernel *k, int round, const char 
 	struct vm_qemu_spec q = { 0 };
 	struct vm_boot b;
 	struct strbuf said = STRBUF_INIT;   /* what qemu printed, when it ended on its own */
-	char *init, *console, *qlog, *qmp, *prefix, *ldir, *lcopy = NULL, *qemu_said;
+	char *init, *console, *qlog, *qmp, *prefix, *ldir, *lcopy = NULL, *qemu_said, *boot;
+	char tags[VM_MAX_SHARES][32];
+	struct vm_import im = { 0 };
+	char *import_err = NULL;
 
 	rr->code = LB_EXIT_FAIL;
+	/* the boot's own results folder: empty, or with --resume the label as
+	 * it stands, copied by the same rules as the way home */
+	boot = xasprintf("%s/boot-%c-%d", r->tmp.path, k->which, round);
+	if (mkdir(boot, 0700) ||
+	    (round == 1 && r->a.resume && is_dir(k->dir) && vm_import_label(r->results, k->label, boot, &im, &err))) {
+		error("cannot prepare the results folder of %s's boot %s: %s", k->label, boot,
+		      err.len ? err.buf : strerror(errno));
+		rr->why = xasprintf("cannot prepare the results folder %s", boot);
+		rr->what = xstrdup("could not be prepared (results folder)");
+		vm_import_release(&im);
+		remove_tree(boot);
+		free(boot);
+		strbuf_release(&err);
+		return;
+	}
+	vm_import_release(&im);
 	guest_cmd(r, k, dest, &cmd);
-	g.keep = &r->keep;
+	g.x = &r->x;
 	g.ko = &k->mods.ko;
-	g.results_dir = r->results;
+	g.results_dir = dest;
 	g.cwd = r->cwd;
 	g.tmpfs = &r->a.tmpfs;
 	g.cmd = &cmd;
+	g.round = (unsigned)round;
 	init = vm_init_script(&g);
 	k->initrd = xasprintf("%s/initramfs-%c.cpio", r->tmp.path, k->which);
 	if (vm_initramfs_write(k->initrd, r->busybox, init, &k->mods.ko, &err)) {
@@ -360,6 +397,8 @@ static void run_guest(struct vm_run *r, struct kernel *k, int round, const char 
 		strbuf_release(&err);
 		free(k->initrd);
 		k->initrd = NULL;
+		remove_tree(boot);
+		free(boot);
 		return;
 	}
 	free(init);
@@ -370,7 +409,7 @@ static void run_guest(struct vm_run *r, struct kernel *k, int round, const char 
 	qlog = xasprintf("%s/qemu-%c-%d.log", r->tmp.path, k->which, round);
 	qmp = xasprintf("%s/qmp-%c-%d.sock", r->tmp.path, k->which, round);
 	prefix = xasprintf("[%s] ", k->label);
-	fill_spec(r, k, &q, sb.buf);
+	fill_spec(r, k, &q, sb.buf, r->x.stage, boot, tags);
 	q.initrd = k->initrd;
 	q.console_path = console;
 	q.qmp_path = qmp;
@@ -390,6 +429,24 @@ static void run_guest(struct vm_run *r, struct kernel *k, int round, const char 
 			"CPU stalls for reasons of its own: recorded, not a failure)", k->which, k->label,
 			round, b.warnings.v[i]);
 	}
+
+	/* what the guest wrote of its label comes home, whatever happened */
+	strbuf_reset(&err);
+	if (vm_import_label(boot, k->label, dest, &im, &err)) {
+		error("kernel %c (%s), round %d: cannot bring the guest's results home: %s", k->which,
+		      k->label, round, err.buf);
+		import_err = xstrdup(err.buf);
+	}
+	if (im.nleft) {
+		struct strbuf left = STRBUF_INIT;
+
+		vm_import_describe_left(&im, &left);
+		warning("kernel %c (%s), round %d: the guest's results hold what lrubench does not bring "
+			"home (only its label's folders and regular files are): %s", k->which, k->label,
+			round, left.buf);
+		strbuf_release(&left);
+	}
+	vm_import_release(&im);
 
 	/* the console log lands beside the results, whatever happened */
 	ldir = xasprintf("%s/%s/logs", dest, k->label);
@@ -452,6 +509,13 @@ static void run_guest(struct vm_run *r, struct kernel *k, int round, const char 
 		free(qemu_said);
 		break;
 	}
+	if (import_err && !rr->code) {
+		rr->code = LB_EXIT_FAIL;
+		rr->status = "failed";
+		rr->what = xstrdup("could not bring its results home");
+		rr->why = xasprintf("its results could not be brought home: %s", import_err);
+	}
+	free(import_err);
 	/* a guest that failed on its own: the end of its console says why */
 	if (b.outcome != VM_DONE && b.outcome != VM_INTERRUPTED)
 		error_with_log(path_exists(lcopy) ? lcopy : console, "kernel %c (%s), round %d: %s%s",
@@ -465,6 +529,9 @@ out:
 	unlink(console);
 	unlink(qlog);
 	unlink(qmp);
+	if (remove_tree(boot))
+		warning("cannot remove the boot's results folder %s", boot);
+	free(boot);
 	free(k->initrd);
 	k->initrd = NULL;
 	free(console);
@@ -597,7 +664,7 @@ static bool has_results(const char *dir)
 struct rounds_note {
 	const struct adaptive_plan *plan;
 	unsigned round;
-	const char *stopped;
+	const struct vm_verdicts *v;   /* of every judged op, all kernels */
 };
 
 static void annotate_rounds(json_object *run, void *arg)
@@ -611,7 +678,17 @@ static void annotate_rounds(json_object *run, void *arg)
 	}
 	json_object_object_add(o, "precision", json_object_new_double(n->plan->precision));
 	json_object_object_add(o, "rounds", json_object_new_int((int)n->round));
-	json_object_object_add(o, "stopped", json_object_new_string(n->stopped));
+	/* what the sequential verdicts were, not "decided" for any stop (issue 23) */
+	json_object_object_add(o, "stopped", json_object_new_string(vm_verdicts_stopped(n->v)));
+	{
+		json_object *c = json_object_new_object();
+
+		json_object_object_add(c, "decided", json_object_new_int((int)n->v->decided));
+		json_object_object_add(c, "reached", json_object_new_int((int)n->v->reached));
+		json_object_object_add(c, "too noisy", json_object_new_int((int)n->v->noisy));
+		json_object_object_add(c, "round cap", json_object_new_int((int)n->v->open));
+		json_object_object_add(o, "verdicts", c);
+	}
 	json_object_object_add(vm, "adaptive", o);
 }
 
@@ -626,7 +703,8 @@ static bool rounds_decided(struct vm_run *r, unsigned round)
 {
 	struct strbuf err = STRBUF_INIT;
 	const char *base = NULL;
-	bool judged[VM_MAX_KERNELS] = { false }, decided = true, end = round == r->a.rounds;
+	bool judged[VM_MAX_KERNELS] = { false }, done = true, end = round == r->a.rounds;
+	struct vm_verdicts v = { 0 };
 	int running = 0;
 
 	for (int i = 0; i < r->nk; i++)
@@ -643,15 +721,17 @@ static bool rounds_decided(struct vm_run *r, unsigned round)
 		if (!judged[i])
 			continue;
 		strbuf_reset(&err);
-		if (vm_rounds_check(base, r->k[i].dir, &r->a.plan, round, r->a.rounds, false, &d, &err)) {
+		if (vm_rounds_check(base, r->k[i].dir, &r->a.plan, round, r->a.rounds, false, &d, &v, &err)) {
 			warning("cannot judge round %u of %s: %s (the rounds go on)", round, r->k[i].label,
 				err.buf);
 			d = false;
+			v.open++;
 		}
-		decided &= d;
+		done &= d;
 	}
-	if (decided || end) {
-		struct rounds_note n = { &r->a.plan, round, decided ? "decided" : "round cap" };
+	if (done || end) {
+		struct rounds_note n = { &r->a.plan, round, &v };
+		struct strbuf said = STRBUF_INIT;
 
 		for (int i = 0; i < r->nk; i++) {
 			bool d;
@@ -660,15 +740,17 @@ static bool rounds_decided(struct vm_run *r, unsigned round)
 				continue;
 			strbuf_reset(&err);
 			if ((judged[i] && vm_rounds_check(base, r->k[i].dir, &r->a.plan, round, r->a.rounds,
-						     true, &d, &err)) ||
+						     true, &d, NULL, &err)) ||
 			    vm_update_run_json(r->k[i].dir, annotate_rounds, &n, &err))
 				warning("cannot record the rounds in %s: %s", r->k[i].dir, err.buf);
 		}
-		info("%s after %u round%s (global.precision %g%%)", decided ? "decided" : "not decided",
-		     round, round > 1 ? "s" : "", r->a.plan.precision);
+		vm_verdicts_describe(&v, r->a.plan.precision, &said);
+		info("%s after %u round%s (global.precision %g%%)", said.buf, round, round > 1 ? "s" : "",
+		     r->a.plan.precision);
+		strbuf_release(&said);
 	}
 	strbuf_release(&err);
-	return decided;
+	return done;
 }
 
 static void print_comparison(struct vm_run *r)
@@ -724,6 +806,7 @@ static void print_plan(struct vm_run *r)
 		struct strlist cmd = STRLIST_INIT, argv = STRLIST_INIT;
 		struct strbuf append = STRBUF_INIT, err = STRBUF_INIT;
 		struct vm_qemu_spec q = { 0 };
+		char tags[VM_MAX_SHARES][32];
 
 		guest_cmd(r, k, r->results, &cmd);
 		printf("kernel %c: %s, release %s, label %s -> %s\n", k->which, k->host ? "the running kernel" :
@@ -737,7 +820,7 @@ static void print_plan(struct vm_run *r)
 			for (size_t m = 0; m < k->mods.ko.n; m++)
 				printf("    %s\n", k->mods.ko.v[m]);
 			vm_kernel_cmdline(&append, r->kvm, r->a.cmdline_extra);
-			fill_spec(r, k, &q, append.buf);
+			fill_spec(r, k, &q, append.buf, "<staging folder>", "<results folder of the boot>", tags);
 			q.initrd = "<initramfs>";
 			q.console_path = "<console log>";
 			q.qmp_path = "<qmp socket>";
@@ -783,22 +866,62 @@ static void release(struct vm_run *r)
 	free(r->self);
 	free(r->cwd);
 	free(r->busybox);
-	strlist_release(&r->keep);
+	vm_exports_release(&r->x);
 	vm_args_release(&r->a);
 }
 
-static void keep_dir_of(struct strlist *keep, const char *file)
+/* A host file the suite names (path as given, relative to the cwd): the
+ * guest gets a copy at the same path (vm/exports.h). */
+static void add_input(struct vm_run *r, const char *path)
 {
-	char *abs = realpath(file, NULL), *slash;
+	char *abs = *path == '/' ? xstrdup(path) : xasprintf("%s/%s", r->cwd, path);
 
-	if (!abs)
-		return;
-	slash = strrchr(abs, '/');
-	if (slash && slash != abs)
-		*slash = '\0';
-	if (!strlist_has(keep, abs))
-		strlist_push(keep, abs);
+	vm_exports_add_input(&r->x, abs);
 	free(abs);
+}
+
+/* The files every guest must see: this program and its helper (unless
+ * /usr shows them), the -c files, and a key's value, from --set or a -c
+ * file, that names a file. */
+static void collect_inputs(struct vm_run *r)
+{
+	char *dir = self_dir();
+
+	vm_exports_plan(&r->x);
+	add_input(r, r->self);
+	if (dir) {
+		char *helper = xasprintf("%s/" NET_HELPER_NAME, dir);
+
+		if (path_exists(helper))
+			add_input(r, helper);
+		free(helper);
+		free(dir);
+	}
+	for (size_t i = 0; i < r->a.inputs.n; i++)
+		add_input(r, r->a.inputs.v[i]);
+	for (size_t i = 0; i + 1 < r->a.suite.n; i++) {
+		const char *eq = strchr(r->a.suite.v[i + 1], '=');
+
+		if (!strcmp(r->a.suite.v[i], "-c") || !strcmp(r->a.suite.v[i], "--config"))
+			add_input(r, r->a.suite.v[i + 1]);
+		/* a key's value that names a file here (kernbench.source=/tmp/x.tar) */
+		else if (!strcmp(r->a.suite.v[i], "--set") && eq && eq[1] == '/' && path_exists(eq + 1) &&
+			 !is_dir(eq + 1))
+			add_input(r, eq + 1);
+	}
+}
+
+/* The boots' results folders take qemu's mapped-xattr model when the temp
+ * folder's file system keeps user xattrs, else mapped-file. */
+static void probe_xattrs(struct vm_run *r)
+{
+	if (setxattr(r->tmp.path, "user.lrubench.probe", "1", 1, 0)) {
+		r->mapped_file = true;
+		info("%s keeps no user extended attributes: the guests' results folders use qemu's "
+		     "security_model=mapped-file", r->tmp.path);
+		return;
+	}
+	removexattr(r->tmp.path, "user.lrubench.probe");
 }
 
 static int resolve_placement(struct vm_run *r)
@@ -834,20 +957,7 @@ int cmd_run_vm(struct vm_args *a)
 		code = LB_EXIT_FAIL;
 		goto out;
 	}
-	keep_dir_of(&r.keep, r.self);
-	if (!strlist_has(&r.keep, r.cwd))
-		strlist_push(&r.keep, r.cwd);
-	for (size_t i = 0; i + 1 < r.a.suite.n; i++) {
-		const char *eq = strchr(r.a.suite.v[i + 1], '=');
-
-		if (!strcmp(r.a.suite.v[i], "-c") || !strcmp(r.a.suite.v[i], "--config"))
-			keep_dir_of(&r.keep, r.a.suite.v[i + 1]);
-		/* a key's value that names a file here (kernbench.source=/tmp/x.tar)
-		 * must stay visible in the guest, even under its tmpfs on /tmp */
-		else if (!strcmp(r.a.suite.v[i], "--set") && eq && eq[1] == '/' && path_exists(eq + 1) &&
-			 !is_dir(eq + 1))
-			keep_dir_of(&r.keep, eq + 1);
-	}
+	collect_inputs(&r);
 	if (any_vm) {
 		struct strbuf why = STRBUF_INIT;
 
@@ -867,6 +977,21 @@ int cmd_run_vm(struct vm_args *a)
 		}
 		if ((code = find_modules(&r)) || (code = check_tools(&r)))
 			goto out;
+		if (!r.a.dry_run) {
+			char *stage = xasprintf("%s/stage", r.tmp.path);
+
+			strbuf_reset(&why);
+			probe_xattrs(&r);
+			if (vm_exports_stage(&r.x, stage, &why)) {
+				error("%s", why.buf);
+				free(stage);
+				strbuf_release(&why);
+				code = LB_EXIT_FAIL;
+				goto out;
+			}
+			free(stage);
+			strbuf_reset(&why);
+		}
 		r.kvm = kvm_probe("/dev/kvm", KVM_PROBE_SECONDS, &why) == 0;
 		if (!r.kvm)
 			warning("KVM unusable here (%s), using TCG: timings are not kernel timings", why.buf);

@@ -2,12 +2,17 @@
 /* VM mode, pure parts: bzImage header, modules.dep ordering and the module
  * plan, qemu argv, option splitting, init script, rounds pooling. */
 #include "unit.h"
+#include <sys/stat.h>
+#include <sys/xattr.h>
 #include "vm/args.h"
+#include "vm/exports.h"
+#include "vm/import.h"
 #include "vm/initramfs.h"
 #include "vm/kimage.h"
 #include "vm/merge.h"
 #include "vm/modules.h"
 #include "vm/qemu.h"
+#include "vm/rounds.h"
 
 /* A synthetic setup header: "HdrS" at 0x202, protocol 2.15, kernel_version
  * (0x20e) pointing at a version string. */
@@ -212,8 +217,10 @@ static void test_qemu_argv(void **state)
 {
 	struct vm_qemu_spec s = {
 		.kernel = "/k/vmlinuz", .initrd = "/t/initrd", .append = "console=ttyS0",
-		.results_dir = "/r,x", .console_path = "/t/con", .mem_bytes = 2ULL << 30, .cpus = 2,
-		.numa_nodes = 1,
+		.console_path = "/t/con", .mem_bytes = 2ULL << 30, .cpus = 2, .numa_nodes = 1,
+		.shares = { { .tag = "sys0", .path = "/usr" }, { .tag = "stage", .path = "/t/stage" },
+			    { .tag = "results", .path = "/t/boot,x", .writable = true } },
+		.nshares = 3,
 	};
 	struct strlist argv = STRLIST_INIT;
 	struct strbuf err = STRBUF_INIT, cl = STRBUF_INIT;
@@ -228,11 +235,17 @@ static void test_qemu_argv(void **state)
 	assert_true(has_pair(&argv, "-kernel", "/k/vmlinuz"));
 	assert_true(has_pair(&argv, "-initrd", "/t/initrd"));
 	assert_true(strlist_has(&argv, "-no-reboot"));
-	assert_true(has_pair(&argv, "-virtfs", "local,path=/,mount_tag=hostroot,security_model=none,"
+	/* never the host root; read-only exports, and the boot's results folder
+	 * mapped so the guest's devices and set-id bits stay xattrs (issue 30) */
+	assert_true(has_pair(&argv, "-virtfs", "local,path=/usr,mount_tag=sys0,security_model=none,"
+			     "readonly=on,multidevs=remap"));
+	assert_true(has_pair(&argv, "-virtfs", "local,path=/t/stage,mount_tag=stage,security_model=none,"
 			     "readonly=on,multidevs=remap"));
 	/* a comma in a path is doubled */
-	assert_true(has_pair(&argv, "-virtfs", "local,path=/r,,x,mount_tag=results,security_model=none,"
-			     "multidevs=remap"));
+	assert_true(has_pair(&argv, "-virtfs", "local,path=/t/boot,,x,mount_tag=results,"
+			     "security_model=mapped-xattr,multidevs=remap"));
+	for (size_t i = 0; i < argv.n; i++)
+		assert_null(strstr(argv.v[i], "path=/,"));
 	assert_false(strlist_has(&argv, "-numa"));
 	strlist_release(&argv);
 
@@ -406,46 +419,50 @@ static void test_args(void **state)
 static void test_init_script(void **state)
 {
 	struct strlist ko = STRLIST_INIT, cmd = STRLIST_INIT;
-	struct vm_guest g = { .ko = &ko, .results_dir = "/res", .cwd = "/home/o'neil", .cmd = &cmd };
+	struct vm_exports x = { 0 };
+	struct vm_guest g = { .ko = &ko, .x = &x, .results_dir = "/res", .cwd = "/home/o'neil",
+			      .cmd = &cmd, .round = 2 };
 	struct strbuf q = STRBUF_INIT;
-	char *s;
+	char *s, *res, *bind;
 	(void)state;
 
 	strlist_push(&ko, "/m/kernel/drivers/virtio/virtio_ring.ko");
 	strlist_push(&ko, "/m/kernel/fs/9p/9p.ko");
 	strlist_push(&cmd, "/usr/bin/lrubench");
 	strlist_push(&cmd, "run");
+	strlist_push(&x.sys, "/usr");
+	strlist_push(&x.links, "/bin");
+	strlist_push(&x.links, "usr/bin");
+	/* a file the suite names, staged: a binary in /usr needs no copy */
+	vm_exports_add_input(&x, "/usr/bin/lrubench");
+	vm_exports_add_input(&x, "/bin/sh");
+	vm_exports_add_input(&x, "/tmp/build/x.conf");
+	vm_exports_add_input(&x, "/tmp/build/x.conf");
+	assert_int_equal(x.inputs.n, 1);
 	s = vm_init_script(&g);
 	assert_non_null(strstr(s, "insmod /modules/00-virtio_ring.ko"));
 	assert_non_null(strstr(s, "insmod /modules/01-9p.ko"));
 	assert_true(strstr(s, "00-virtio_ring") < strstr(s, "01-9p"));
-	assert_non_null(strstr(s, "hostroot /host"));
+	/* the guest's root is its own tmpfs; the host root is never mounted */
+	assert_non_null(strstr(s, "mount -t tmpfs -o mode=0755 tmpfs /guest"));
+	assert_null(strstr(s, "hostroot"));
+	assert_non_null(strstr(s, "mount -t 9p -o trans=virtio,version=9p2000.L,ro sys0 '/guest/usr'"));
+	assert_non_null(strstr(s, "ln -s 'usr/bin' '/guest/bin'"));
+	assert_non_null(strstr(s, ",ro stage /stage"));
+	assert_non_null(strstr(s, "cp -a /stage/etc /guest/etc"));
+	/* the results share is writable, at the guest run's -o */
+	res = strstr(s, "mount -t 9p -o trans=virtio,version=9p2000.L results '/guest/res'");
+	assert_non_null(res);
+	/* staged files go last, read-only binds at their host path */
+	bind = strstr(s, "mount -o bind /stage/in/0 '/guest/tmp/build/x.conf'");
+	assert_non_null(bind);
+	assert_true(res < bind);
 	assert_non_null(strstr(s, "mount -t cgroup2"));
 	assert_non_null(strstr(s, "'/home/o'\\''neil'"));
-	assert_non_null(strstr(s, "'/usr/bin/lrubench' 'run'"));
+	assert_non_null(strstr(s, "LRUBENCH_VM_GUEST=1 LRUBENCH_VM_ROUND=2 '/usr/bin/lrubench' 'run'"));
 	assert_non_null(strstr(s, "echo \"LRUBENCH-EXIT $rc\""));
-	assert_null(strstr(s, "/keep/"));
 	free(s);
-
-	/* a binary under /tmp stays visible over the guest's tmpfs; /usr needs nothing */
-	{
-		struct strlist keep = STRLIST_INIT;
-		char *a, *b, *t;
-		strlist_push(&keep, "/usr/bin");
-		strlist_push(&keep, "/tmp/build");
-		g.keep = &keep;
-		s = vm_init_script(&g);
-		a = strstr(s, "mount -o bind '/host/tmp/build' /keep/1");
-		t = strstr(s, "mount -t tmpfs -o mode=1777 tmpfs /host/tmp");
-		b = strstr(s, "mount -o bind /keep/1 '/host/tmp/build'");
-		assert_non_null(a);
-		assert_non_null(t);
-		assert_non_null(b);
-		assert_true(a < t && t < b);
-		assert_null(strstr(s, "/keep/0"));
-		free(s);
-		strlist_release(&keep);
-	}
+	vm_exports_release(&x);
 	sh_quote(&q, "a b");
 	assert_string_equal(q.buf, "'a b'");
 	strbuf_release(&q);
@@ -485,6 +502,124 @@ static void test_merge(void **state)
 	strbuf_release(&err);
 }
 
+/* A guest's results come home by descriptor (vm/import.h, issue 30 point
+ * 9): regular files and folders of its own label only, anew and 0644; a
+ * link, a FIFO, a file the mapped-xattr model records as a device or a
+ * link, another label, a non-regular destination are left behind. */
+static void test_import(void **state)
+{
+	char *boot = xasprintf("%s/boot", unit_tmp), *home = xasprintf("%s/home", unit_tmp);
+	char *p, *suid, *dev, *victim;
+	unsigned char chr[4] = { 0x00, 0x20, 0, 0 };   /* S_IFCHR, little endian */
+	struct vm_import im = { 0 };
+	struct strbuf err = STRBUF_INIT, left = STRBUF_INIT;
+	struct stat st;
+	size_t len;
+	(void)state;
+
+	free(unit_put("boot/L/run.json", "{}"));
+	free(unit_put("boot/L/logs/round-2/console.log", "boot"));
+	suid = unit_put("boot/L/suid", "x");
+	assert_int_equal(chmod(suid, 04755), 0);
+	dev = unit_put("boot/L/dev", "");
+	if (setxattr(dev, "user.virtfs.mode", chr, sizeof(chr), 0))
+		unlink(dev);   /* no user xattrs here: the host's own type is checked below */
+	p = xasprintf("%s/boot/L/link", unit_tmp);
+	assert_int_equal(symlink("/etc/passwd", p), 0);
+	free(p);
+	p = xasprintf("%s/boot/L/fifo", unit_tmp);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	free(p);
+	free(unit_put("boot/other/run.json", "forged"));
+	victim = unit_put("home/other/run.json", "the real one");
+	/* an existing link in the destination is not written through */
+	free(unit_put("boot/L/logs/planted", "x"));
+	assert_int_equal(mkdir_p(home, 0755), 0);
+	p = xasprintf("%s/home/L", unit_tmp);
+	assert_int_equal(mkdir_p(p, 0755), 0);
+	free(p);
+	p = xasprintf("%s/home/L/logs", unit_tmp);
+	assert_int_equal(mkdir_p(p, 0755), 0);
+	free(p);
+	p = xasprintf("%s/home/L/logs/planted", unit_tmp);
+	assert_int_equal(symlink(victim, p), 0);
+	free(p);
+
+	assert_int_equal(vm_import_label(boot, "L", home, &im, &err), 0);
+	assert_int_equal(im.files, 3);   /* run.json, console.log, suid */
+	p = xasprintf("%s/home/L/logs/round-2/console.log", unit_tmp);
+	free(read_regular_file(p, 100, READ_NOFOLLOW, &len, NULL));
+	assert_int_equal(len, 4);
+	free(p);
+	p = xasprintf("%s/home/L/suid", unit_tmp);
+	assert_int_equal(lstat(p, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0644);
+	free(p);
+	for (const char *const *n = (const char *const[]){ "dev", "link", "fifo", NULL }; *n; n++) {
+		p = xasprintf("%s/home/L/%s", unit_tmp, *n);
+		assert_int_equal(lstat(p, &st), -1);
+		free(p);
+	}
+	p = read_regular_file(victim, 100, 0, &len, NULL);
+	assert_string_equal(p, "the real one");
+	free(p);
+	vm_import_describe_left(&im, &left);
+	assert_non_null(strstr(left.buf, "other (not this kernel's label)"));
+	assert_non_null(strstr(left.buf, "L/link (a symbolic link)"));
+	assert_non_null(strstr(left.buf, "L/fifo (a FIFO)"));
+	assert_non_null(strstr(left.buf, "L/logs/planted (the destination is not a regular file)"));
+	/* a label folder that is a link on the host is refused */
+	vm_import_release(&im);
+	p = xasprintf("%s/home/M", unit_tmp);
+	assert_int_equal(symlink("/etc", p), 0);
+	free(p);
+	free(unit_put("boot/M/run.json", "{}"));
+	assert_int_equal(vm_import_label(boot, "M", home, &im, &err), -1);
+	assert_non_null(strstr(err.buf, "not a folder"));
+	/* nothing written by the guest: nothing to bring */
+	vm_import_release(&im);
+	strbuf_reset(&err);
+	assert_int_equal(vm_import_label(boot, "none", home, &im, &err), 0);
+	assert_int_equal(im.files, 0);
+	vm_import_release(&im);
+	strbuf_release(&err);
+	strbuf_release(&left);
+	free(suid);
+	free(dev);
+	free(victim);
+	free(boot);
+	free(home);
+}
+
+/* run.json's vm.adaptive.stopped is what the ops' sequential verdicts were
+ * (issue 23): "decided" only when every op was decided, never for a stop
+ * on equivalence or on noise. */
+static void test_rounds_verdict(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	(void)state;
+
+	assert_string_equal(vm_verdicts_stopped(&(struct vm_verdicts){ .decided = 2 }), "decided");
+	assert_string_equal(vm_verdicts_stopped(&(struct vm_verdicts){ .reached = 1 }), "reached");
+	assert_string_equal(vm_verdicts_stopped(&(struct vm_verdicts){ .noisy = 1 }), "too noisy");
+	assert_string_equal(vm_verdicts_stopped(&(struct vm_verdicts){ .decided = 1, .noisy = 1 }), "mixed");
+	assert_string_equal(vm_verdicts_stopped(&(struct vm_verdicts){ .decided = 1, .reached = 1 }), "mixed");
+	assert_string_equal(vm_verdicts_stopped(&(struct vm_verdicts){ .decided = 3, .open = 1 }), "round cap");
+	vm_verdicts_describe(&(struct vm_verdicts){ .noisy = 1 }, 2, &sb);
+	assert_string_equal(sb.buf, "too noisy to decide");
+	strbuf_reset(&sb);
+	vm_verdicts_describe(&(struct vm_verdicts){ .reached = 2 }, 2, &sb);
+	assert_string_equal(sb.buf, "equivalent within ±2%");
+	strbuf_reset(&sb);
+	vm_verdicts_describe(&(struct vm_verdicts){ .decided = 1, .noisy = 2 }, 2, &sb);
+	assert_string_equal(sb.buf, "stopped (1 decided, 2 too noisy)");
+	strbuf_reset(&sb);
+	vm_verdicts_describe(&(struct vm_verdicts){ .open = 1 }, 2, &sb);
+	assert_string_equal(sb.buf, "not decided");
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -495,6 +630,8 @@ int main(void)
 		cmocka_unit_test(test_args),
 		cmocka_unit_test(test_init_script),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_import),
+		cmocka_unit_test(test_rounds_verdict),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
 }

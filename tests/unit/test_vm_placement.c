@@ -190,7 +190,7 @@ static void test_argv_placement(void **state)
 {
 	struct vm_placement p;
 	struct vm_qemu_spec s = {
-		.kernel = "/k", .initrd = "/i", .append = "x", .results_dir = "/r", .console_path = "/c",
+		.kernel = "/k", .initrd = "/i", .append = "x", .console_path = "/c",
 		.qmp_path = "/t/q,1.sock", .mem_bytes = 2ULL << 30, .cpus = 2, .numa_nodes = 1, .place = &p,
 	};
 	struct strlist argv = STRLIST_INIT;
