@@ -33,6 +33,7 @@
 #include "core/results.h"
 #include "core/tmpdir.h"
 #include "compare/labels.h"
+#include "compare/trend.h"
 
 /* The largest figure text read back: 72x20 characters is 1.5 KB. */
 #define FIGURE_MAX (64 * 1024)
@@ -40,18 +41,20 @@
  * about 200 KB. */
 #define SVG_MAX (16 << 20)
 
-static const char *output, *baseline, *names, *format;
+static const char *output, *baseline, *names, *format, *trend_dir;
 static bool no_figures;
 
 static const struct popt report_opts[] = {
 	POPT_STRING('f', "format", &format, "FMT",
-		    "text (default: for a cover letter) or html (a page, written into -o DIR)"),
+		    "text (default) or html (a page in -o DIR)"),
 	POPT_STRING('o', "output", &output, "FILE|DIR",
-		    "write the report to FILE (default: stdout); with -f html, into the folder DIR"),
+		    "write to FILE (stdout); -f html: folder DIR"),
 	POPT_STRING(0, "baseline", &baseline, "LABEL|DIR",
 		    "the label to compare against (first started)"),
 	POPT_STRING(0, "names", &names, "A,B,...", "pick and order labels"),
-	POPT_BOOL(0, "no-figures", &no_figures, "leave out the ASCII figures (no gnuplot needed)"),
+	POPT_STRING(0, "trend", &trend_dir, "DIR",
+		    "-f html: the series of all labels in DIR"),
+	POPT_BOOL(0, "no-figures", &no_figures, "leave out the figures (no gnuplot needed)"),
 	POPT_END(),
 };
 
@@ -90,7 +93,7 @@ static const struct plot_figure *pick_figure(const struct plot_set *set, const c
 static int make_figures(const struct comparison *c, enum plot_format fmt, struct tmpdir *dir,
 			struct plot_set *set)
 {
-	dir->path[0] = '\0';
+	memset(dir, 0, sizeof(*dir));   /* tmpdir_remove of nothing is a no-op */
 	memset(set, 0, sizeof(*set));
 	if (!plot_have_gnuplot())
 		return error("gnuplot is not installed (apt-get install gnuplot-nox); "
@@ -282,6 +285,71 @@ static void html_figures_release(struct html_figure *figs, size_t n)
 }
 
 /*
+ * The page's Trend section: lrubench trend of every label in dir (a nightly
+ * job's results folder), its text folded, its figure as an SVG. Returns an
+ * exit code.
+ */
+static int add_trend(const char *dir, struct strbuf *page)
+{
+	struct label_result *labels = NULL;
+	size_t nlabels = 0, len;
+	struct comparison t;
+	struct trend_params p = { .window = TREND_WINDOW, .threshold = TREND_THRESHOLD };
+	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
+	struct tmpdir tmp = { .path = "" };
+	struct plot_set set = { 0 };
+	char *dirs[] = { (char *)dir }, *svg = NULL;
+	int ret = LB_EXIT_FAIL;
+
+	strbuf_init(&err);
+	strbuf_init(&text);
+	if (comparison_load(dirs, 1, &(struct comparison_load_opts){ .alpha = 0.10,
+			    .needs_two = "--trend: a trend needs two or more" },
+			    &labels, &nlabels, &t, &err)) {
+		error("--trend %s: %s", dir, strbuf_str(&err));
+		strbuf_release(&err);
+		return lb_stop_requested() ? LB_EXIT_INTERRUPTED : LB_EXIT_USAGE;
+	}
+	html_section(page, "trend", "Trend");
+	strbuf_addf(page, "<p>The %zu labels of the series in time order (lrubench-trend(1): a "
+		    "change is a step of the median of a sliding window beyond %g robust standard "
+		    "deviations).</p>\n", nlabels, p.threshold);
+	if (!no_figures) {
+		ALLOC_GROW(set.figs, 1, set.cap);
+		memset(&set.figs[0], 0, sizeof(set.figs[0]));
+		set.figs[0].base = xstrdup("trend");
+		set.n = 1;
+		set.format = PLOT_SVG;
+		if (tmpdir_create(&tmp, NULL, "lrubench-report.", NULL) ||
+		    trend_write_figure(&t, &p, tmp.path, "trend", PLOT_SVG) ||
+		    plot_run_gnuplot(&set, tmp.path) ||
+		    !(svg = read_figure(tmp.path, &set.figs[0], PLOT_SVG, SVG_MAX, &len)))
+			goto out;
+		strbuf_reset(&text);
+		html_data_uri(&text, "image/svg+xml", svg, len);
+		html_add_figure(page, &(struct html_figure){
+			.caption = "The mean row of each op over the labels, changes circled",
+			.uri = text.buf });
+	}
+	strbuf_reset(&text);
+	report_trend(&t, &p, &text);
+	strbuf_addstr(page, "<details class=\"trend\">\n<summary>The series as text "
+		       "(lrubench trend)</summary>\n");
+	html_pre(page, text.buf);
+	strbuf_addstr(page, "</details>\n");
+	ret = LB_EXIT_OK;
+out:
+	free(svg);
+	plot_set_release(&set);
+	tmpdir_remove(&tmp);
+	comparison_release(&t);
+	labels_release(labels, nlabels);
+	strbuf_release(&err);
+	strbuf_release(&text);
+	return ret;
+}
+
+/*
  * The page and what it links to, made in a staging folder inside outdir
  * and renamed into it at the end: index.html, compare.json (compare -f json
  * of the same labels), each label's results files. Returns an exit code.
@@ -333,6 +401,9 @@ static int write_html(const struct comparison *c, const char *outdir)
 		ret = LB_EXIT_INTERRUPTED;
 		goto out;
 	}
+	if (trend_dir && (ret = add_trend(trend_dir, &page)) != LB_EXIT_OK)
+		goto out;
+	ret = LB_EXIT_FAIL;
 	html_section(&page, "json", "The results' JSON");
 	strbuf_addstr(&page, "<ul class=\"json\">\n<li><a href=\"compare.json\">compare.json</a>: "
 		       "every statistic of this comparison (<code>lrubench compare -f json</code>)"
@@ -382,7 +453,7 @@ int cmd_report(int argc, char **argv)
 	int n, ret = LB_EXIT_USAGE;
 	bool html;
 
-	output = baseline = names = format = NULL;
+	output = baseline = names = format = trend_dir = NULL;
 	no_figures = false;
 	n = parse_options(&report_command, argc, argv);
 	if (n < 0)
@@ -398,6 +469,10 @@ int cmd_report(int argc, char **argv)
 		return LB_EXIT_USAGE;
 	}
 	html = format && !strcmp(format, "html");
+	if (trend_dir && !html) {
+		error("--trend is for -f html (the text report has no trend: see lrubench trend)");
+		return LB_EXIT_USAGE;
+	}
 	if (html && !output) {
 		error("--format html writes a page and the JSON it links to into a folder: "
 		      "give it with -o DIR");

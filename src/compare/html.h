@@ -46,7 +46,10 @@ void html_pre(struct strbuf *out, const char *text);
  * explaining tables, each table followed by its figures (figs may be NULL). */
 void html_comparison(const struct comparison *c, const struct html_figures *figs,
 		     struct strbuf *out);
-/* "data:MIME;base64,..." of len bytes of data. */
+/* <figure> of one image under its caption (the other fields unused). */
+void html_add_figure(struct strbuf *out, const struct html_figure *f);
+/* "data:MIME,..." of len bytes of data, percent-encoded so that it can
+ * stand in a double-quoted attribute as it is. */
 void html_data_uri(struct strbuf *out, const char *mime, const void *data, size_t len);
 
 #endif

@@ -94,21 +94,28 @@ void html_pre(struct strbuf *out, const char *text)
 
 void html_data_uri(struct strbuf *out, const char *mime, const void *data, size_t len)
 {
-	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 	const unsigned char *p = data;
-	char quad[4];
+	size_t run = 0;
 
-	strbuf_addf(out, "data:%s;base64,", mime);
-	for (size_t i = 0; i < len; i += 3) {
-		unsigned v = (unsigned)p[i] << 16 | (i + 1 < len ? (unsigned)p[i + 1] << 8 : 0) |
-			     (i + 2 < len ? p[i + 2] : 0);
-
-		quad[0] = b64[v >> 18 & 63];
-		quad[1] = b64[v >> 12 & 63];
-		quad[2] = i + 1 < len ? b64[v >> 6 & 63] : '=';
-		quad[3] = i + 2 < len ? b64[v & 63] : '=';
-		strbuf_add(out, quad, 4);
+	/* percent-encoded, not base64: an SVG is text, so this is about its
+	 * own size where base64 is a third more. Encoded are what would end
+	 * the attribute or start a reference (" &), a fragment or an escape
+	 * (# %), what a URL parser drops (tabs, line breaks) and every byte
+	 * that is not printable ASCII; < and > may stand in a quoted value. */
+	strbuf_addf(out, "data:%s,", mime);
+	for (size_t i = 0; i < len; i++) {
+		if (p[i] > 0x20 && p[i] < 0x7f && !strchr("\"&#%", p[i])) {
+			run++;
+			continue;
+		}
+		strbuf_add(out, p + i - run, run);
+		run = 0;
+		if (p[i] == ' ')
+			strbuf_addstr(out, " ");
+		else
+			strbuf_addf(out, "%%%02X", p[i]);
 	}
+	strbuf_add(out, p + len - run, run);
 }
 
 /*
@@ -132,9 +139,9 @@ static void close_notes(struct strbuf *out)
 	walk.notes_open = false;
 }
 
-static void add_figure(const struct html_figure *f, struct strbuf *out)
+void html_add_figure(struct strbuf *out, const struct html_figure *f)
 {
-	/* the uri is base64 and the mime type ours: nothing in it to escape */
+	/* html_data_uri left nothing in the uri to escape */
 	strbuf_addf(out, "<figure><img src=\"%s\" alt=\"", f->uri);
 	h(out, f->caption);
 	strbuf_addstr(out, "\"><figcaption>");
@@ -152,7 +159,7 @@ static void add_figures(const struct cmp_workload *w, const char *table, struct 
 		if (walk.shown[i] || strcmp(f->workload, w->name) || (table && strcmp(f->table, table)))
 			continue;
 		walk.shown[i] = true;
-		add_figure(f, out);
+		html_add_figure(out, f);
 	}
 }
 

@@ -75,7 +75,7 @@ class P(html.parser.HTMLParser):
         for k, v in attrs:
             assert not k.startswith("on"), "event handler %s=%r" % (k, v)
             if k == "src":
-                assert tag == "img" and v.startswith("data:image/svg+xml;base64,"), v[:80]
+                assert tag == "img" and v.startswith("data:image/svg+xml,<"), v[:80]
                 P.imgs += 1
             if k == "href":
                 u = urllib.parse.urlsplit(v)
@@ -90,7 +90,8 @@ test_html_page_in_chromium() {
   need_cmd gnuplot gnuplot-nox
   need_cmd chromium chromium
   gen_hostile "$T/r" 2
-  expect_exit 0 "$LRUBENCH" report -f html -o "$T/page" "$T/r"
+  # the nightly's page: the comparison and the series of every night
+  expect_exit 0 "$LRUBENCH" report -f html --trend "$T/r" -o "$T/page" "$T/r"
   [ -s "$T/out" ] && fail "report -f html printed to stdout"
   assert_file "$T/page/index.html"
   assert_file "$T/page/compare.json"
@@ -99,7 +100,8 @@ test_html_page_in_chromium() {
   ls -A "$T/page" | grep -q '^\.' && fail "a staging folder left in the page's folder"
   local nimg
   nimg=$(check_static "$T/page/index.html")
-  [ "$nimg" -ge 6 ] || fail "only $nimg figures on the page"
+  [ "$nimg" -ge 7 ] || fail "only $nimg figures on the page"
+  grep -q '<h2 id="trend">Trend</h2>' "$T/page/index.html" || fail "no trend section"
 
   # the page as chromium renders it
   chromium_do --log-net-log="$T/net.json" --dump-dom "file://$T/page/index.html" > "$T/dom.html" ||
@@ -259,6 +261,49 @@ test_html_report_static() {
   expect_exit 0 "$LRUBENCH" compare -f html "$T/r"
   [ "$(check_static "$T/out")" = 0 ] || fail "compare -f html has figures"
   grep -c '<table class="results"' "$T/out" | grep -qx 12 || fail "compare -f html: not 12 tables"
+}
+
+# --trend: a nightly series of 7 labels, a step after the fourth
+test_html_trend_section() {
+  need_cmd gnuplot gnuplot-nox
+  gen_hostile "$T/r" 1
+  mkdir "$T/series"
+  local i nimg
+  for i in 1 2 3 4 5 6 7; do
+    cp -r "$T/r/6.8.0-base" "$T/series/n$i"
+    python3 - "$T/series/n$i" "$i" <<'EOF'
+import json, sys
+d, i = sys.argv[1], int(sys.argv[2])
+r = json.load(open(d + "/run.json")); r["label"] = "n%d" % i
+r["started"] = "2026-11-%02dT22:00:00Z" % i
+json.dump(r, open(d + "/run.json", "w"))
+w = json.load(open(d + "/readtwice.json"))
+for t in w["tables"]:
+    for o in t["ops"]:
+        o["samples"] = [v * (1.3 if i > 4 else 1) * (1 + 0.001 * i) for v in o["samples"]]
+json.dump(w, open(d + "/readtwice.json", "w"))
+EOF
+  done
+  expect_exit 0 "$LRUBENCH" report -f html --trend "$T/series" -o "$T/page" "$T/series/n1" "$T/series/n7"
+  nimg=$(check_static "$T/page/index.html")
+  [ "$nimg" -ge 5 ] || fail "$nimg figures"
+  python3 - "$T/page/index.html" <<'EOF' || fail "the trend section"
+import sys
+s = open(sys.argv[1], encoding="utf-8").read()
+t = s[s.index('<h2 id="trend">'):s.index('<h2 id="json">')]
+assert t.count("<img ") == 1, "not one trend figure"
+assert "The 7 labels of the series" in t
+assert '<details class="trend">' in t and "<pre>7 labels in time order" in t
+assert "changed at" in t, "the step after n4 is not reported"
+assert "&lt;script&gt;" in t and "<script>" not in t
+EOF
+  # the text report has no trend; a series of one label is none
+  expect_exit 2 "$LRUBENCH" report --trend "$T/series" "$T/series/n1" "$T/series/n7"
+  assert_grep_err "--trend is for -f html"
+  mkdir "$T/one" && cp -r "$T/series/n1" "$T/one/"
+  expect_exit 2 "$LRUBENCH" report -f html --trend "$T/one" -o "$T/p2" "$T/series/n1" "$T/series/n7"
+  assert_grep_err "a trend needs two or more"
+  assert_no_file "$T/p2/index.html"
 }
 
 test_html_usage_errors() {

@@ -3,6 +3,7 @@
 #include "unit.h"
 #include <math.h>
 #include "compare/format.h"
+#include "compare/html.h"
 #include "compare/model.h"
 
 static const char golden[] =
@@ -647,6 +648,10 @@ static void test_escaping(void **state)
 	assert_in(out.buf, "Content-Security-Policy\" content=\"default-src 'none';");
 	assert_int_equal(count(out.buf, "class=\"op\">"), ARRAY_SIZE(ops));
 	assert_int_equal(count(out.buf, "<span class=\"mark\" title="), ARRAY_SIZE(ops));
+	/* a figure's data: URI cannot end its attribute or start a reference */
+	strbuf_reset(&out);
+	html_data_uri(&out, "image/svg+xml", "<svg a=\"1\">&amp; #%\t\n\xc2\xb1</svg>", 29);
+	assert_string_equal(out.buf, "data:image/svg+xml,<svg a=%221%22>%26amp; %23%25%09%0A%C2%B1</svg>");
 
 	strbuf_reset(&out);
 	report_junit(&c, &(struct gate_opts){ .pct = 0 }, &out);
