@@ -304,10 +304,12 @@ static int add_trend(const char *dir, struct strbuf *page)
 	strbuf_init(&err);
 	strbuf_init(&text);
 	if (comparison_load(dirs, 1, &(struct comparison_load_opts){ .alpha = 0.10,
-			    .needs_two = "--trend: a trend needs two or more" },
+			    .needs_two = "a trend needs two or more" },
 			    &labels, &nlabels, &t, &err)) {
 		error("--trend %s: %s", dir, strbuf_str(&err));
+		labels_release(labels, nlabels);
 		strbuf_release(&err);
+		strbuf_release(&text);
 		return lb_stop_requested() ? LB_EXIT_INTERRUPTED : LB_EXIT_USAGE;
 	}
 	html_section(page, "trend", "Trend");
