@@ -29,7 +29,7 @@ static struct {
 
 static const struct popt compare_options[] = {
 	POPT_STRING('f', "format", &O.format, "FMT",
-		    "text (default), markdown, json, csv or email"),
+		    "text (default), markdown, json, csv, email or html"),
 	POPT_STRING(0, "names", &O.names, "A,B,...", "pick and order the labels by name"),
 	POPT_DOUBLE(0, "alpha", &O.alpha, "P", "significance level of the t-test, 0<P<1 (0.10)",
 		    0, 1, POPTF_ABOVE_MIN | POPTF_BELOW_MAX),

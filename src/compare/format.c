@@ -36,6 +36,12 @@ static void email(const struct comparison *c, const struct cmp_render_opts *o, s
 	report_email(c, out);
 }
 
+static void html(const struct comparison *c, const struct cmp_render_opts *o, struct strbuf *out)
+{
+	(void)o;
+	report_html(c, out);
+}
+
 /* the first row is the default; the order is the order of the help text */
 static const struct cmp_format formats[] = {
 	{ .name = "text", .render = text },
@@ -43,6 +49,7 @@ static const struct cmp_format formats[] = {
 	{ .name = "json", .render = json },
 	{ .name = "csv", .render = csv, .warnings_to_stderr = true },
 	{ .name = "email", .render = email },
+	{ .name = "html", .render = html },
 };
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 

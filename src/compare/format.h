@@ -48,7 +48,7 @@ void cmp_walk(const struct comparison *c, const struct cmp_walk *how, struct str
 
 /* The row whose name or alias is name, or NULL. */
 const struct cmp_format *cmp_format_find(const char *name);
-/* "text, markdown, json, csv or email": the names, for messages and help. */
+/* "text, markdown, json, csv, email or html": the names, for messages and help. */
 void cmp_format_names(struct strbuf *out);
 /* Render c in format f into out; with warnings_to_stderr, print them. */
 void cmp_format_render(const struct cmp_format *f, const struct comparison *c,

@@ -173,6 +173,8 @@ void report_text(const struct comparison *c, struct strbuf *out);
 void report_markdown(const struct comparison *c, struct strbuf *out);
 void report_json(const struct comparison *c, double fail_pct, struct strbuf *out);
 void report_csv(const struct comparison *c, struct strbuf *out);
+/* A whole HTML page of the comparison (compare/html.h). */
+void report_html(const struct comparison *c, struct strbuf *out);
 
 /* snprintf's "%*.2f", byte for byte, faster. */
 void report_add_fixed2(struct strbuf *out, int width, double v);

@@ -2,6 +2,7 @@
 /* Inert and valid output of other people's names (escape.h). */
 #include "core/escape.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 size_t utf8_seq(const unsigned char *p, size_t avail, unsigned *cp)
@@ -170,6 +171,22 @@ void strbuf_add_json_string(struct strbuf *sb, const char *s)
 	}
 	strbuf_add(sb, p + len - run, run);
 	strbuf_addstr(sb, "\"");
+}
+
+void strbuf_add_html_text(struct strbuf *sb, const char *s)
+{
+	char *tmp = text_needs_escape(s) ? inert_dup(s) : NULL;
+
+	for (const char *p = tmp ? tmp : s; *p; p++)
+		switch (*p) {
+		case '&': strbuf_addstr(sb, "&amp;"); break;
+		case '<': strbuf_addstr(sb, "&lt;"); break;
+		case '>': strbuf_addstr(sb, "&gt;"); break;
+		case '"': strbuf_addstr(sb, "&quot;"); break;
+		case '\'': strbuf_addstr(sb, "&#39;"); break;
+		default: strbuf_add(sb, p, 1);
+		}
+	free(tmp);
 }
 
 void strbuf_add_xml_text(struct strbuf *sb, const char *s)

@@ -41,6 +41,11 @@ char *inert_dup(const char *s);
 /* A JSON string with its quotes: escapes as RFC 8259 asks, and invalid
  * UTF-8 bytes become U+FFFD, so the document always parses. */
 void strbuf_add_json_string(struct strbuf *sb, const char *s);
+/* HTML text or a quoted attribute value, for people: inert first (as
+ * strbuf_add_inert: controls, bidi controls and invalid UTF-8 shown as
+ * escapes), then & < > " ' as character references, so a name from a
+ * results file never becomes markup, a script or a link. */
+void strbuf_add_html_text(struct strbuf *sb, const char *s);
 /* XML 1.0 text or attribute value: markup escaped, control characters XML
  * forbids as '?', invalid UTF-8 (and U+FFFE, U+FFFF) as U+FFFD. */
 void strbuf_add_xml_text(struct strbuf *sb, const char *s);

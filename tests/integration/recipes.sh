@@ -194,6 +194,7 @@ EOF
   second=$(ls "$T/results" | grep -v -e '^fast$' -e '^old$' -e '^reports$' -e '^BASELINE$' -e "^$first\$")
   [ -n "$second" ] || fail "no second label"
   assert_file "$T/results/reports/$second.txt"
+  assert_file "$T/results/reports/html/$second/index.html"   # the page (html.sh tests it)
   xmllint --noout "$T/results/reports/$second.junit.xml" || fail "junit not XML"
   grep -q '<failure' "$T/results/reports/$second.junit.xml" || fail "the regression is not in the JUnit"
   grep -q 'changed at\|No change' "$T/results/reports/trend.txt" || fail "no trend report"

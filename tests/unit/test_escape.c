@@ -43,11 +43,36 @@ static void bidi_controls(void **state)
 	check_inert("\xe2\x80\xaf\xe2\x81\xaa", "\xe2\x80\xaf\xe2\x81\xaa");   /* U+202F, U+206A */
 }
 
+static void check_html(const char *in, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_init(&sb);
+	strbuf_add_html_text(&sb, in);
+	assert_string_equal(strbuf_str(&sb), want);
+	strbuf_release(&sb);
+}
+
+/* issue 29: HTML text and attribute values: markup as character
+ * references, and inert first, so controls show as in the text output */
+static void html_text(void **state)
+{
+	(void)state;
+	check_html("6.8.0-rc1+", "6.8.0-rc1+");
+	check_html("<script>alert('x')</script>", "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;");
+	check_html("\"><img src=x onerror=y>", "&quot;&gt;&lt;img src=x onerror=y&gt;");
+	check_html("a&amp;b", "a&amp;amp;b");
+	check_html("esc\x1b[31m\nx", "esc\\x1b[31m\\x0ax");
+	check_html("a\xe2\x80\xae" "cba \xff", "a\\u202ecba \\xff");
+	check_html("caf\xc3\xa9", "caf\xc3\xa9");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(controls_and_invalid_bytes),
 		cmocka_unit_test(bidi_controls),
+		cmocka_unit_test(html_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

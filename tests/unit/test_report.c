@@ -3,6 +3,7 @@
 #include "unit.h"
 #include <math.h>
 #include "compare/format.h"
+#include "compare/html.h"
 #include "compare/model.h"
 
 static const char golden[] =
@@ -630,6 +631,28 @@ static void test_escaping(void **state)
 	assert_in(out.buf, "\n| l1 l2 | 3 / 3 |");
 	assert_null(strstr(out.buf, "\nl2"));
 
+	/* issue 29: the HTML page shows every name as text: markup escaped
+	 * (in text and in attributes), controls as visible escapes */
+	strbuf_reset(&out);
+	report_html(&c, &out);
+	assert_in(out.buf, "<th scope=\"row\" class=\"op\">x&lt;y&gt;&amp;z</th>");
+	assert_in(out.buf, "<th scope=\"row\" class=\"op\">say &quot;hi&quot;</th>");
+	assert_in(out.buf, "<th scope=\"row\" class=\"op\">it&#39;s</th>");
+	assert_in(out.buf, "<th scope=\"row\" class=\"op\">esc\\x1bx</th>");
+	assert_in(out.buf, "<th scope=\"row\" class=\"op\">l1\\x0al2</th>");
+	assert_in(out.buf, "<th scope=\"row\" class=\"op\">back\\\\slash</th>");
+	assert_null(strstr(out.buf, "x<y>"));
+	assert_null(strstr(out.buf, "say \"hi\""));
+	assert_null(strchr(out.buf, '\x1b'));
+	assert_null(strstr(out.buf, "<script"));
+	assert_in(out.buf, "Content-Security-Policy\" content=\"default-src 'none';");
+	assert_int_equal(count(out.buf, "class=\"op\">"), ARRAY_SIZE(ops));
+	assert_int_equal(count(out.buf, "<span class=\"mark\" title="), ARRAY_SIZE(ops));
+	/* a figure's data: URI cannot end its attribute or start a reference */
+	strbuf_reset(&out);
+	html_data_uri(&out, "image/svg+xml", "<svg a=\"1\">&amp; #%\t\n\xc2\xb1</svg>", 29);
+	assert_string_equal(out.buf, "data:image/svg+xml,<svg a=%221%22>%26amp; %23%25%09%0A%C2%B1</svg>");
+
 	strbuf_reset(&out);
 	report_junit(&c, &(struct gate_opts){ .pct = 0 }, &out);
 	assert_in(out.buf, "name=\"readtwice/t/x&lt;y&gt;&amp;z\"");
@@ -762,7 +785,7 @@ static void test_fixed2_matches_printf(void **state)
 static void test_format_table(void **state)
 {
 	struct strbuf names = STRBUF_INIT;
-	static const char *const ok[] = { "text", "markdown", "md", "json", "csv", "email" };
+	static const char *const ok[] = { "text", "markdown", "md", "json", "csv", "email", "html" };
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(ok); i++)
@@ -772,7 +795,7 @@ static void test_format_table(void **state)
 	assert_null(cmp_format_find("Text"));
 	assert_null(cmp_format_find(""));
 	cmp_format_names(&names);
-	assert_string_equal(strbuf_str(&names), "text, markdown, json, csv or email");
+	assert_string_equal(strbuf_str(&names), "text, markdown, json, csv, email or html");
 	strbuf_release(&names);
 	assert_true(cmp_format_find("csv")->warnings_to_stderr);
 	assert_false(cmp_format_find("text")->warnings_to_stderr);
