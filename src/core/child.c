@@ -476,6 +476,11 @@ static int wait_common(struct child *c, double timeout, int *code, struct rusage
 	return r;
 }
 
+bool child_has_exited(struct child *c)
+{
+	return !c->running || c->pid <= 0 || try_peek(c) != 0;
+}
+
 int child_wait(struct child *c, double timeout, int *code, struct rusage *ru)
 {
 	return wait_common(c, timeout, code, ru, true, true);
