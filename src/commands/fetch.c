@@ -158,7 +158,7 @@ static int fetch_results(char **urls, int n, int retries)
 			info("fetched %s into %s", urls[i], line);
 	}
 	strbuf_release(&saved);
-	if (r == -2 || lb_stop_requested())
+	if (r == NET_INTERRUPTED || lb_stop_requested())
 		return LB_EXIT_INTERRUPTED;
 	return r ? LB_EXIT_FAIL : LB_EXIT_OK;
 }
@@ -256,7 +256,7 @@ int cmd_fetch(int argc, char **argv)
 			info("extracted %s into %s in %.2f s", path, extract, now_monotonic() - t0);
 	}
 	fetch_result_release(&res);
-	if (r == -2 || lb_stop_requested())
+	if (r == NET_INTERRUPTED || lb_stop_requested())
 		return LB_EXIT_INTERRUPTED;
 	return r ? LB_EXIT_FAIL : LB_EXIT_OK;
 }

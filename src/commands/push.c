@@ -152,8 +152,8 @@ int cmd_push(int argc, char **argv)
 	 * any: no garbage in the store (-3: exit 2) */
 	r = net_push(&files, &urls, &req, &pushed);
 	if (r) {
-		ret = r == -2 || lb_stop_requested() ? LB_EXIT_INTERRUPTED :
-		      r == -3 ? LB_EXIT_USAGE : LB_EXIT_FAIL;
+		ret = r == NET_INTERRUPTED || lb_stop_requested() ? LB_EXIT_INTERRUPTED :
+		      r == NET_BAD_INPUT ? LB_EXIT_USAGE : LB_EXIT_FAIL;
 		goto out;
 	}
 	{

@@ -428,6 +428,9 @@ static int try_peek(struct child *c)
  * promptly. honour_stop: return CHILD_STOP when lb_interrupted is set. reap
  * false: return CHILD_REAPED once the child has exited but leave it a zombie (try_peek).
  */
+/* wait_common's pidfd before it is needed (-1 is "none to be had") */
+#define PIDFD_NOT_YET (-2)
+
 static int wait_common(struct child *c, double timeout, int *code, struct rusage *ru, bool honour_stop,
 		       bool reap)
 {
@@ -436,7 +439,7 @@ static int wait_common(struct child *c, double timeout, int *code, struct rusage
 
 	if (!c->running || c->pid <= 0)
 		return error("'%s' is not running", child_name(c));
-	pidfd = -2;   /* opened only when we really have to sleep */
+	pidfd = PIDFD_NOT_YET;   /* opened only when we really have to sleep */
 	for (;;) {
 		int slice = 100;
 
@@ -460,7 +463,7 @@ static int wait_common(struct child *c, double timeout, int *code, struct rusage
 			if (left * 1000 < slice)
 				slice = (int)(left * 1000) + 1;
 		}
-		if (pidfd == -2)
+		if (pidfd == PIDFD_NOT_YET)
 			pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
 		if (pidfd >= 0) {
 			struct pollfd p = { .fd = pidfd, .events = POLLIN };
@@ -474,6 +477,11 @@ static int wait_common(struct child *c, double timeout, int *code, struct rusage
 	if (pidfd >= 0)
 		close(pidfd);
 	return r;
+}
+
+bool child_has_exited(struct child *c)
+{
+	return !c->running || c->pid <= 0 || try_peek(c) != 0;
 }
 
 int child_wait(struct child *c, double timeout, int *code, struct rusage *ru)

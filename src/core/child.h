@@ -73,6 +73,9 @@ enum { CHILD_REAPED = 0, CHILD_TIMEOUT = 1, CHILD_ERROR = -1, CHILD_STOP = -2 };
  * status, or 128+signal; ru (may be NULL) gets the rusage of the child and
  * all its reaped descendants (wait4). */
 int child_wait(struct child *c, double timeout, int *code, struct rusage *ru);
+/* Has it exited (or is it no longer ours)? Looked at without reaping it, so
+ * its process group can still be signalled. */
+bool child_has_exited(struct child *c);
 /* Signal the child's whole process group. */
 void child_signal(struct child *c, int sig);
 /* SIGTERM to the group, wait up to grace seconds for the leader to exit,

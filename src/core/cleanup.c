@@ -152,9 +152,10 @@ void cleanup_run_all(void)
 
 void cleanup_forget_all(void)
 {
-	/* only called in a fresh child, where nothing else runs concurrently */
-	for (int i = 0; i < nentries; i++)
-		entries[i].id = 0;
+	/* only called in a fresh child, where nothing else runs concurrently.
+	 * Every look-up stops at nentries, so the entries are not touched:
+	 * writing to each would copy every page of the registry into each
+	 * forked task (thousands of readers, thousands of entries) */
 	nentries = 0;
 }
 

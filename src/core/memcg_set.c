@@ -86,6 +86,7 @@ void memcg_stats_take(struct memcg_stats *st, const struct memcg_set *set, const
 	st->n = set->n;
 	st->vals = xcalloc(set->n * nkeys + 1, sizeof(*st->vals));
 	st->have = xcalloc(nkeys + 1, sizeof(*st->have));
+	st->text = xcalloc(set->n + 1, sizeof(*st->text));
 	for (size_t k = 0; k < nkeys; k++)
 		st->have[k] = set->n > 0;
 	/* one read of memory.stat per member, every key from it: a v1
@@ -96,7 +97,7 @@ void memcg_stats_take(struct memcg_stats *st, const struct memcg_set *set, const
 		for (size_t k = 0; k < nkeys; k++)
 			if (cg_stat_in(&set->cg[m], text, keys[k], &st->vals[m * nkeys + k]))
 				st->have[k] = false;
-		free(text);
+		st->text[m] = text;
 	}
 }
 
@@ -115,6 +116,9 @@ bool memcg_stats_have(const struct memcg_stats *before, const struct memcg_stats
 
 void memcg_stats_release(struct memcg_stats *st)
 {
+	for (size_t m = 0; st->text && m < st->n; m++)
+		free(st->text[m]);
+	free(st->text);
 	free(st->vals);
 	free(st->have);
 	memset(st, 0, sizeof(*st));

@@ -65,6 +65,8 @@ struct memcg_stats {
 	size_t nkeys, n;
 	uint64_t *vals;          /* n * nkeys: member m, key k at [m * nkeys + k] */
 	bool *have;              /* nkeys: key k was read in every member */
+	char **text;             /* n: each member's memory.stat as read (NULL: unreadable),
+				  * for counters beyond keys (the memcg rates, §5) */
 };
 
 /* Read keys of every member into st (allocated here). */

@@ -218,20 +218,21 @@ static int read_result(int fd, struct strbuf *out, size_t max)
  * Run `lrubench-net CMD [-q] [--result-fd=N] WORDS...`. -q when lrubench is
  * quiet (or quiet is asked): the helper's info() lines are lrubench's too.
  * result (may be NULL) gets what the helper wrote to its result pipe.
- * Returns 0 ok, -1 failed (a message was printed), -2 interrupted, -3 the
- * input was not what the command takes (NET_EXIT_BAD_INPUT; printed).
+ * Returns NET_OK, NET_FAILED (a message was printed), NET_INTERRUPTED,
+ * NET_BAD_INPUT (the helper exited NET_EXIT_BAD_INPUT; it said why).
  */
-static int run_helper(const char *cmd, bool quiet, const struct strlist *words,
+static enum net_status run_helper(const char *cmd, bool quiet, const struct strlist *words,
 		      struct strbuf *result, size_t result_max)
 {
 	struct child c = { .name = NET_HELPER_NAME };
 	struct strlist argv = STRLIST_INIT;
 	char *prog = net_helper_path();
-	int fds[2] = { -1, -1 }, code = -1, w, stop_id, ret = -1;
+	int fds[2] = { -1, -1 }, code = -1, w, stop_id;
+	enum net_status ret = NET_FAILED;
 	bool too_big = false;
 
 	if (!prog)
-		return -1;
+		return NET_FAILED;
 	if (result && pipe2(fds, O_CLOEXEC)) {
 		free(prog);
 		return error_errno("cannot run %s: pipe", NET_HELPER_NAME);
@@ -261,20 +262,20 @@ static int run_helper(const char *cmd, bool quiet, const struct strlist *words,
 	if (result && read_result(fds[0], result, result_max))
 		too_big = true;
 	w = child_wait(&c, -1, &code, NULL);
-	if (w == -2) {
+	if (w == CHILD_STOP) {
 		/* it leads its own process group, so a terminal's ^C reached only
 		 * us: pass the stop on (SIGTERM unwinds it like SIGINT) and let it
 		 * clean up; it says "interrupted while ..." itself */
 		child_stop(&c, NET_STOP_GRACE);
-		ret = -2;
+		ret = NET_INTERRUPTED;
 	} else if (w < 0) {
 		child_stop(&c, 0);
 	} else if (code == 0) {
-		ret = 0;
+		ret = NET_OK;
 	} else if (code == LB_EXIT_INTERRUPTED) {
-		ret = -2;
+		ret = NET_INTERRUPTED;
 	} else if (code == NET_EXIT_BAD_INPUT) {
-		ret = -3;   /* it said why */
+		ret = NET_BAD_INPUT;   /* it said why */
 	} else if (code != LB_EXIT_FAIL) {
 		char how[96];
 
@@ -282,8 +283,8 @@ static int run_helper(const char *cmd, bool quiet, const struct strlist *words,
 		error("%s %s %s", NET_HELPER_NAME, cmd, how);
 	}
 	cleanup_pop(stop_id, false);
-	if (result && !ret && too_big)
-		ret = error("cannot read the result of %s %s (more than %zu bytes)", NET_HELPER_NAME, cmd,
+	if (result && ret == NET_OK && too_big)
+		ret = (enum net_status)error("cannot read the result of %s %s (more than %zu bytes)", NET_HELPER_NAME, cmd,
 			    result_max);
 out:
 	if (fds[0] >= 0)
@@ -299,7 +300,7 @@ enum fetch_status net_fetch_url(const char *url, const struct fetch_opts *o, str
 	struct strlist a = STRLIST_INIT;
 	struct strbuf out = STRBUF_INIT;
 	enum fetch_status st = FETCH_FAILED;
-	int r;
+	enum net_status r;
 
 	memset(res, 0, sizeof(*res));
 	if (o->cache_dir)
@@ -321,7 +322,7 @@ enum fetch_status net_fetch_url(const char *url, const struct fetch_opts *o, str
 	strlist_push(&a, "--");
 	strlist_push(&a, url);
 	r = run_helper("fetch", o->quiet, &a, &out, NET_RESULT_MAX);
-	if (r == -2) {
+	if (r == NET_INTERRUPTED) {
 		st = FETCH_INTERRUPTED;
 	} else if (!r) {
 		/* "hit PATH" or "new PATH" */
@@ -348,7 +349,7 @@ int net_sha256_file(const char *path, char out[65])
 {
 	struct strlist a = STRLIST_INIT;
 	struct strbuf res = STRBUF_INIT;
-	int r;
+	enum net_status r;
 
 	strlist_push(&a, "--");
 	strlist_push(&a, path);
@@ -362,10 +363,10 @@ int net_sha256_file(const char *path, char out[65])
 	return r ? -1 : 0;
 }
 
-int net_extract_tree(const char *path, const char *dest, const struct extract_limits *lim)
+enum net_status net_extract_tree(const char *path, const char *dest, const struct extract_limits *lim)
 {
 	struct strlist a = STRLIST_INIT;
-	int r;
+	enum net_status r;
 
 	if (lim && lim->max_bytes)
 		strlist_pushf(&a, "--max-size=%llu", lim->max_bytes);
@@ -381,10 +382,10 @@ int net_extract_tree(const char *path, const char *dest, const struct extract_li
 	return r;
 }
 
-int net_cpio_write(const char *path, const struct strlist *entries, struct strbuf *err)
+enum net_status net_cpio_write(const char *path, const struct strlist *entries, struct strbuf *err)
 {
 	struct strlist a = STRLIST_INIT;
-	int r;
+	enum net_status r;
 
 	strlist_push(&a, "--");
 	strlist_push(&a, path);
@@ -393,17 +394,17 @@ int net_cpio_write(const char *path, const struct strlist *entries, struct strbu
 	r = run_helper("cpio", false, &a, NULL, 0);
 	if (r)
 		strbuf_addf(err, "cannot write the initramfs %s%s", path,
-			    r == -2 ? ": interrupted" : "");
+			    r == NET_INTERRUPTED ? ": interrupted" : "");
 	strlist_release(&a);
 	return r;
 }
 
-int net_pack(const char *out, const char *compress, bool force, const struct strlist *labels,
+enum net_status net_pack(const char *out, const char *compress, bool force, const struct strlist *labels,
 	     const struct strlist *dirs, struct pack_result *res)
 {
 	struct strlist a = STRLIST_INIT;
 	struct strbuf sb = STRBUF_INIT;
-	int r;
+	enum net_status r;
 
 	memset(res, 0, sizeof(*res));
 	strlist_pushf(&a, "--compress=%s", compress);
@@ -424,10 +425,10 @@ int net_pack(const char *out, const char *compress, bool force, const struct str
 	return r;
 }
 
-int net_unpack(const char *dest, const struct strlist *archives, bool results_only)
+enum net_status net_unpack(const char *dest, const struct strlist *archives, bool results_only)
 {
 	struct strlist a = STRLIST_INIT;
-	int r;
+	enum net_status r;
 
 	if (results_only)
 		strlist_push(&a, "--results-only");
@@ -451,11 +452,11 @@ static void store_words(const struct push_request *o, struct strlist *a)
 		strlist_pushf(a, "--netrc-file=%s", o->netrc_file);
 }
 
-int net_push(const struct strlist *files, const struct strlist *urls,
+enum net_status net_push(const struct strlist *files, const struct strlist *urls,
 	     const struct push_request *o, struct strbuf *pushed)
 {
 	struct strlist a = STRLIST_INIT;
-	int r;
+	enum net_status r;
 
 	store_words(o, &a);
 	if (o->timeout > 0)
@@ -478,11 +479,11 @@ int net_push(const struct strlist *files, const struct strlist *urls,
 	return r;
 }
 
-int net_fetch_results(const char *dir, char *const *urls, size_t n,
+enum net_status net_fetch_results(const char *dir, char *const *urls, size_t n,
 		      const struct push_request *o, struct strbuf *saved)
 {
 	struct strlist a = STRLIST_INIT;
-	int r;
+	enum net_status r;
 
 	store_words(o, &a);
 	strlist_push(&a, "--");
@@ -500,7 +501,7 @@ int net_kconfig_read(const char *path, size_t max, char sha[65], char **text, st
 	struct strbuf res = STRBUF_INIT;
 	char *helper = net_helper_find(why);
 	const char *nl;
-	int r;
+	enum net_status r;
 
 	*text = NULL;
 	if (!helper)
@@ -515,10 +516,10 @@ int net_kconfig_read(const char *path, size_t max, char sha[65], char **text, st
 	if (nl)
 		res.buf[64] = '\0';
 	if (r) {
-		strbuf_addf(why, "%s kconfig %s", NET_HELPER_NAME, r == -2 ? "was interrupted" : "failed");
+		strbuf_addf(why, "%s kconfig %s", NET_HELPER_NAME, r == NET_INTERRUPTED ? "was interrupted" : "failed");
 	} else if (!nl || sha256_parse_hex(res.buf, NULL)) {
 		strbuf_addf(why, "%s kconfig: unexpected result", NET_HELPER_NAME);
-		r = -1;
+		r = NET_FAILED;
 	} else {
 		memcpy(sha, res.buf, 64);
 		sha[64] = '\0';

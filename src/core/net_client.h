@@ -26,8 +26,16 @@
 #define NET_HELPER_NAME "lrubench-net"
 #define FETCH_DEFAULT_CACHE "/var/cache/lrubench"
 /* The helper's exit status for input that is not what the command takes
- * (push given a file that is not a results archive): run_helper's -3. */
+ * (push given a file that is not a results archive): NET_BAD_INPUT. */
 #define NET_EXIT_BAD_INPUT 65
+
+/* What the helper's commands below return. */
+enum net_status {
+	NET_OK = 0,
+	NET_FAILED = -1,       /* a message was printed */
+	NET_INTERRUPTED = -2,  /* a stop was requested; nothing left behind */
+	NET_BAD_INPUT = -3,    /* the input is not what the command takes (printed) */
+};
 
 enum fetch_status {
 	FETCH_OK = 0,
@@ -105,31 +113,32 @@ void fetch_result_release(struct fetch_result *res);
 /* sha256 of a file as 64 lowercase hex digits; 0 or -1 (message printed). */
 int net_sha256_file(const char *path, char out[65]);
 /* archive_extract_tree (net/archive_extract.h) in the helper:
- * 0 ok; -1 error (printed); -2 interrupted (nothing left behind). */
-int net_extract_tree(const char *path, const char *dest, const struct extract_limits *lim);
+ * NET_OK, NET_FAILED (printed), NET_INTERRUPTED (nothing left behind). */
+enum net_status net_extract_tree(const char *path, const char *dest, const struct extract_limits *lim);
 /* Write a cpio (newc) archive to path (net/cpio.h gives the entry syntax:
  * "dir NAME MODE", "chr NAME MODE MAJOR MINOR", "file NAME MODE SOURCE").
- * 0, -1 with the reason in err, -2 interrupted. */
-int net_cpio_write(const char *path, const struct strlist *entries, struct strbuf *err);
+ * NET_OK, NET_FAILED with the reason in err, NET_INTERRUPTED. */
+enum net_status net_cpio_write(const char *path, const struct strlist *entries, struct strbuf *err);
 
 /* Results archives (core/results_archive.h), in the helper. Each returns
- * 0; -1 error (printed by the helper); -2 interrupted (nothing left
- * behind). */
+ * NET_OK, NET_FAILED (printed by the helper) or NET_INTERRUPTED (nothing
+ * left behind). */
 struct pack_result {
 	size_t files;
 	unsigned long long bytes_in, bytes_out;
 };
 /* Pack label folders dirs[i] as labels[i]/ into out (compress: "zstd",
  * "gzip" or "xz"); an existing out is an error unless force. */
-int net_pack(const char *out, const char *compress, bool force, const struct strlist *labels,
+enum net_status net_pack(const char *out, const char *compress, bool force, const struct strlist *labels,
 	     const struct strlist *dirs, struct pack_result *res);
 /* Check each archive and write it into dest/1, dest/2, ... (dest exists);
  * with results_only, not the logs (results_read.h). */
-int net_unpack(const char *dest, const struct strlist *archives, bool results_only);
+enum net_status net_unpack(const char *dest, const struct strlist *archives, bool results_only);
 
 /* Uploads to a results store (net/push.h) and downloads from it
  * (net/store_fetch.h). Credentials come from the environment or the files
- * named (never a command line); each returns 0, -1 (printed), -2. */
+ * named (never a command line); each returns NET_OK, NET_FAILED (printed),
+ * NET_INTERRUPTED. */
 struct push_request {
 	int retries;              /* < 0: default (3) */
 	double timeout;           /* per request, seconds; <= 0: default (600) */
@@ -138,12 +147,12 @@ struct push_request {
 	const char *checksum;     /* "digest", "amz" or "none"; NULL: digest */
 	bool force, direct;
 };
-/* files[i] to urls[i]; pushed gets the final URLs, one a line. -3 (and
- * nothing sent) when a file is not a results archive. */
-int net_push(const struct strlist *files, const struct strlist *urls,
+/* files[i] to urls[i]; pushed gets the final URLs, one a line.
+ * NET_BAD_INPUT (and nothing sent) when a file is not a results archive. */
+enum net_status net_push(const struct strlist *files, const struct strlist *urls,
 	     const struct push_request *o, struct strbuf *pushed);
 /* Each URL's archive, checked, into dir; saved gets the paths, one a line. */
-int net_fetch_results(const char *dir, char *const *urls, size_t n,
+enum net_status net_fetch_results(const char *dir, char *const *urls, size_t n,
 		      const struct push_request *o, struct strbuf *saved);
 
 /* A kernel config file, plain or gzip (/proc/config.gz), read by the helper:

@@ -64,7 +64,7 @@ int results_pack_write(const struct strlist *dirs, const struct strlist *names,
 	free(helper);
 	r = net_pack(out, ra_compress_name(c), force, names, dirs, &res);
 	if (r)
-		return r == -2 || lb_stop_requested() ? LB_EXIT_INTERRUPTED : LB_EXIT_FAIL;
+		return r == NET_INTERRUPTED || lb_stop_requested() ? LB_EXIT_INTERRUPTED : LB_EXIT_FAIL;
 	info("packed %zu label%s (%zu files, %.1f KiB) into %s (%.1f KiB, %s)", names->n,
 	     names->n == 1 ? "" : "s", res.files, (double)res.bytes_in / 1024.0, out,
 	     (double)res.bytes_out / 1024.0, ra_compress_name(c));

@@ -165,10 +165,10 @@ int results_unpack(const struct strlist *archives, struct strlist *dirs, struct 
 	if (r) {
 		if (archives->n == 1)
 			strbuf_addf(err, "cannot read the results archive %s%s", archives->v[0],
-				    r == -2 ? ": interrupted" : "");
+				    r == NET_INTERRUPTED ? ": interrupted" : "");
 		else
 			strbuf_addf(err, "cannot read the results archives%s",
-				    r == -2 ? ": interrupted" : "");
+				    r == NET_INTERRUPTED ? ": interrupted" : "");
 		return -1;
 	}
 	for (size_t i = 0; i < archives->n; i++) {

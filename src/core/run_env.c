@@ -52,6 +52,12 @@ void wl_sample(struct wl_samples *s, int table, const char *op, double v)
 	s->added++;
 }
 
+void wl_memcg_report(struct run_env *env, struct wl_samples *s, const struct wl_memcg_report *r)
+{
+	if (env && env->memcg_tables)
+		env->memcg_tables(s, r);
+}
+
 void wl_detail(struct wl_samples *s, json_object *obj)
 {
 	if (s->discard || !s->pending_details) {

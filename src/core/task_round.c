@@ -13,6 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "core/child.h"
+#include "core/child_set.h"
 #include "core/child_watch.h"
 #include "core/cleanup.h"
 
@@ -234,7 +235,7 @@ static int wait_task(struct child *k, struct child_watch *w, int *code)
 
 enum wl_status round_run(const struct round_spec *spec, struct round_slot *out)
 {
-	size_t n = spec->ntasks, started = 0;
+	size_t n = spec->ntasks;
 	size_t shared_len = n * sizeof(struct round_slot);
 	struct round_slot *shared;
 	struct child *kids = xcalloc(n, sizeof(*kids));
@@ -242,6 +243,8 @@ enum wl_status round_run(const struct round_spec *spec, struct round_slot *out)
 	int ready[2] = { -1, -1 }, go[2] = { -1, -1 };
 	enum wl_status ret = WL_FAILED;
 	struct child_watch watch;
+	/* the set starts and stops them; the waits are the round's own (ready, then done) */
+	struct child_set set = { .n = n, .kids = kids, .bind = spec->bind };
 
 	shared = mmap(NULL, shared_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shared == MAP_FAILED) {
@@ -258,23 +261,14 @@ enum wl_status round_run(const struct round_spec *spec, struct round_slot *out)
 		kids[i].fn = task_main;
 		kids[i].fn_arg = &args[i];
 		kids[i].cgroup_procs = spec->tasks[i].cgroup_procs;
-		kids[i].bind = spec->bind;
 		kids[i].name = spec->name;
-		/* fork on without waiting for each task to join its cgroup: the
-		 * joins of many tasks run at once (a v1 attach costs milliseconds) */
-		if (child_start_begin(&kids[i]))
-			goto stop;
-		started++;
-		if (i >= CHILD_START_WINDOW && child_start_finish(&kids[i - CHILD_START_WINDOW]))
-			goto stop;
-		if (lb_stop_requested()) {
-			ret = WL_INTERRUPTED;
-			goto stop;
-		}
 	}
-	for (size_t i = started > CHILD_START_WINDOW ? started - CHILD_START_WINDOW : 0; i < started; i++)
-		if (child_start_finish(&kids[i]))
-			goto stop;
+	/* forked on without waiting for each task to join its cgroup
+	 * (core/child_set.h): the joins of many tasks run at once */
+	ret = child_set_start(&set);
+	if (ret != WL_OK)
+		goto stop;
+	ret = WL_FAILED;
 	/* getting ready takes no time of its own: grace from now */
 	child_watch_start(&watch, 0, spec->grace);
 	ret = wait_ready(spec, ready[0], kids, shared, &watch);
@@ -310,13 +304,7 @@ enum wl_status round_run(const struct round_spec *spec, struct round_slot *out)
 	memcpy(out, shared, shared_len);
 	ret = WL_OK;
 stop:
-	for (size_t i = 0; i < started; i++) {
-		if (kids[i].start_fd >= 0) {
-			close(kids[i].start_fd);
-			kids[i].start_fd = -1;
-		}
-		child_stop(&kids[i], 0);
-	}
+	child_set_release(&set);
 out:
 	for (int k = 0; k < 2; k++) {
 		if (ready[k] >= 0)

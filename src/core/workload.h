@@ -109,6 +109,25 @@ struct wl_samples {
 };
 /* Record one sample of table index `table` (into ops->tables[]) for op. */
 void wl_sample(struct wl_samples *s, int table, const char *op, double v);
+/*
+ * What a workload of the "N children in N memcgs" shape knows about its
+ * memcgs in one iteration (docs/ARCHITECTURE.md §5): the throughput of each
+ * (NULL or n = 0: none) and memory.stat of every member of its set before
+ * and after (core/memcg_set.h memcg_stats_take), over seconds. The run layer
+ * makes the explaining tables of them: "<workload> fairness" (Jain index),
+ * "fairness min/max" and the memcg reclaim rates "<workload> memcg
+ * <counter>/s"; a workload names no profile/ function.
+ */
+struct memcg_stats;
+struct run_env;
+struct wl_memcg_report {
+	const char *op;
+	const double *per_memcg;
+	size_t n;
+	const struct memcg_stats *before, *after;
+	double seconds;
+};
+void wl_memcg_report(struct run_env *env, struct wl_samples *s, const struct wl_memcg_report *r);
 /* Attach a free-form JSON object to this (step, iteration); the core adds
  * "step" and "iteration" and stores it under "details". Takes ownership. */
 void wl_detail(struct wl_samples *s, json_object *obj);
@@ -161,6 +180,9 @@ struct run_env {
 	char *log_dir;              /* results/<label>/logs */
 	void *sparse_state;         /* core-private */
 	json_object *facts;         /* core-owned; see env_fact() */
+	/* turns a wl_memcg_report into its explaining tables; set by the run
+	 * layer (profile/memcg_rates.h), NULL: none (unit tests) */
+	void (*memcg_tables)(struct wl_samples *s, const struct wl_memcg_report *r);
 };
 
 struct wl_ctx {

@@ -49,7 +49,7 @@ static int run_child(const struct strlist *argv)
 	if (child_start(&c))
 		return LB_EXIT_FAIL;
 	w = child_wait(&c, -1, &code, NULL);
-	if (w == -2) {
+	if (w == CHILD_STOP) {
 		child_stop(&c, 120);   /* run unwinds: cgroups, mounts, its results */
 		return LB_EXIT_INTERRUPTED;
 	}
@@ -83,7 +83,7 @@ static int push_label(const struct fleet_plan *p, const struct fleet_task *t, co
 	ret = net_push(&files, &urls, &req, &pushed);
 	if (!ret)
 		info("task %zu: pushed its results to %s", t->id, url);
-	ret = ret == -2 ? LB_EXIT_INTERRUPTED : ret ? LB_EXIT_FAIL : LB_EXIT_OK;
+	ret = ret == NET_INTERRUPTED ? LB_EXIT_INTERRUPTED : ret ? LB_EXIT_FAIL : LB_EXIT_OK;
 out:
 	free(archive);
 	free(url);

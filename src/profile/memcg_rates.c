@@ -1,55 +1,70 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Per-memcg reclaim rates (memcg_rates.h). */
+/* Per-memcg reclaim rates and fairness (memcg_rates.h). */
 #include "profile/memcg_rates.h"
-#include "profile/profile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/memcg_set.h"
+#include "profile/profile.h"
+#include "profile/reclaim.h"
 
-void memcg_snapshot_take(struct memcg_snapshot *s, const struct cgroup *cgs, size_t n)
+/* Member m's memory.stat of st as counters (empty when it was unreadable). */
+static void member_counters(const struct memcg_stats *st, size_t m, struct counters *c)
 {
-	s->n = n;
-	s->c = xcalloc(n ? n : 1, sizeof(*s->c));
-	for (size_t i = 0; i < n; i++) {
-		char *p = xasprintf("%s/memory.stat", cgs[i].path);
-
-		if (counters_read(p, &s->c[i]))
-			memset(&s->c[i], 0, sizeof(s->c[i]));
-		free(p);
+	memset(c, 0, sizeof(*c));
+	if (!st->text || !st->text[m] || counters_parse(st->text[m], c)) {
+		counters_release(c);
+		memset(c, 0, sizeof(*c));
 	}
 }
 
-void memcg_snapshot_release(struct memcg_snapshot *s)
+static void memcg_rates(struct wl_samples *s, const char *op, const struct memcg_stats *before,
+			const struct memcg_stats *after, double seconds)
 {
-	for (size_t i = 0; i < s->n; i++)
-		counters_release(&s->c[i]);
-	free(s->c);
-	memset(s, 0, sizeof(*s));
-}
+	size_t n = before->n;
+	struct counters *b, *a;
 
-void wl_sample_memcg_rates(struct wl_samples *s, const char *op, const struct memcg_snapshot *before,
-			   const struct memcg_snapshot *after, double seconds)
-{
-	if (s->discard || seconds <= 0 || before->n != after->n || !before->n)
+	if (s->discard || seconds <= 0 || n != after->n || !n)
 		return;
+	/* parsed once per member, not once per rate */
+	b = xcalloc(n, sizeof(*b));
+	a = xcalloc(n, sizeof(*a));
+	for (size_t m = 0; m < n; m++) {
+		member_counters(before, m, &b[m]);
+		member_counters(after, m, &a[m]);
+	}
 	for (size_t r = 0; r < reclaim_rates_count; r++) {
 		const struct reclaim_rate *rt = &reclaim_rates[r];
 		unsigned long long sum = 0, x, y;
 		size_t m;
 		char *title;
 
-		for (m = 0; m < before->n; m++) {
-			if (!reclaim_value(rt->memcg, &before->c[m], &x) ||
-			    !reclaim_value(rt->memcg, &after->c[m], &y))
+		for (m = 0; m < n; m++) {
+			if (!reclaim_value(rt->memcg, &b[m], &x) || !reclaim_value(rt->memcg, &a[m], &y))
 				break;
 			sum += y >= x ? y - x : 0;
 		}
-		if (m < before->n)
+		if (m < n)
 			continue;   /* not a counter of this kernel or cgroup version */
 		title = xasprintf("%s memcg %s/s", s->res->workload, rt->name);
 		result_table_add(profile_table(s->res, title, "pages/s", BETTER_LOWER), op,
 				 (double)sum / seconds);
 		free(title);
 	}
+	for (size_t m = 0; m < n; m++) {
+		counters_release(&b[m]);
+		counters_release(&a[m]);
+	}
+	free(b);
+	free(a);
+}
+
+void memcg_report_tables(struct wl_samples *s, const struct wl_memcg_report *r)
+{
+	/* does every memcg get its share? how hard did reclaim work? */
+	if (r->per_memcg)
+		wl_sample_fairness(s, r->op, r->per_memcg, r->n);
+	if (r->before && r->after)
+		memcg_rates(s, r->op, r->before, r->after, r->seconds);
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "core/kernel_id.h"
 #include "core/mount_ns.h"
+#include "profile/memcg_rates.h"
 
 /* Would mkdir_p(dir) work? Checked on the nearest existing ancestor, so a bad
  * -o fails before anything is created. */
@@ -225,6 +226,8 @@ int run_check(struct run_state *rs)
 	rs->env.label_dir = xasprintf("%s/%s", rs->outdir, rs->label);
 	rs->env.log_dir = xasprintf("%s/logs", rs->env.label_dir);
 	rs->env.cg = &rs->cg;
+	/* a workload's memcg facts become tables here, in profile/ (§1) */
+	rs->env.memcg_tables = memcg_report_tables;
 	rs->started = now_realtime();
 	rs->ctxs = xcalloc(rs->nwls, sizeof(*rs->ctxs));
 	rs->res = xcalloc(rs->nwls, sizeof(*rs->res));

@@ -6,11 +6,9 @@
 
 # Edges known to break the rules, each being removed by work in progress;
 # the check fails once one of them is gone, so this list cannot go stale.
-LAYERS_KNOWN=(
-  # removed by the children work (issue 31 point 2: memory.stat deltas in the
-  # core memcg set, not profile/memcg_rates)
-  --known workloads/readtwice/=profile/
-)
+# None is left: readtwice's memcg tables go through the workload contract
+# (wl_memcg_report, issue 31 point 2).
+LAYERS_KNOWN=()
 
 layers_check() {  # layers_check SRC DOC: the check's exit code, output in $T/out
   python3 "$LRUBENCH_SRC/tests/integration/layers_check.py" "$@" "${LAYERS_KNOWN[@]}" \

@@ -28,6 +28,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "core/child.h"
+#include "core/child_set.h"
 #include "core/cleanup.h"
 #include "core/memcg_set.h"
 #include "core/workload.h"
@@ -286,25 +287,23 @@ static int reclaim_count(struct colocate_state *st, const struct cgroup *cgs, si
 }
 
 /* A pressure task that ended on its own: killed by the OOM killer, or failed. */
-static int pressure_died(struct child *kids, size_t n)
+static int pressure_died(struct child_set *kids)
 {
-	for (size_t i = 0; i < n; i++) {
-		int code;
-		char why[128];
+	size_t i;
+	int code;
+	char why[128];
 
-		if (kids[i].running && child_wait(&kids[i], 0, &code, NULL) == 0) {
-			child_describe_code(code, why, sizeof(why));
-			return error("colocate pressure task %zu (pid %d) %s%s", i, (int)kids[i].pid, why,
-				     code == 128 + 9 ? " (OOM-killed? the limit is below the working set "
-						       "and there is no swap for anon)" : "");
-		}
-	}
-	return 0;
+	if (!child_set_poll(kids, &i, &code))
+		return 0;
+	child_describe_code(code, why, sizeof(why));
+	return error("colocate pressure task %zu (pid %d) %s%s", i, (int)kids->kids[i].pid, why,
+		     code == 128 + 9 ? " (OOM-killed? the limit is below the working set "
+				       "and there is no swap for anon)" : "");
 }
 
 /* Wait (bounded) until every low memcg is at its limit. */
 static enum wl_status settle(struct wl_ctx *ctx, const struct cgroup *cgs, size_t k,
-			     struct child *kids, size_t nkids, double *secs)
+			     struct child_set *kids, double *secs)
 {
 	struct colocate_opts *o = ctx->opts;
 	double t0 = now_monotonic();
@@ -322,7 +321,7 @@ static enum wl_status settle(struct wl_ctx *ctx, const struct cgroup *cgs, size_
 		*secs = now_monotonic() - t0;
 		if (at_limit == k)
 			return WL_OK;
-		if (pressure_died(kids, nkids))
+		if (pressure_died(kids))
 			return WL_FAILED;
 		if (*secs > CO_SETTLE_MAX) {
 			error("colocate: the low-priority memcgs did not reach their limit within %.0f s",
@@ -352,7 +351,7 @@ static uint64_t zram_stored(const struct colocate_state *st)
 /* Run the probe; snapshot the reclaim counter when its timed part starts and
  * when it ends. */
 static enum wl_status run_probe(struct wl_ctx *ctx, const struct cgroup *high, const struct cgroup *low,
-				size_t k, struct child *kids, size_t nkids, struct probe_result *res,
+				size_t k, struct child_set *kids, struct probe_result *res,
 				uint64_t *r0, uint64_t *r1, double *window, uint64_t *per0, uint64_t *per1)
 {
 	struct colocate_opts *o = ctx->opts;
@@ -404,7 +403,7 @@ static enum wl_status run_probe(struct wl_ctx *ctx, const struct cgroup *high, c
 			error("colocate probe (pid %d) %s", (int)c.pid, why);
 		return WL_FAILED;
 	}
-	if (!started || reclaim_count(st, low, k, per1, r1) || pressure_died(kids, nkids))
+	if (!started || reclaim_count(st, low, k, per1, r1) || pressure_died(kids))
 		return WL_FAILED;
 	return WL_OK;
 fail:
@@ -444,10 +443,14 @@ static enum wl_status colocate_run_step(struct wl_ctx *ctx, size_t step, struct 
 {
 	struct colocate_opts *o = ctx->opts;
 	struct colocate_state *st = ctx->priv;
-	size_t k = (size_t)o->low_memcgs.v[step], nkids = k * o->low_tasks, started = 0;
+	size_t k = (size_t)o->low_memcgs.v[step], nkids = k * o->low_tasks;
 	struct cgroup high = { 0 }, *low = NULL;
 	struct memcg_set lows = { 0 };
 	struct child *kids = xcalloc(nkids + 1, sizeof(*kids));
+	/* the pressure tasks run until they are stopped: no length, no deadline
+	 * of their own (the probe has one) */
+	struct child_set pressure = { .n = nkids, .kids = kids, .memcgs = &lows,
+				      .per = o->low_tasks, .bind = &ctx->env->bind };
 	struct pressure_arg *pa = xcalloc(nkids + 1, sizeof(*pa));
 	uint64_t *per0 = xcalloc(k + 1, sizeof(uint64_t)), *per1 = xcalloc(k + 1, sizeof(uint64_t));
 	uint64_t r0 = 0, r1 = 0;
@@ -468,21 +471,18 @@ static enum wl_status colocate_run_step(struct wl_ctx *ctx, size_t step, struct 
 	low = lows.cg;
 	if (ret != WL_OK)
 		goto out;
-	ret = WL_FAILED;
-	for (; started < nkids; started++) {
-		pa[started] = (struct pressure_arg){ o->low_kind == CO_ANON ? CO_ANON : CO_READ_OR_FILE,
-						     st->low_files ? st->low_files[started] : NULL,
-						     o->low_wss / o->low_tasks, started + 1 };
-		kids[started] = (struct child){ .fn = co_pressure_main, .fn_arg = &pa[started],
-						.cgroup_procs = memcg_set_procs(&lows, started, o->low_tasks),
-						.bind = &ctx->env->bind,
-						.name = "colocate pressure" };
-		if (child_start(&kids[started]))
-			goto out;
+	for (size_t i = 0; i < nkids; i++) {
+		pa[i] = (struct pressure_arg){ o->low_kind == CO_ANON ? CO_ANON : CO_READ_OR_FILE,
+					       st->low_files ? st->low_files[i] : NULL,
+					       o->low_wss / o->low_tasks, i + 1 };
+		kids[i] = (struct child){ .fn = co_pressure_main, .fn_arg = &pa[i],
+					  .name = "colocate pressure" };
 	}
-	if ((ret = settle(ctx, low, k, kids, nkids, &settle_s)) != WL_OK)
+	if ((ret = child_set_start(&pressure)) != WL_OK)
 		goto out;
-	ret = run_probe(ctx, &high, low, k, kids, nkids, res, &r0, &r1, &window, per0, per1);
+	if ((ret = settle(ctx, low, k, &pressure, &settle_s)) != WL_OK)
+		goto out;
+	ret = run_probe(ctx, &high, low, k, &pressure, res, &r0, &r1, &window, per0, per1);
 	if (ret != WL_OK)
 		goto out;
 	snprintf(op, sizeof(op), "p50-%zu", k);
@@ -497,8 +497,7 @@ static enum wl_status colocate_run_step(struct wl_ctx *ctx, size_t step, struct 
 	}
 	add_details(s, st, res, k, per0, per1, window, settle_s);
 out:
-	for (size_t i = 0; i < started; i++)
-		child_stop(&kids[i], 0);
+	child_set_release(&pressure);
 	if (memcg_set_remove(&lows) && ret == WL_OK)
 		ret = WL_FAILED;
 	if (cg_destroy(&high) && ret == WL_OK)

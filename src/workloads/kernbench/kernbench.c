@@ -39,6 +39,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core/child.h"
+#include "core/child_set.h"
 #include "core/child_watch.h"
 #include "core/memcg_set.h"
 #include "core/cleanup.h"
@@ -65,13 +66,10 @@ struct kb_opts {
 };
 
 struct kb_build {
-	struct child c;
 	char *log;
 	double end;
 	int code;
 	struct rusage ru;
-	struct child_watch watch;
-	bool done;
 };
 
 /* The run's state (ctx->priv, zeroed and freed by the core). */
@@ -83,6 +81,7 @@ struct kb_state {
 	struct memcg_set set;     /* one member per tree; the root for memcgs = 0; empty
 				   * without a memory controller */
 	struct kb_build *builds;  /* ntrees entries, reused per iteration */
+	struct child *makes;      /* ntrees: the timed makes (core/child_set.h) */
 	double t0;                /* start of the timed builds */
 };
 
@@ -344,8 +343,19 @@ static char *log_name(struct wl_ctx *ctx, const char *kind, unsigned long long j
 static void stop_builds(struct kb_state *st)
 {
 	for (size_t i = 0; i < st->ntrees; i++)
-		if (st->builds[i].c.running)
-			child_stop(&st->builds[i].c, 5.0);
+		if (st->makes[i].running)
+			child_stop(&st->makes[i], 5.0);
+}
+
+struct kb_round {
+	const char *jarg;
+};
+
+static void build_what(void *data, size_t i, char *buf, size_t len)
+{
+	struct kb_round *rd = data;
+
+	snprintf(buf, len, "make %s in tree %zu", rd->jarg, i + 1);
 }
 
 /* make clean in every tree, then the timed builds at once. Fills builds[].
@@ -358,8 +368,10 @@ static enum wl_status build_all(struct wl_ctx *ctx, unsigned long long jobs, int
 	struct kb_state *st = ctx->priv;
 	char jarg[32];
 	const char *argv[] = { "make", jarg, o->build_target, NULL };
-	size_t left;
+	struct kb_round rd = { jarg };
+	struct child_set set;
 	double t0;
+	long bad;
 	enum wl_status ret = WL_OK;
 
 	snprintf(jarg, sizeof(jarg), "-j%llu", jobs);
@@ -380,62 +392,39 @@ static enum wl_status build_all(struct wl_ctx *ctx, unsigned long long jobs, int
 		free(b->log);
 		memset(b, 0, sizeof(*b));
 		b->log = log_name(ctx, "build", jobs, iter, i);
-		b->c.argv = argv;
-		b->c.dir = st->trees[i];
-		b->c.out_path = b->log;
-		b->c.bind = &ctx->env->bind;
-		b->c.cgroup_procs = memcg_set_procs(&st->set, i, 1);
-		b->c.env_add = make_env;
-		b->c.name = "make";
-		if (child_start(&b->c)) {
-			stop_builds(st);
-			return WL_FAILED;
-		}
-		child_watch_start(&b->watch, -1, ctx->env->g->stuck_timeout);
+		st->makes[i] = (struct child){ .argv = argv, .dir = st->trees[i], .out_path = b->log,
+					       .env_add = make_env, .name = "make" };
 	}
-	/* reap in whatever order the builds finish, so each end time is its own */
-	for (left = st->ntrees; left;) {
-		for (size_t i = 0; i < st->ntrees; i++) {
-			struct kb_build *b = &st->builds[i];
-			int r;
-
-			if (b->done)
-				continue;
-			r = child_wait(&b->c, st->ntrees > 1 ? 0.02 : 1.0, &b->code, &b->ru);
-			if (r == 1 && child_watch_stuck(&b->watch, &b->c)) {
-				char what[96];
-
-				snprintf(what, sizeof(what), "make %s in tree %zu", jarg, i + 1);
-				child_stuck_report(&b->c, &b->watch, what, why);
-				error("%s", why->buf);
-				stop_builds(st);
-				return WL_OP_FAILED;
-			}
-			if (r == 1)
-				continue;
-			if (r < 0) {
-				stop_builds(st);
-				if (r == CHILD_STOP || lb_stop_requested())
-					error("interrupted during make %s %s", jarg, o->build_target);
-				return WL_FAILED;
-			}
-			b->end = now_monotonic();
-			b->done = true;
-			left--;
-		}
+	/* every build at once, each in its memcg; reaped in whatever order they
+	 * finish, so each end time is its own */
+	set = (struct child_set){
+		.n = st->ntrees, .kids = st->makes, .memcgs = &st->set, .per = 1,
+		.bind = &ctx->env->bind, .length = -1, .stuck_timeout = ctx->env->g->stuck_timeout,
+		.stop_grace = 5.0, .data = &rd, .what = build_what,
+	};
+	ret = child_set_start(&set);
+	if (ret == WL_OK)
+		ret = child_set_wait(&set, why);
+	if (ret == WL_INTERRUPTED || (ret == WL_FAILED && lb_stop_requested()))
+		error("interrupted during make %s %s", jarg, o->build_target);
+	for (size_t i = 0; ret == WL_OK && i < st->ntrees; i++) {
+		st->builds[i].end = set.end[i];
+		st->builds[i].code = set.code[i];
+		st->builds[i].ru = set.ru[i];
 	}
+	bad = ret == WL_OK ? child_set_failed(&set) : -1;
+	child_set_release(&set);
+	if (ret != WL_OK)
+		return ret == WL_OP_FAILED ? WL_OP_FAILED : WL_FAILED;
 	*elapsed = 0;
-	for (size_t i = 0; i < st->ntrees; i++) {
-		struct kb_build *b = &st->builds[i];
-		char what[128];
-
-		if (b->end - t0 > *elapsed)
-			*elapsed = b->end - t0;
-		if (b->code && ret == WL_OK) {
-			snprintf(what, sizeof(what), "make %s %s", jarg, o->build_target);
-			child_failed(b->code, b->log, "%s in %s", what, st->trees[i]);
-			ret = WL_FAILED;
-		}
+	for (size_t i = 0; i < st->ntrees; i++)
+		if (st->builds[i].end - t0 > *elapsed)
+			*elapsed = st->builds[i].end - t0;
+	if (bad >= 0) {
+		/* the first build that failed, with the end of its log */
+		child_failed(st->builds[bad].code, st->builds[bad].log, "make %s %s in %s", jarg,
+			     o->build_target, st->trees[bad]);
+		ret = WL_FAILED;
 	}
 	return ret;
 }
@@ -523,6 +512,7 @@ static enum wl_status kernbench_setup(struct wl_ctx *ctx)
 	st->ntrees = o->memcgs ? o->memcgs : 1;
 	st->trees = xcalloc(st->ntrees, sizeof(*st->trees));
 	st->builds = xcalloc(st->ntrees, sizeof(*st->builds));
+	st->makes = xcalloc(st->ntrees, sizeof(*st->makes));
 	for (size_t i = 0; i < st->ntrees; i++)
 		st->trees[i] = xasprintf("%s/tree-%zu", ctx->workdir, i + 1);
 
@@ -622,7 +612,7 @@ static void kernbench_teardown(struct wl_ctx *ctx)
 {
 	struct kb_state *st = ctx->priv;
 
-	if (st->builds)
+	if (st->makes)
 		stop_builds(st);
 	memcg_set_remove(&st->set);
 	for (size_t i = 0; st->builds && i < st->ntrees; i++)
@@ -631,6 +621,7 @@ static void kernbench_teardown(struct wl_ctx *ctx)
 		free(st->trees[i]);
 	free(st->trees);
 	free(st->builds);
+	free(st->makes);
 	free(st->archive);
 	memset(st, 0, sizeof(*st));   /* teardown may not free st: the core does */
 }

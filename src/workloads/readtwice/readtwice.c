@@ -19,8 +19,6 @@
 #include "workloads/readtwice/reader_report.h"
 #include "core/memcg_optional.h"
 #include "core/workload.h"
-#include "profile/memcg_rates.h"
-#include "profile/profile.h"
 
 struct readtwice_opts {
 	struct ull_list memcgs;
@@ -172,24 +170,33 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 	struct memcg_stats before = { 0 }, after = { 0 };
 	struct rt_spec spec;
 	struct rt_summary sum;
-	struct memcg_snapshot snap_b = { 0 }, snap_a = { 0 };
-	double t0, secs;
+	double t0, secs, tm = now_monotonic(), t_make = 0, t_stats = 0, t_remove = 0;
 	enum wl_status ret;
 
 	ret = memcg_set_make_optional(ctx->env, "readtwice", 0, want, o->memcg_limit, &set);
 	if (ret != WL_OK)
 		goto out;
+	t_make = now_monotonic() - tm;
+	tm = now_monotonic();
+	/* every member's memory.stat, read once (0 members without a memory controller) */
 	memcg_stats_take(&before, &set, stat_keys, nk);
-	memcg_snapshot_take(&snap_b, set.cg, set.n);   /* 0 without a memory controller */
 	spec = (struct rt_spec){ n, r, st->files, &set, &ctx->env->bind, o->runtime,
 				 ctx->env->g->stuck_timeout, &s->why, (enum rt_reader_mode)o->reader };
+	t_stats = now_monotonic() - tm;
 	t0 = now_monotonic();
 	ret = readtwice_round(&spec, res);   /* printed; on WL_OP_FAILED s->why says why */
 	if (ret != WL_OK)
 		goto out;
 	secs = now_monotonic() - t0;
+	tm = now_monotonic();
 	memcg_stats_take(&after, &set, stat_keys, nk);
-	memcg_snapshot_take(&snap_a, set.cg, set.n);
+	t_stats += now_monotonic() - tm;
+	/* the set is done with: every number below is in the stats */
+	tm = now_monotonic();
+	ret = memcg_set_remove(&set) ? WL_FAILED : WL_OK;
+	t_remove = now_monotonic() - tm;
+	if (ret != WL_OK)
+		goto out;
 	rt_summarize(res, n, r, mbps, &sum);
 	{
 		char op[32];
@@ -201,12 +208,24 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 			wl_sample(s, T_PER_MEMCG, op, sum.per_memcg_mean);
 		wl_sample(s, T_PER_READER, op, sum.per_reader_mean);
 		rt_add_reader_details(d, res, n * r, st->file_size, o->reader, nocg);
-		/* does every memcg get its share? how hard did reclaim work? */
-		wl_sample_fairness(s, op, nocg ? NULL : mbps, ncg);
-		wl_sample_memcg_rates(s, op, &snap_b, &snap_a, secs);
+		/* does every memcg get its share? how hard did reclaim work? (the
+		 * explaining tables, made by the run layer) */
+		wl_memcg_report(ctx->env, s, &(struct wl_memcg_report){ op, nocg ? NULL : mbps, ncg,
+									&before, &after, secs });
 		for (size_t m = 0; m < n; m++)
 			json_object_array_add(per, json_object_new_double(mbps[m]));
 		json_object_object_add(d, "memcg_mbps", per);
+		{
+			/* what the iteration spent around its readers (bench/memcg-scale):
+			 * the rest of it is starting, releasing and reaping them */
+			json_object *t = json_object_new_object();
+
+			json_object_object_add(t, "memcg_set_make", json_object_new_double(t_make));
+			json_object_object_add(t, "memory_stat", json_object_new_double(t_stats));
+			json_object_object_add(t, "readers", json_object_new_double(secs));
+			json_object_object_add(t, "memcg_set_remove", json_object_new_double(t_remove));
+			json_object_object_add(d, "seconds", t);
+		}
 		{
 			/* where the readers ran: evidence that the NUMA binding held */
 			json_object *cpus = json_object_new_array(), *nodes = json_object_new_array();
@@ -243,8 +262,6 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 		wl_detail(s, d);
 	}
 out:
-	memcg_snapshot_release(&snap_b);
-	memcg_snapshot_release(&snap_a);
 	memcg_stats_release(&before);
 	memcg_stats_release(&after);
 	if (memcg_set_remove(&set) && ret == WL_OK)

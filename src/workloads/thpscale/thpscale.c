@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/child.h"
-#include "core/child_watch.h"
+#include "core/child_set.h"
 #include "core/cleanup.h"
 #include "core/memcg_set.h"
 #include "workloads/thpscale/thp_sysfs.h"
@@ -295,20 +295,59 @@ static int read_vmstat(uint64_t v[THP_NVMSTAT])
 	return 0;
 }
 
-/* Start the instances and wait for all of them. An instance whose
- * process used no CPU for global.stuck_timeout is stuck: WL_OP_FAILED,
- * why says which (child_watch.h). */
+/* The instances of one step, for the child set's callbacks. */
+struct thp_round {
+	struct thp_shared *sh;
+	enum wl_status ret;
+};
+
+static void instance_what(void *data, size_t i, char *buf, size_t len)
+{
+	(void)data;
+	snprintf(buf, len, "thpscale instance %zu", i + 1);
+}
+
+/* An instance that failed breaks the barrier, so the others end too. */
+static void instance_ended(void *data, size_t i, int code)
+{
+	struct thp_round *rd = data;
+	char desc[64];
+
+	if (!code)
+		return;
+	child_describe_code(code, desc, sizeof(desc));
+	error("thpscale instance %zu %s", i + 1, desc);
+	thp_shared_abort(rd->sh);
+	rd->ret = WL_FAILED;
+}
+
+/* Stuck or interrupted: break the barrier before the instances are stopped. */
+static void instances_stopping(void *data)
+{
+	struct thp_round *rd = data;
+
+	thp_shared_abort(rd->sh);
+}
+
+/* Start the instances, one per member of the memcg set, and wait for all of
+ * them (core/child_set.h). An instance whose process used no CPU for
+ * global.stuck_timeout is stuck: WL_OP_FAILED, why says which. */
 static enum wl_status run_instances(struct wl_ctx *ctx, struct thp_shared *sh, const struct thp_layout *l,
 				    struct strbuf *why)
 {
 	struct thp_priv *p = ctx->priv;
 	struct thpscale_opts *o = ctx->opts;
-	unsigned n = p->instances, left = 0;
+	unsigned n = p->instances;
 	struct child *c = xcalloc(n, sizeof(*c));
 	struct thp_instance *in = xcalloc(n, sizeof(*in));
-	bool *done = xcalloc(n, sizeof(*done));
-	struct child_watch *watch = xcalloc(n, sizeof(*watch));
-	enum wl_status ret = WL_OK;
+	struct thp_round rd = { sh, WL_OK };
+	struct child_set set = {
+		.n = n, .kids = c, .memcgs = &p->set, .per = 1, .bind = &ctx->env->bind,
+		.length = -1, .stuck_timeout = ctx->env->g->stuck_timeout, .stop_grace = 2.0,
+		.data = &rd, .what = instance_what, .ended = instance_ended,
+		.stopping = instances_stopping,
+	};
+	enum wl_status ret;
 
 	for (unsigned i = 0; i < n; i++) {
 		in[i] = (struct thp_instance){ .sh = sh, .layout = l, .index = i,
@@ -316,66 +355,13 @@ static enum wl_status run_instances(struct wl_ctx *ctx, struct thp_shared *sh, c
 		c[i].fn = thp_instance_main;
 		c[i].fn_arg = &in[i];
 		c[i].name = "thpscale instance";
-		c[i].bind = &ctx->env->bind;
-		c[i].cgroup_procs = memcg_set_procs(&p->set, i, 1);
-		if (child_start(&c[i])) {
-			thp_shared_abort(sh);
-			ret = WL_FAILED;
-			break;
-		}
-		child_watch_start(&watch[i], -1, ctx->env->g->stuck_timeout);
-		left++;
 	}
-	while (left) {
-		for (unsigned i = 0; i < n && left; i++) {
-			int code = 0, r;
-
-			if (done[i] || !c[i].running)
-				continue;
-			r = child_wait(&c[i], left > 1 ? 0.2 : 1.0, &code, NULL);
-			if (r == 1 && child_watch_stuck(&watch[i], &c[i])) {
-				char what[48];
-
-				snprintf(what, sizeof(what), "thpscale instance %u", i + 1);
-				child_stuck_report(&c[i], &watch[i], what, why);
-				error("%s", why->buf);
-				thp_shared_abort(sh);
-				for (unsigned j = 0; j < n; j++)
-					if (!done[j] && c[j].running)
-						child_stop(&c[j], 2.0);
-				ret = WL_OP_FAILED;
-				left = 0;
-				break;
-			}
-			if (r == 1)
-				continue;
-			if (r == CHILD_STOP) {
-				/* SIGINT: break the barrier, stop everybody */
-				thp_shared_abort(sh);
-				for (unsigned j = 0; j < n; j++)
-					if (!done[j] && c[j].running)
-						child_stop(&c[j], 2.0);
-				ret = WL_INTERRUPTED;
-				left = 0;
-				break;
-			}
-			done[i] = true;
-			left--;
-			if (r < 0 || code) {
-				char desc[64];
-
-				child_describe_code(code, desc, sizeof(desc));
-				if (r == 0)
-					error("thpscale instance %u %s", i + 1, desc);
-				else
-					child_stop(&c[i], 1.0);
-				thp_shared_abort(sh);
-				ret = WL_FAILED;
-			}
-		}
-	}
-	free(done);
-	free(watch);
+	ret = child_set_start(&set);
+	if (ret == WL_OK)
+		ret = child_set_wait(&set, why);
+	if (ret == WL_OK)
+		ret = rd.ret;
+	child_set_release(&set);
 	free(in);
 	free(c);
 	return ret;
