@@ -157,13 +157,6 @@ int store_url_check(const char *url)
 	return ret;
 }
 
-char *store_url_shown(const char *url)
-{
-	size_t n = strcspn(url, "?#");
-
-	return n < strlen(url) ? xasprintf("%.*s?...", (int)n, url) : xstrdup(url);
-}
-
 bool store_url_loopback(const char *url)
 {
 	CURLU *u = curl_url();

@@ -23,6 +23,7 @@
 #define LRUBENCH_NET_STORE_AUTH_H
 
 #include <stdbool.h>
+#include "core/net_client.h"
 #include "core/util.h"
 
 struct store_auth {
@@ -44,8 +45,8 @@ void store_auth_release(struct store_auth *a);
 /* 0 when url is an http(s) URL without user:password@; else -1 with the
  * reason printed. */
 int store_url_check(const char *url);
-/* url without its query string and fragment, for messages (malloc'ed). */
-char *store_url_shown(const char *url);
+/* store_url_shown (url without its query, for messages) is in
+ * core/net_client.h: lrubench's side prints URLs too. */
 /* Is the host of url a loopback address (no token warning for those)? */
 bool store_url_loopback(const char *url);
 
