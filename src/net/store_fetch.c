@@ -57,27 +57,22 @@ int store_fetch_conflict(const char *dir, char *const *urls, char *const *names,
 
 int store_fetch_open_dir(const char *dir, bool create)
 {
+	struct strbuf err = STRBUF_INIT;
 	struct stat st;
 	int fd;
 
-	if (!lstat(dir, &st) && S_ISLNK(st.st_mode)) {
-		error("%s is a symbolic link: fetch --results writes only into a real folder, "
-		      "never through a link (give the folder it leads to)", dir);
-		return -3;
-	}
-	if (create && mkdir_p(dir, 0755))
+	/* mkdir_p would accept a link to a folder: looked at first */
+	if (create && (lstat(dir, &st) || !S_ISLNK(st.st_mode)) && mkdir_p(dir, 0755))
 		return -1;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 && (errno == ELOOP || errno == ENOTDIR)) {
-		error("%s is %s: fetch --results writes only into a real folder", dir,
-		      errno == ELOOP ? "a symbolic link" : "not a folder");
-		return -3;
+	fd = open_output_dir(dir, &err);
+	if (fd == -1 && errno == ENOENT && !create) {
+		strbuf_release(&err);
+		return -2;   /* not there yet: made later */
 	}
-	if (fd < 0 && errno == ENOENT && !create)
-		return -2;
 	if (fd < 0)
-		return error_errno("cannot open the folder %s", dir);
-	return fd;
+		error("fetch --results: %s", err.buf);
+	strbuf_release(&err);
+	return fd == -2 ? -3 : fd;   /* a link or not a folder: a usage error */
 }
 
 int store_fetch_taken(int dirfd, const char *dir, char *const *names, size_t n)
@@ -90,18 +85,6 @@ int store_fetch_taken(int dirfd, const char *dir, char *const *names, size_t n)
 				     "(remove it, or fetch into another folder; nothing fetched)",
 				     dir, names[i]);
 	return 0;
-}
-
-/* Is the temp folder t really inside the folder open as dirfd (not
- * somewhere a link swapped in after dirfd was opened)? */
-static bool inside(int dirfd, const struct tmpdir *t)
-{
-	const char *base = strrchr(t->path, '/');
-	struct stat a, b;
-
-	return base && !fstatat(dirfd, base + 1, &a, AT_SYMLINK_NOFOLLOW) &&
-	       !lstat(t->path, &b) && S_ISDIR(a.st_mode) && a.st_dev == b.st_dev &&
-	       a.st_ino == b.st_ino;
 }
 
 int store_fetch(const char *dir, char *const *urls, size_t n, const struct store_fetch_opts *o,
@@ -150,7 +133,7 @@ int store_fetch(const char *dir, char *const *urls, size_t n, const struct store
 		ret = -1;
 		goto out_auth;
 	}
-	if (!inside(dfd, t)) {
+	if (!output_dir_holds(dfd, t->path)) {
 		ret = error("%s changed while it was being used (a link put in its place?): "
 			    "nothing fetched", dir);
 		goto out_tmp;

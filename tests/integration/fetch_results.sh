@@ -82,7 +82,7 @@ test_fetch_results_refuses_a_symlinked_folder() {
   mkdir -p "$T/elsewhere"
   ln -s "$T/elsewhere" "$T/dl"
   expect_exit 2 "$LRUBENCH" fetch --results "$T/dl" "$BASE/v.tar.zst"
-  assert_grep_err "$T/dl is a symbolic link: fetch --results writes only into a real folder"
+  assert_grep_err "fetch --results: $T/dl is a symbolic link: lrubench writes only into a real folder"
   assert_eq "$(ls -A "$T/elsewhere")" "" "written through the link"
   # a file where the folder should be
   echo x > "$T/file"
