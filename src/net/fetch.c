@@ -243,6 +243,17 @@ static int truncate_tmp(struct download *d)
 	return 0;
 }
 
+/* ~/.netrc for source downloads, read once (store_auth.h: its entry for
+ * the URL's host only, never for a redirect's other host or port). Loaded
+ * by fetch_url before the first attempt. */
+static struct store_auth source_auth;
+static bool source_auth_loaded;
+
+static const struct store_auth *source_netrc(void)
+{
+	return &source_auth;
+}
+
 /* Where a limit is set: fetch's flag, and for a source download also
  * kernbench's key; fetch --results (o->auth) has the flag only. */
 static const char *limit_names(const struct fetch_opts *o, const char *flag)
@@ -294,10 +305,9 @@ static int attempt(CURL *h, const char *url, const struct fetch_opts *o, struct 
 	 * server trickling 1.1 KB/s passes the low-speed check forever) */
 	curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)d->max_bytes);
 	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)(left * 1000) + 1);
-	/* credentials live in ~/.netrc, never in the URL (stored and printed) */
-	curl_easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
-	if (o->auth)
-		store_auth_apply(h, o->auth);
+	/* credentials live in ~/.netrc, never in the URL (stored and printed);
+	 * a source download gets the netrc part only, never a store's token */
+	store_auth_apply(h, o->auth ? o->auth : source_netrc(), url);
 
 	d->start = d->last_draw = now_monotonic();
 	d->drawn = false;
@@ -565,6 +575,13 @@ enum fetch_status fetch_url(const char *url, const struct fetch_opts *o, struct 
 			return FETCH_OK;
 		}
 		unlink(entry);
+	}
+	if (!o->auth && !source_auth_loaded) {
+		if (store_netrc_load(&source_auth, NULL)) {
+			free(entry);
+			return FETCH_FAILED;
+		}
+		source_auth_loaded = true;
 	}
 	if (!curl_ready) {
 		if (curl_global_init(CURL_GLOBAL_DEFAULT)) {

@@ -11,7 +11,15 @@
  *     "Authorization: Bearer ..." by libcurl, which drops it on a redirect
  *     to another host;
  *   - else a netrc entry for the store's host: --netrc-file or
- *     $LRUBENCH_NETRC, else ~/.netrc when it exists (libcurl reads it).
+ *     $LRUBENCH_NETRC, else ~/.netrc when it exists. It is read here, not
+ *     by libcurl (which would look the host of every redirect up again,
+ *     whatever its port, and give a "default" entry to any host): the
+ *     entry of the URL's host ("machine HOST", else "default") becomes the
+ *     request's own user and password, which libcurl sends to that scheme,
+ *     host and port only. Sent over plain http to a host that is not
+ *     loopback, a warning says so (once).
+ * Source downloads (fetch.c) get the netrc part only (store_netrc_load),
+ * never a token.
  * A token is never sent for downloads of kernel sources: only the store
  * commands call store_auth_load.
  *
@@ -29,14 +37,24 @@
 struct store_auth {
 	char *token;              /* NULL: none */
 	const char *token_from;   /* "$LRUBENCH_TOKEN" or the file, for messages */
-	char *netrc_file;         /* NULL: libcurl's default (~/.netrc) */
+	char *netrc_file;         /* the netrc file read, for messages; NULL: none */
+	char *netrc;              /* its text (wiped on release); NULL: none */
 };
 
 /* token_file / netrc_file: from the command line, may be NULL. 0 or -1
  * with a message (the token's value is never in it). */
 int store_auth_load(struct store_auth *a, const char *token_file, const char *netrc_file);
-/* Set the credentials (and nothing else) on a libcurl handle. */
-void store_auth_apply(void *curl, const struct store_auth *a);
+/* Only the netrc: file, else ~/.netrc if it exists (none is no error). 0
+ * or -1 with a message. */
+int store_netrc_load(struct store_auth *a, const char *file);
+/* Set the credentials for url (and nothing else) on a libcurl handle. */
+void store_auth_apply(void *curl, const struct store_auth *a, const char *url);
+/* The entry of netrc text for host: "machine HOST", else "default"; its
+ * login and password (each at most n-1 bytes) and true, or false when
+ * there is none with a password. Pure, unit-tested. */
+#define NETRC_WORD 1024
+bool store_netrc_lookup(const char *text, const char *host, char *login, char *password,
+			size_t n);
 /* Did the request carry credentials (for "refused" vs "wants" on 401)? */
 bool store_auth_given(const struct store_auth *a);
 /* Wipes the token. */
