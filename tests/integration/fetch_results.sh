@@ -89,3 +89,58 @@ test_fetch_results_refuses_a_symlinked_folder() {
   expect_exit 2 "$LRUBENCH" fetch --results "$T/file" "$BASE/v.tar.zst"
   assert_eq "$(cat "$T/file")" x "the file given as DIR"
 }
+
+# A second fixture server on another port of 127.0.0.1 (or on $2), logging
+# the Authorization header of every request to $1; sets PORT2.
+start_second_server() {
+  AUTH_LOG=$1 SERVER_ADDR=${2:-127.0.0.1} python3 "$KB_FIX/server.py" "$T/www" "$T/port2" &
+  SRV2=$!
+  trap 'kill $SRV $SRV2 2>/dev/null; wait $SRV $SRV2 2>/dev/null; lib_teardown' EXIT
+  wait_until '[ -s "$T/port2" ]' 10
+  PORT2=$(cat "$T/port2")
+}
+
+# Issue 30, 15: a netrc password goes to its machine's host and port only:
+# not along a redirect to another port of that host, and a "default" entry
+# not to a redirect's other host; the same for a source download's ~/.netrc.
+test_netrc_credentials_do_not_follow_redirects() {
+  AUTH_LOG=$T/auth1.log start_server
+  start_second_server "$T/auth2.log"
+  serve_archive v.tar.zst
+  printf 'machine 127.0.0.1 login lab password hunter2\n' > "$T/netrc"
+  expect_exit 0 "$LRUBENCH" fetch --results "$T/dl" --netrc-file "$T/netrc" "$BASE/redirect/$PORT2/v.tar.zst"
+  assert_grep "GET /redirect/$PORT2/v.tar.zst auth=Basic" "$T/auth1.log"   # sent where it belongs
+  assert_grep "GET /v.tar.zst auth=-" "$T/auth2.log"
+  grep -q "plain http" "$T/err" && fail "warned about loopback"
+  # a "default" entry: to the URL's host, not to the host redirected to
+  printf 'default login lab password hunter2\n' > "$T/netrc-default"
+  rm -rf "$T/dl"
+  expect_exit 0 "$LRUBENCH" fetch --results "$T/dl" --netrc-file "$T/netrc-default" "$BASE/redirect-host/v.tar.zst"
+  assert_grep "GET /redirect-host/v.tar.zst auth=Basic" "$T/auth1.log"
+  assert_grep "GET /v.tar.zst auth=-" "$T/auth1.log"
+  grep -q "GET /v.tar.zst auth=Basic" "$T/auth1.log" "$T/auth2.log" && fail "the password followed a redirect"
+  # a source download reads ~/.netrc by the same rule
+  mkdir -p "$T/home"; cp "$T/netrc" "$T/home/.netrc"; : > "$T/auth2.log"
+  echo data > "$T/www/blob"
+  HOME=$T/home expect_exit 0 "$LRUBENCH" fetch --cache "$T/cache" "$BASE/redirect/$PORT2/blob"
+  assert_grep "GET /blob auth=-" "$T/auth2.log"
+  grep -q hunter2 "$T/out" "$T/err" && fail "the password was printed"
+  true
+}
+
+# netrc credentials over plain http to a host that is not loopback: a
+# warning (this machine's own non-loopback address, so nothing leaves it).
+test_netrc_over_plain_http_warns() {
+  local ip
+  ip=$(ip -4 -o addr show scope global 2>/dev/null | awk '{print $4}' | cut -d/ -f1 | head -1)
+  [ -n "$ip" ] || skip "no non-loopback IPv4 address on this machine"
+  start_server
+  start_second_server "$T/auth2.log" "$ip"
+  serve_archive v.tar.zst
+  printf 'machine %s login lab password hunter2\n' "$ip" > "$T/netrc"
+  expect_exit 0 "$LRUBENCH" fetch --results "$T/dl" --netrc-file "$T/netrc" "http://$ip:$PORT2/v.tar.zst"
+  assert_grep_err "sending the password of $T/netrc's entry for $ip over plain http"
+  assert_grep "GET /v.tar.zst auth=Basic" "$T/auth2.log"
+  grep -q hunter2 "$T/out" "$T/err" && fail "the password was printed"
+  true
+}
