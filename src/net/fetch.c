@@ -249,11 +249,6 @@ static int truncate_tmp(struct download *d)
 static struct store_auth source_auth;
 static bool source_auth_loaded;
 
-static const struct store_auth *source_netrc(void)
-{
-	return &source_auth;
-}
-
 /* Where a limit is set: fetch's flag, and for a source download also
  * kernbench's key; fetch --results (o->auth) has the flag only. */
 static const char *limit_names(const struct fetch_opts *o, const char *flag)
@@ -307,7 +302,7 @@ static int attempt(CURL *h, const char *url, const struct fetch_opts *o, struct 
 	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)(left * 1000) + 1);
 	/* credentials live in ~/.netrc, never in the URL (stored and printed);
 	 * a source download gets the netrc part only, never a store's token */
-	store_auth_apply(h, o->auth ? o->auth : source_netrc(), url);
+	store_auth_apply(h, o->auth ? o->auth : &source_auth, url);
 
 	d->start = d->last_draw = now_monotonic();
 	d->drawn = false;

@@ -90,7 +90,7 @@ struct outcome {
 	CURLcode rc;
 	long http;
 	char err[CURL_ERROR_SIZE];
-	char where[2048];   /* the URL that answered (after redirects); "" unknown */
+	char where[2048];   /* the URL that answered after redirects; "" when none */
 };
 
 static size_t on_read(char *ptr, size_t size, size_t nmemb, void *arg)
@@ -230,8 +230,13 @@ static int request(struct session *s, const char *method, const char *url, struc
 		curl_easy_getinfo(s->h, CURLINFO_RESPONSE_CODE, &out->http);
 		{
 			const char *eff = NULL;
+			long hops = 0;
 
-			if (curl_easy_getinfo(s->h, CURLINFO_EFFECTIVE_URL, &eff) == CURLE_OK && eff &&
+			/* only a redirect changes where: libcurl may spell the URL
+			 * it was given otherwise */
+			if (curl_easy_getinfo(s->h, CURLINFO_REDIRECT_COUNT, &hops) == CURLE_OK &&
+			    hops > 0 &&
+			    curl_easy_getinfo(s->h, CURLINFO_EFFECTIVE_URL, &eff) == CURLE_OK && eff &&
 			    strlen(eff) < sizeof(out->where))
 				snprintf(out->where, sizeof(out->where), "%s", eff);
 		}
