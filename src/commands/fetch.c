@@ -8,7 +8,8 @@
  * uses, which is how the extraction is tested and measured on its own.
  *
  * Exit codes: 0 ok; 1 the download, the checksum or the extraction failed;
- * 2 usage (unknown option, malformed sha256, unsupported URL); 3 the helper
+ * 2 usage (unknown option, malformed sha256, unsupported URL; --results: a
+ * file name that two URLs give or DIR holds already, DIR a link); 3 the helper
  * program lrubench-net (which does the work) is missing; 130 interrupted.
  */
 #include <stdio.h>
@@ -43,8 +44,9 @@ static const struct popt fetch_options[] = {
 	POPT_STRING(0, "cache", &O.cache, "DIR", "the cache folder (/var/cache/lrubench)"),
 	POPT_UINT(0, "retries", &O.retries, "N", "retries of a transient failure, 0..20 (3)", 0, 20),
 	POPT_STRING(0, "extract", &O.extract, "DIR", "also extract the entry (or TARBALL) into DIR"),
-	POPT_STRING(0, "max-size", &O.max_size, "SIZE", "refuse a download larger than SIZE (2G)"),
-	POPT_STRING(0, "timeout", &O.timeout, "TIME", "give up a fetch after TIME (1h)"),
+	POPT_STRING(0, "max-size", &O.max_size, "SIZE",
+		    "refuse a download larger than SIZE (2G; --results 256M)"),
+	POPT_STRING(0, "timeout", &O.timeout, "TIME", "give up a fetch after TIME (1h; --results 10m)"),
 	POPT_STRING(0, "extract-max-size", &O.x_max_size, "SIZE", "refuse files over SIZE (16G)"),
 	POPT_STRING(0, "extract-max-files", &O.x_max_files, "N", "refuse over N entries (500000)"),
 	POPT_STRING(0, "extract-max-ratio", &O.x_max_ratio, "N", "refuse over N times the "
@@ -117,11 +119,14 @@ static bool have_helper(void)
 	return found;
 }
 
-/* --results DIR URL...: results archives from a store into DIR. */
-static int fetch_results(char **urls, int n, int retries)
+/* --results DIR URL...: results archives from a store into DIR, with
+ * --timeout and --max-size (small defaults, net_client.h). URLs are named
+ * without their query in every message (a presigned URL's signature). */
+static int fetch_results(char **urls, int n, const struct fetch_opts *fo)
 {
-	struct push_request req = { .retries = retries, .token_file = O.token_file,
-				    .netrc_file = O.netrc_file };
+	struct push_request req = { .retries = fo->retries, .token_file = O.token_file,
+				    .netrc_file = O.netrc_file, .max_bytes = fo->max_bytes,
+				    .fetch_timeout = fo->timeout };
 	struct strbuf saved = STRBUF_INIT;
 	int r;
 
@@ -130,37 +135,51 @@ static int fetch_results(char **urls, int n, int retries)
 					"--cache (archives are checked, and saved in DIR)");
 	if (!*O.results)
 		return popt_usage_error(&fetch_command, "--results: empty folder name");
+	if (fo->timeout > 86400)
+		return popt_usage_error(&fetch_command, "--results: --timeout is at most 24h");
 	for (int i = 0; i < n; i++) {
 		size_t end = strcspn(urls[i], "?#"), start = end;
-		char *name;
+		char *name, *shown = store_url_shown(urls[i]);
 		bool ok;
 
-		if (strncasecmp(urls[i], "http://", 7) && strncasecmp(urls[i], "https://", 8))
-			return popt_usage_error(&fetch_command, "--results: '%s' is not an http:// "
-						"or https:// URL", urls[i]);
+		if (strncasecmp(urls[i], "http://", 7) && strncasecmp(urls[i], "https://", 8)) {
+			r = popt_usage_error(&fetch_command, "--results: '%s' is not an http:// or "
+					     "https:// URL", shown);
+			free(shown);
+			return r;
+		}
 		while (start && urls[i][start - 1] != '/')
 			start--;
 		name = xstrndup(urls[i] + start, end - start);
 		ok = ra_is_archive_name(name) && name[0] != '.';
 		free(name);
-		if (!ok)
-			return popt_usage_error(&fetch_command, "--results: %.*s: the URL must end in a "
-						"file name like NAME.tar.zst (.tar.gz, .tar.xz, .tar), "
-						"the name it is saved as", (int)end, urls[i]);
+		if (!ok) {
+			r = popt_usage_error(&fetch_command, "--results: %s: the URL must end in a "
+					     "file name like NAME.tar.zst (.tar.gz, .tar.xz, .tar), "
+					     "the name it is saved as", shown);
+			free(shown);
+			return r;
+		}
+		free(shown);
 	}
 	if (!have_helper())
 		return LB_EXIT_UNSUPPORTED;
+	/* -3: a name taken (twice, or in DIR): nothing written, exit 2 */
 	r = net_fetch_results(O.results, urls, (size_t)n, &req, &saved);
 	if (!r) {
 		char *save = NULL, *line = strtok_r(saved.buf, "\n", &save);
 
-		for (int i = 0; line && i < n; i++, line = strtok_r(NULL, "\n", &save))
-			info("fetched %s into %s", urls[i], line);
+		for (int i = 0; line && i < n; i++, line = strtok_r(NULL, "\n", &save)) {
+			char *shown = store_url_shown(urls[i]);
+
+			info("fetched %s into %s", shown, line);
+			free(shown);
+		}
 	}
 	strbuf_release(&saved);
 	if (r == NET_INTERRUPTED || lb_stop_requested())
 		return LB_EXIT_INTERRUPTED;
-	return r ? LB_EXIT_FAIL : LB_EXIT_OK;
+	return r == -3 ? LB_EXIT_USAGE : r ? LB_EXIT_FAIL : LB_EXIT_OK;
 }
 
 int cmd_fetch(int argc, char **argv)
@@ -192,7 +211,7 @@ int cmd_fetch(int argc, char **argv)
 	if (!n)
 		return popt_usage_error(&fetch_command, "fetch needs a URL");
 	if (O.results)
-		return fetch_results(argv, n, o.retries);
+		return fetch_results(argv, n, &o);
 	if (O.token_file || O.netrc_file)
 		return popt_usage_error(&fetch_command, "--token-file and --netrc-file go with "
 					"--results (a source download reads ~/.netrc only)");

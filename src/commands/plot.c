@@ -130,9 +130,11 @@ int cmd_plot(int argc, char **argv)
 		ret = LB_EXIT_USAGE;
 		goto out;
 	}
-	/* everything is made in a staging folder, renamed into -o at the end */
-	if (plot_stage_open(&stage, outdir)) {
-		ret = LB_EXIT_FAIL;
+	/* everything is made in a staging folder, renamed into -o at the end;
+	 * -o is opened by descriptor, a symlink refused (-2: usage) */
+	n = plot_stage_open(&stage, outdir);
+	if (n) {
+		ret = n == -2 ? LB_EXIT_USAGE : LB_EXIT_FAIL;
 		goto out;
 	}
 	/* OUTDIR was checked above: a write failing from here on is an I/O

@@ -82,8 +82,14 @@ static int check_options(struct push_request *r)
 /* http(s), and no user:password@ (it would show in `ps`): 0 or exit 2. */
 static int check_url(const char *url)
 {
-	if (strncasecmp(url, "http://", 7) && strncasecmp(url, "https://", 8))
-		return popt_usage_error(&push_command, "'%s' is not an http:// or https:// URL", url);
+	if (strncasecmp(url, "http://", 7) && strncasecmp(url, "https://", 8)) {
+		char *shown = store_url_shown(url);   /* a presigned URL's signature */
+		int r = popt_usage_error(&push_command, "'%s' is not an http:// or https:// URL",
+					 shown);
+
+		free(shown);
+		return r;
+	}
 	if (fetch_url_has_credentials(url))
 		return popt_usage_error(&push_command, "refusing a URL with a user name or password "
 					"in it (it would show in process lists and logs): put the "

@@ -9,6 +9,11 @@
  * written through or replaced. trend -o uses it the same way. The folder is
  * a core/tmpdir.h one (OUTDIR/.lrubench-plot.<pid>-XXXXXX): private, in the
  * cleanup registry, and one a SIGKILLed plot left is removed by the next.
+ *
+ * OUTDIR itself is opened by descriptor (core/util.h open_output_dir,
+ * O_DIRECTORY|O_NOFOLLOW; issue 30, 22): a symlink given or planted as
+ * OUTDIR is refused, and the files are renamed into the folder opened
+ * (renameat), whatever its path leads to by then.
  */
 #ifndef LRUBENCH_PLOT_STAGE_H
 #define LRUBENCH_PLOT_STAGE_H
@@ -18,10 +23,12 @@ struct tmpdir;
 struct plot_stage {
 	char *dir;        /* the staging folder's path; NULL when there is none */
 	const char *outdir;
+	int outfd;        /* OUTDIR, opened; only while outdir is set */
 	struct tmpdir *tmp;
 };
 
-/* Create the staging folder; -1 with a message. */
+/* Open OUTDIR and create the staging folder in it; -1 with a message, -2
+ * (also printed) when OUTDIR is a symlink or not a folder: a usage error. */
 int plot_stage_open(struct plot_stage *st, const char *outdir);
 /* Rename every file of the staging folder into OUTDIR, then remove it. */
 int plot_stage_publish(struct plot_stage *st);

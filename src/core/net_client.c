@@ -79,6 +79,13 @@ char *fetch_url_redacted(const char *url)
 	return xasprintf("%.*s***%s", (int)(p - url), url, at);
 }
 
+char *store_url_shown(const char *url)
+{
+	size_t n = strcspn(url, "?#");
+
+	return n < strlen(url) ? xasprintf("%.*s?...", (int)n, url) : xstrdup(url);
+}
+
 bool fetch_is_url(const char *s)
 {
 	return !strncasecmp(s, "http://", 7) || !strncasecmp(s, "https://", 8) ||
@@ -486,6 +493,10 @@ enum net_status net_fetch_results(const char *dir, char *const *urls, size_t n,
 	enum net_status r;
 
 	store_words(o, &a);
+	if (o->max_bytes)
+		strlist_pushf(&a, "--max-size=%llu", o->max_bytes);
+	if (o->fetch_timeout > 0)
+		strlist_pushf(&a, "--timeout=%.17g", o->fetch_timeout);
 	strlist_push(&a, "--");
 	strlist_push(&a, dir);
 	for (size_t i = 0; i < n; i++)

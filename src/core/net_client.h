@@ -51,6 +51,12 @@ enum fetch_status {
  */
 #define FETCH_DEFAULT_MAX_BYTES (2ULL << 30)     /* a kernel tarball is ~140 MB */
 #define FETCH_DEFAULT_TIMEOUT 3600.0             /* seconds, all attempts together */
+/* fetch --results: a results archive is JSON and logs of at most 16 MiB
+ * each, compressed (a few MiB for a suite's labels); 256 MiB and 10 minutes
+ * (push's per-request default) hold the largest honest one with room, and
+ * bound what a hostile or broken store can cost (issue 30, 8). */
+#define FETCH_RESULTS_MAX_BYTES (256ULL << 20)
+#define FETCH_RESULTS_TIMEOUT 600.0
 #define EXTRACT_DEFAULT_MAX_BYTES (16ULL << 30)  /* a kernel tree is ~1.5 GB */
 #define EXTRACT_DEFAULT_MAX_FILES 500000ULL      /* a kernel tree has ~85,000 */
 #define EXTRACT_DEFAULT_MAX_RATIO 100ULL         /* xz of a kernel tree: ~10 */
@@ -95,6 +101,10 @@ bool fetch_is_url(const char *s);
  * (malloc'ed), for the message that refuses it. */
 bool fetch_url_has_credentials(const char *url);
 char *fetch_url_redacted(const char *url);
+/* url without its query string and fragment, for every message that names
+ * a URL of fetch --results or push (malloc'ed): an S3 presigned URL carries
+ * its signature there. The one helper, both sides of the helper program. */
+char *store_url_shown(const char *url);
 /* Any "scheme://" prefix at all (so "ftp://x" is an unsupported URL, not a path). */
 bool fetch_has_scheme(const char *s);
 /* Parse 64 hex digits (either case, surrounding blanks allowed) into 32
@@ -146,6 +156,10 @@ struct push_request {
 	const char *token_file, *netrc_file;   /* NULL: from the environment */
 	const char *checksum;     /* "digest", "amz" or "none"; NULL: digest */
 	bool force, direct;
+	/* fetch --results: each archive's size and the whole fetch's time
+	 * (0: FETCH_RESULTS_MAX_BYTES, FETCH_RESULTS_TIMEOUT) */
+	unsigned long long max_bytes;
+	double fetch_timeout;
 };
 /* files[i] to urls[i]; pushed gets the final URLs, one a line.
  * NET_BAD_INPUT (and nothing sent) when a file is not a results archive. */

@@ -812,6 +812,43 @@ int check_private_dir(const char *path)
 	return 0;
 }
 
+int open_output_dir(const char *path, struct strbuf *err)
+{
+	struct stat st;
+	int fd;
+
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
+		strbuf_addf(err, "%s is a symbolic link: lrubench writes only into a real folder, "
+			    "never through a link (give the folder it leads to)", path);
+		return -2;
+	}
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0)
+		return fd;
+	if (errno == ELOOP || errno == ENOTDIR) {
+		strbuf_addf(err, "%s is %s: lrubench writes only into a real folder", path,
+			    errno == ELOOP ? "a symbolic link" : "not a folder");
+		return -2;
+	}
+	{
+		int e = errno;
+
+		strbuf_addf(err, "cannot open the folder %s: %s", path, strerror(e));
+		errno = e;
+	}
+	return -1;
+}
+
+bool output_dir_holds(int dirfd, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	struct stat a, b;
+
+	base = base ? base + 1 : path;
+	return !fstatat(dirfd, base, &a, AT_SYMLINK_NOFOLLOW) && !lstat(path, &b) &&
+	       S_ISDIR(a.st_mode) && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 static int remove_tree_at(int parent, const char *name, dev_t dev)
 {
 	struct stat st;

@@ -149,6 +149,18 @@ int mkdir_p(const char *path, mode_t mode);
 int mkdir_private(const char *path, mode_t mode);
 /* The check alone, for a folder that exists (run --dry-run). */
 int check_private_dir(const char *path);
+/*
+ * An output folder by descriptor (plot -o, fetch --results DIR; issue 30,
+ * 22): open(O_DIRECTORY|O_NOFOLLOW), so a symlink planted at path is
+ * refused, never followed, and what is written goes into the folder opened
+ * (openat, renameat), even should path be swapped afterwards. The fd; -2
+ * when path is a link or not a folder (a usage error), -1 otherwise (errno
+ * kept: ENOENT when it does not exist); the reason appended to err.
+ */
+int open_output_dir(const char *path, struct strbuf *err);
+/* Is the folder at path (one we just made in it) an entry of the folder
+ * open as dirfd, not one elsewhere that a swapped link led to? */
+bool output_dir_holds(int dirfd, const char *path);
 /* Remove a tree without following symlinks; stays on one filesystem. */
 int remove_tree(const char *path);
 bool path_exists(const char *path);

@@ -243,6 +243,22 @@ static int truncate_tmp(struct download *d)
 	return 0;
 }
 
+/* ~/.netrc for source downloads, read once (store_auth.h: its entry for
+ * the URL's host only, never for a redirect's other host or port). Loaded
+ * by fetch_url before the first attempt. */
+static struct store_auth source_auth;
+static bool source_auth_loaded;
+
+/* Where a limit is set: fetch's flag, and for a source download also
+ * kernbench's key; fetch --results (o->auth) has the flag only. */
+static const char *limit_names(const struct fetch_opts *o, const char *flag)
+{
+	if (o->auth)
+		return flag;
+	return !strcmp(flag, "--timeout") ? "--timeout, kernbench.fetch_timeout" :
+					    "--max-size, kernbench.fetch_max_size";
+}
+
 /* One attempt. 0 ok; -1 failed (*transient says whether to retry, msg says why); -2 interrupted */
 static int attempt(CURL *h, const char *url, const struct fetch_opts *o, struct download *d,
 		   bool *transient, struct strbuf *msg)
@@ -257,7 +273,7 @@ static int attempt(CURL *h, const char *url, const struct fetch_opts *o, struct 
 	if (left <= 0) {
 		*transient = false;
 		strbuf_reset(msg);
-		strbuf_addf(msg, "no time left (--timeout, kernbench.fetch_timeout)");
+		strbuf_addf(msg, "no time left (%s)", limit_names(o, "--timeout"));
 		return -1;
 	}
 	curl_easy_reset(h);
@@ -284,10 +300,9 @@ static int attempt(CURL *h, const char *url, const struct fetch_opts *o, struct 
 	 * server trickling 1.1 KB/s passes the low-speed check forever) */
 	curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)d->max_bytes);
 	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)(left * 1000) + 1);
-	/* credentials live in ~/.netrc, never in the URL (stored and printed) */
-	curl_easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
-	if (o->auth)
-		store_auth_apply(h, o->auth);
+	/* credentials live in ~/.netrc, never in the URL (stored and printed);
+	 * a source download gets the netrc part only, never a store's token */
+	store_auth_apply(h, o->auth ? o->auth : &source_auth, url);
 
 	d->start = d->last_draw = now_monotonic();
 	d->drawn = false;
@@ -309,13 +324,13 @@ static int attempt(CURL *h, const char *url, const struct fetch_opts *o, struct 
 	format_size(d->max_bytes, lim, sizeof(lim));
 	if (d->too_large || rc == CURLE_FILESIZE_EXCEEDED) {
 		*transient = false;
-		strbuf_addf(msg, "larger than %sB (--max-size, kernbench.fetch_max_size)", lim);
+		strbuf_addf(msg, "larger than %sB (%s)", lim, limit_names(o, "--max-size"));
 		return -1;
 	}
 	if (rc == CURLE_OPERATION_TIMEDOUT && now_monotonic() >= d->deadline) {
 		*transient = false;
-		strbuf_addf(msg, "not done within the time limit (--timeout, kernbench.fetch_timeout)"
-			    " after %llu bytes", d->bytes);
+		strbuf_addf(msg, "not done within the time limit (%s) after %llu bytes",
+			    limit_names(o, "--timeout"), d->bytes);
 		return -1;
 	}
 	if (rc == CURLE_HTTP_RETURNED_ERROR && http && o->auth)
@@ -339,8 +354,11 @@ static int verify_entry(const char *path, const char *want, const char *url)
 	if (sha256_hex_file(path, got))
 		return -1;
 	if (strcasecmp(got, want)) {
+		char *shown = store_url_shown(url);
+
 		warning("cached %s (of %s) has sha256 %s, expected %s: fetching it again",
-			path, url, got, want);
+			path, shown, got, want);
+		free(shown);
 		return 1;
 	}
 	return 0;
@@ -356,7 +374,7 @@ static enum fetch_status download(CURL *h, const char *url, const struct fetch_o
 	enum fetch_status st = FETCH_FAILED;
 	const char *base = strrchr(url, '/');
 	char key[65], got[65];
-	char *side = NULL;
+	char *side = NULL, *shown = store_url_shown(url);
 	int r = -1;
 
 	fetch_cache_key(url, key);
@@ -365,6 +383,7 @@ static enum fetch_status download(CURL *h, const char *url, const struct fetch_o
 	if (d->fd < 0) {
 		error_errno("cannot create a temp file in cache folder %s", dir);
 		free(d);
+		free(shown);
 		return FETCH_FAILED;
 	}
 	d->cleanup_id = cleanup_push("download temp file", unlink_tmp, d);
@@ -376,7 +395,7 @@ static enum fetch_status download(CURL *h, const char *url, const struct fetch_o
 	if (o->sha256) {
 		d->md = EVP_MD_CTX_new();
 		if (!d->md || !EVP_DigestInit_ex(d->md, EVP_sha256(), NULL)) {
-			error("cannot set up sha256 for %s", url);
+			error("cannot set up sha256 for %s", shown);
 			goto out;
 		}
 	}
@@ -395,11 +414,11 @@ static enum fetch_status download(CURL *h, const char *url, const struct fetch_o
 		if (!transient || i == retries)
 			break;
 		if (now_monotonic() + delay >= d->deadline) {
-			strbuf_addstr(&msg, "; no time left for a retry (--timeout, "
-				      "kernbench.fetch_timeout)");
+			strbuf_addf(&msg, "; no time left for a retry (%s)",
+				    limit_names(o, "--timeout"));
 			break;
 		}
-		warning("cannot fetch %s: %s; retrying in %.0f s (%d of %d)", url, msg.buf,
+		warning("cannot fetch %s: %s; retrying in %.0f s (%d of %d)", shown, msg.buf,
 			delay, i + 1, retries);
 		if (lb_sleep(delay)) {
 			r = -2;
@@ -407,12 +426,12 @@ static enum fetch_status download(CURL *h, const char *url, const struct fetch_o
 		}
 	}
 	if (r == -2) {
-		error("interrupted while fetching %s", url);
+		error("interrupted while fetching %s", shown);
 		st = FETCH_INTERRUPTED;
 		goto out;
 	}
 	if (r) {
-		error("cannot fetch %s: %s", url, msg.buf);
+		error("cannot fetch %s: %s", shown, msg.buf);
 		goto out;
 	}
 	res->seconds = now_monotonic() - d->start;
@@ -425,7 +444,7 @@ static enum fetch_status download(CURL *h, const char *url, const struct fetch_o
 		hex_of(md, got);
 		if (strcasecmp(got, o->sha256)) {
 			error("checksum mismatch for %s: sha256 is %s, expected %s; not cached",
-			      url, got, o->sha256);
+			      shown, got, o->sha256);
 			goto out;
 		}
 	}
@@ -461,6 +480,7 @@ out:
 	EVP_MD_CTX_free(d->md);
 	free(d);
 	free(side);
+	free(shown);
 	strbuf_release(&msg);
 	return st;
 }
@@ -514,7 +534,10 @@ enum fetch_status fetch_url(const char *url, const struct fetch_opts *o, struct 
 
 	memset(res, 0, sizeof(*res));
 	if (!fetch_is_url(url)) {
-		error("unsupported URL '%s': use http://, https:// or file://", url);
+		char *shown = store_url_shown(url);
+
+		error("unsupported URL '%s': use http://, https:// or file://", shown);
+		free(shown);
 		return FETCH_FAILED;
 	}
 	if (fetch_url_has_credentials(url)) {
@@ -548,6 +571,13 @@ enum fetch_status fetch_url(const char *url, const struct fetch_opts *o, struct 
 		}
 		unlink(entry);
 	}
+	if (!o->auth && !source_auth_loaded) {
+		if (store_netrc_load(&source_auth, NULL)) {
+			free(entry);
+			return FETCH_FAILED;
+		}
+		source_auth_loaded = true;
+	}
 	if (!curl_ready) {
 		if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
 			free(entry);
@@ -569,8 +599,12 @@ enum fetch_status fetch_url(const char *url, const struct fetch_opts *o, struct 
 		return st;
 	}
 	res->path = entry;
-	if (!o->quiet)
-		info("fetched %s (%.1f MiB in %.1f s) into %s", url,
+	if (!o->quiet) {
+		char *shown = store_url_shown(url);
+
+		info("fetched %s (%.1f MiB in %.1f s) into %s", shown,
 		     (double)res->bytes / 1048576.0, res->seconds, entry);
+		free(shown);
+	}
 	return FETCH_OK;
 }

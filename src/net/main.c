@@ -53,8 +53,10 @@
  *        [--netrc-file=F] [--force] [--direct] [--checksum=digest|amz|none]
  *        -- FILE URL [FILE URL]...  -> the final URLs, one a line (push.h);
  *                                each FILE's manifest checked first
- *   fetch-results [--retries=N] [--token-file=F] [--netrc-file=F]
- *        -- DIR URL...           -> DIR/NAME per URL, one a line (store_fetch.h)
+ *   fetch-results [--retries=N] [--max-size=N] [--timeout=S] [--token-file=F]
+ *        [--netrc-file=F] -- DIR URL...
+ *                                -> DIR/NAME per URL, one a line (store_fetch.h);
+ *                                a name taken: exit 65, nothing written
  * Credentials for push and fetch-results come from the environment or
  * files (store_auth.h), never from this command line.
  *   kconfig [--max=BYTES] -- FILE  -> sha256 of the (uncompressed) text,
@@ -355,6 +357,7 @@ static int do_push(struct args *a, struct strbuf *result)
 static int do_fetch_results(struct args *a, struct strbuf *result)
 {
 	struct store_fetch_opts o = { .retries = -1 };
+	int r;
 
 	if (a->pos.n < 2)
 		return misuse("fetch-results", "expected a folder and URLs");
@@ -364,6 +367,10 @@ static int do_fetch_results(struct args *a, struct strbuf *result)
 
 		if ((v = opt_value(s, "--retries")) && !parse_ull(v, &n) && n <= 20)
 			o.retries = (int)n;
+		else if ((v = opt_value(s, "--max-size")) && !parse_ull(v, &n) && n)
+			o.max_bytes = n;
+		else if ((v = opt_value(s, "--timeout")) && !opt_seconds(v, &o.timeout))
+			;
 		else if ((v = opt_value(s, "--token-file")))
 			o.token_file = v;
 		else if ((v = opt_value(s, "--netrc-file")))
@@ -371,7 +378,8 @@ static int do_fetch_results(struct args *a, struct strbuf *result)
 		else
 			return misuse("fetch-results", s);
 	}
-	return status_exit(store_fetch(a->pos.v[0], a->pos.v + 1, a->pos.n - 1, &o, result));
+	r = store_fetch(a->pos.v[0], a->pos.v + 1, a->pos.n - 1, &o, result);
+	return r == -3 ? NET_EXIT_BAD_INPUT : status_exit(r);
 }
 
 /* A kernel config (plain or compressed): its sha256, a newline, its text. */

@@ -37,11 +37,27 @@
 
 char *push_final_url(const char *url, const char *file)
 {
+	static const char hex[] = "0123456789ABCDEF";
 	const char *base = strrchr(file, '/');
 	size_t n = strlen(url);
+	struct strbuf sb = STRBUF_INIT;
 
-	base = base ? base + 1 : file;
-	return n && url[n - 1] == '/' ? xasprintf("%s%s", url, base) : xstrdup(url);
+	if (!n || url[n - 1] != '/')
+		return xstrdup(url);
+	/* the file's name is one path segment: all but RFC 3986's unreserved
+	 * characters percent-encoded, so "a?x=1#.tar.zst" is a name, never a
+	 * query or a fragment (which would also skip temp-and-MOVE) */
+	strbuf_addstr(&sb, url);
+	for (base = base ? base + 1 : file; *base; base++) {
+		unsigned char c = (unsigned char)*base;
+
+		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		    c == '-' || c == '.' || c == '_' || c == '~')
+			strbuf_add(&sb, base, 1);
+		else
+			strbuf_addf(&sb, "%%%c%c", hex[c >> 4], hex[c & 15]);
+	}
+	return strbuf_detach(&sb);
 }
 
 char *push_temp_url(const char *final, const char *suffix)
@@ -74,6 +90,7 @@ struct outcome {
 	CURLcode rc;
 	long http;
 	char err[CURL_ERROR_SIZE];
+	char where[2048];   /* the URL that answered after redirects; "" when none */
 };
 
 static size_t on_read(char *ptr, size_t size, size_t nmemb, void *arg)
@@ -161,7 +178,7 @@ static void setup(struct session *s, const char *method, const char *url, struct
 	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
 	curl_easy_setopt(h, CURLOPT_XFERINFODATA, unwinding ? (void *)h : NULL);
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
-	store_auth_apply(h, s->auth);
+	store_auth_apply(h, s->auth, url);
 	if (b) {
 		curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
 		curl_easy_setopt(h, CURLOPT_READFUNCTION, on_read);
@@ -171,7 +188,9 @@ static void setup(struct session *s, const char *method, const char *url, struct
 		curl_easy_setopt(h, CURLOPT_INFILESIZE_LARGE, (curl_off_t)b->size);
 		curl_easy_setopt(h, CURLOPT_UPLOAD_BUFFERSIZE, (long)PUSH_BUFSZ);
 	}
-	if (strcmp(method, "PUT"))
+	if (!strcmp(method, "HEAD"))
+		curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+	else if (strcmp(method, "PUT"))
 		curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
 }
 
@@ -209,6 +228,18 @@ static int request(struct session *s, const char *method, const char *url, struc
 		setup(s, method, url, b, headers, out, unwinding);
 		out->rc = curl_easy_perform(s->h);
 		curl_easy_getinfo(s->h, CURLINFO_RESPONSE_CODE, &out->http);
+		{
+			const char *eff = NULL;
+			long hops = 0;
+
+			/* only a redirect changes where: libcurl may spell the URL
+			 * it was given otherwise */
+			if (curl_easy_getinfo(s->h, CURLINFO_REDIRECT_COUNT, &hops) == CURLE_OK &&
+			    hops > 0 &&
+			    curl_easy_getinfo(s->h, CURLINFO_EFFECTIVE_URL, &eff) == CURLE_OK && eff &&
+			    strlen(eff) < sizeof(out->where))
+				snprintf(out->where, sizeof(out->where), "%s", eff);
+		}
 		if (!unwinding && (out->rc == CURLE_ABORTED_BY_CALLBACK || lb_stop_requested())) {
 			ret = -2;
 			break;
@@ -382,6 +413,44 @@ static int load_and_hash(struct body *b, const char *file, char hex[65])
 	return ret;
 }
 
+/* The URL of final's name in the folder of url (the one the store
+ * redirected a temporary upload to), malloc'ed. */
+static char *beside(const char *url, const char *final)
+{
+	size_t end = strcspn(url, "?#"), fend = strcspn(final, "?#"), fstart = fend;
+
+	while (end && url[end - 1] != '/')
+		end--;
+	while (fstart && final[fstart - 1] != '/')
+		fstart--;
+	return xasprintf("%.*s%.*s", (int)end, url, (int)(fend - fstart), final + fstart);
+}
+
+/* After a MOVE that answered 2xx: is final there (HEAD)? A store that
+ * answers 201 and does nothing must not be reported as pushed. 0; -1
+ * (printed); -2 interrupted. */
+static int check_there(struct session *s, const char *final)
+{
+	struct outcome out;
+	char *shown;
+	int r = request(s, "HEAD", final, NULL, NULL, &out, false);
+
+	if (r == -2 || (!r && ok_status(out.http)))
+		return r;
+	shown = store_url_shown(final);
+	if (!r && (out.http == 404 || out.http == 410)) {
+		r = error("MOVE %s: the store answered that it was done, but there is nothing "
+			  "there (HEAD: HTTP %ld): not pushed", shown, out.http);
+	} else if (!r) {
+		warning("MOVE %s: done, but the store does not show it (HEAD: HTTP %ld: %s)",
+			shown, out.http, store_http_meaning(out.http, store_auth_given(s->auth)));
+	} else {
+		r = failed(s, "HEAD", final, &out);
+	}
+	free(shown);
+	return r;
+}
+
 static int push_one(struct session *s, const char *file, const char *url, struct strbuf *result)
 {
 	const struct push_opts *o = s->o;
@@ -414,7 +483,7 @@ static int push_one(struct session *s, const char *file, const char *url, struct
 	}
 	if (direct) {
 		ret = put(s, final, final, &b, digest, !o->force, &out);
-		goto done;
+		goto answered;
 	}
 	if (getrandom(&r32, sizeof(r32), 0) != sizeof(r32))
 		r32 = (unsigned int)getpid() ^ (unsigned int)(now_realtime() * 1e6);
@@ -427,6 +496,18 @@ static int push_one(struct session *s, const char *file, const char *url, struct
 		if (ret == -2)
 			delete_temp(s, temp);
 		goto done;
+	}
+	/* a PUT redirected elsewhere left the temporary upload there: it is
+	 * moved there, to its name beside it, and reported under that name */
+	if (out.where[0] && strcmp(out.where, temp)) {
+		char *there = beside(out.where, final);
+
+		free(temp);
+		temp = xstrdup(out.where);
+		free(final);
+		final = there;
+		free(shown);
+		shown = store_url_shown(final);
 	}
 	{
 		char *dest = xasprintf("Destination: %s", final);
@@ -442,14 +523,23 @@ static int push_one(struct session *s, const char *file, const char *url, struct
 			out.http, shown);
 		ret = put(s, final, final, &b, digest, !o->force, &out);
 		delete_temp(s, temp);
-		goto done;
+		goto answered;
 	}
 	if (!ret && !ok_status(out.http))
 		ret = failed(s, "MOVE", final, &out);
 	else if (ret == -1)
 		ret = failed(s, "MOVE", final, &out);
+	else if (!ret)
+		ret = check_there(s, final);
 	if (ret)
 		delete_temp(s, temp);
+	goto done;
+answered:
+	/* a direct PUT the store redirected: reported where it went */
+	if (!ret && out.where[0] && strcmp(out.where, final)) {
+		free(shown);
+		shown = store_url_shown(out.where);
+	}
 done:
 	if (!ret)
 		strbuf_addf(result, "%s\n", shown);

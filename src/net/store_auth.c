@@ -13,6 +13,7 @@
 #include "core/net_client.h"
 
 #define TOKEN_MAX 4096
+#define NETRC_MAX (64 * 1024)
 
 /* A token is one header value: printable ASCII, no blanks, so it can
  * neither break the header nor smuggle another one in. */
@@ -96,31 +97,158 @@ int store_auth_load(struct store_auth *a, const char *token_file, const char *ne
 	} else if (file && *file && read_token_file(a, file)) {
 		return -1;
 	}
-	if (netrc && *netrc) {
-		struct stat st;
-
-		if (stat(netrc, &st) || !S_ISREG(st.st_mode)) {
-			store_auth_release(a);
-			return error("the netrc file %s is not a regular file", netrc);
-		}
-		a->netrc_file = xstrdup(netrc);
+	if (store_netrc_load(a, netrc && *netrc ? netrc : NULL)) {
+		store_auth_release(a);
+		return -1;
 	}
 	return 0;
 }
 
-void store_auth_apply(void *curl, const struct store_auth *a)
+int store_netrc_load(struct store_auth *a, const char *file)
 {
-	CURL *h = curl;
+	struct strbuf err = STRBUF_INIT;
+	const char *home = getenv("HOME");
+	char *dflt = NULL;
+	size_t len;
 
+	if (!file && home && *home) {
+		dflt = xasprintf("%s/.netrc", home);
+		if (access(dflt, F_OK)) {   /* none: no credentials, as libcurl */
+			free(dflt);
+			return 0;
+		}
+		file = dflt;
+	}
+	if (!file)
+		return 0;
+	a->netrc = read_regular_file(file, NETRC_MAX, 0, &len, &err);
+	if (!a->netrc) {
+		error("the netrc file %s is not a regular file of at most 64 KiB (%s)", file,
+		      err.buf);
+		strbuf_release(&err);
+		free(dflt);
+		return -1;
+	}
+	if (memchr(a->netrc, '\0', len))
+		a->netrc[strlen(a->netrc)] = '\0';   /* read up to a NUL: text only */
+	a->netrc_file = xstrdup(file);
+	strbuf_release(&err);
+	free(dflt);
+	return 0;
+}
+
+/* The next word of netrc text at *p: blanks separate, "..." quotes with
+ * \ escapes (as libcurl reads it). Written into out (at most n-1 bytes);
+ * false at the end. */
+static bool netrc_word(const char **p, char *out, size_t n)
+{
+	const char *s = *p;
+	size_t k = 0;
+
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	if (!*s)
+		return false;
+	if (*s == '"') {
+		for (s++; *s && *s != '"'; s++) {
+			if (*s == '\\' && s[1])
+				s++;
+			if (k + 1 < n)
+				out[k++] = *s;
+		}
+		if (*s == '"')
+			s++;
+	} else {
+		for (; *s && *s != ' ' && *s != '\t' && *s != '\n' && *s != '\r'; s++)
+			if (k + 1 < n)
+				out[k++] = *s;
+	}
+	out[k] = '\0';
+	*p = s;
+	return true;
+}
+
+bool store_netrc_lookup(const char *text, const char *host, char *login, char *password,
+			size_t n)
+{
+	/* [0] the host's "machine" entry (the first), [1] "default" */
+	char w[NETRC_WORD], user[2][NETRC_WORD] = { "", "" }, pass[2][NETRC_WORD] = { "", "" };
+	const char *p = text;
+	int in = -1;              /* the entry the words belong to: 0, 1, or -1 another */
+	bool machine_seen = false;
+	int use;
+
+	login[0] = password[0] = '\0';
+	while (p && netrc_word(&p, w, sizeof(w))) {
+		if (!strcmp(w, "machine")) {
+			bool match = netrc_word(&p, w, sizeof(w)) && !strcasecmp(w, host);
+
+			in = match && !machine_seen ? 0 : -1;
+			machine_seen |= match;
+		} else if (!strcmp(w, "default")) {
+			in = 1;
+		} else if (!strcmp(w, "login") || !strcmp(w, "password") || !strcmp(w, "account")) {
+			char *to = NULL;
+
+			if (in >= 0)
+				to = !strcmp(w, "login") ? user[in] : !strcmp(w, "password") ? pass[in] : NULL;
+			if (!netrc_word(&p, to ? to : w, NETRC_WORD))
+				break;
+		} else if (!strcmp(w, "macdef")) {
+			/* a macro: its name, then lines up to an empty one */
+			const char *end = strstr(p, "\n\n");
+
+			p = end ? end + 2 : p + strlen(p);
+		}
+	}
+	use = machine_seen ? 0 : 1;
+	if (pass[use][0]) {
+		snprintf(login, n, "%s", user[use]);
+		snprintf(password, n, "%s", pass[use]);
+	}
+	explicit_bzero(w, sizeof(w));
+	explicit_bzero(pass, sizeof(pass));
+	return password[0] != '\0';
+}
+
+void store_auth_apply(void *curl, const struct store_auth *a, const char *url)
+{
+	static int warned;
+	char login[NETRC_WORD], password[NETRC_WORD];
+	CURL *h = curl;
+	CURLU *u;
+	char *host = NULL;
+
+	/* libcurl never reads a netrc itself: it would look the password up
+	 * again for every redirect's host, whatever its port, and give a
+	 * "default" entry to any host at all (issue 30, 15) */
+	curl_easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_IGNORED);
 	if (a->token) {
 		curl_easy_setopt(h, CURLOPT_HTTPAUTH, CURLAUTH_BEARER);
 		curl_easy_setopt(h, CURLOPT_XOAUTH2_BEARER, a->token);
 		return;
 	}
-	/* no token: a netrc entry for the host, if there is one */
-	curl_easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
-	if (a->netrc_file)
-		curl_easy_setopt(h, CURLOPT_NETRC_FILE, a->netrc_file);
+	if (!a->netrc)
+		return;
+	/* no token: the netrc entry of the URL's host, set as the request's
+	 * own credentials, which libcurl sends only to that scheme, host and
+	 * port: a redirect anywhere else goes without them */
+	u = curl_url();
+	if (u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK && host &&
+	    store_netrc_lookup(a->netrc, host, login, password, sizeof(login))) {
+		curl_easy_setopt(h, CURLOPT_USERNAME, login);
+		curl_easy_setopt(h, CURLOPT_PASSWORD, password);
+		curl_easy_setopt(h, CURLOPT_UNRESTRICTED_AUTH, 0L);
+		if (!strncasecmp(url, "http://", 7) && !store_url_loopback(url) &&
+		    !__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+			warning("sending the password of %s's entry for %s over plain http: anyone "
+				"on the way can read it; use https", a->netrc_file, host);
+	}
+	explicit_bzero(login, sizeof(login));
+	explicit_bzero(password, sizeof(password));
+	curl_free(host);
+	curl_url_cleanup(u);
 }
 
 bool store_auth_given(const struct store_auth *a)
@@ -133,6 +261,10 @@ void store_auth_release(struct store_auth *a)
 	if (a->token) {
 		explicit_bzero(a->token, strlen(a->token));
 		free(a->token);
+	}
+	if (a->netrc) {
+		explicit_bzero(a->netrc, strlen(a->netrc));
+		free(a->netrc);
 	}
 	free(a->netrc_file);
 	memset(a, 0, sizeof(*a));
@@ -155,13 +287,6 @@ int store_url_check(const char *url)
 	curl_url_cleanup(u);
 	free(shown);
 	return ret;
-}
-
-char *store_url_shown(const char *url)
-{
-	size_t n = strcspn(url, "?#");
-
-	return n < strlen(url) ? xasprintf("%.*s?...", (int)n, url) : xstrdup(url);
 }
 
 bool store_url_loopback(const char *url)

@@ -197,3 +197,36 @@ test_push_sigint_leaves_nothing_in_the_store() {
   assert_eq "$rc" 130 "exit code after SIGINT"
   assert_store results ""
 }
+
+# Issue 30, 17: a file name is one path segment of URL/, percent-encoded:
+# '?', '&', '=' and '#' in it are not a query or a fragment, and the
+# upload still goes to a temporary name and MOVE.
+test_push_percent_encodes_the_file_name() {
+  push_setup
+  local odd='a?x=1&y=2#.tar.zst'
+  cp "$T/both.tar.zst" "$T/$odd"
+  expect_exit 0 "$LRUBENCH" push "$T/$odd" "$STORE/results/"
+  assert_grep "pushed $T/$odd to $STORE/results/a%3Fx%3D1%26y%3D2%23.tar.zst" "$T/out"
+  assert_store results "$odd "
+  cmp "$T/both.tar.zst" "$STORE_ROOT/results/$odd" || fail "stored archive differs"
+  assert_grep '"PUT /results/.a%3Fx%3D1%26y%3D2%23.tar.zst.part-[0-9a-f]* HTTP/1.1" 201' "$T/nginx/access.log"
+  assert_grep '"MOVE /results/.a%3Fx%3D1%26y%3D2%23.tar.zst.part-[0-9a-f]* HTTP/1.1" 20[14]' "$T/nginx/access.log"
+}
+
+# Issue 30, 16: a MOVE that answers 201 and does nothing is an error (HEAD
+# finds no archive), and the temporary upload is deleted; a PUT the store
+# redirects is reported under the URL it went to.
+test_push_checks_the_store_did_what_it_said() {
+  push_setup
+  expect_exit 1 "$LRUBENCH" push "$T/both.tar.zst" "$STORE/fakemove/"
+  assert_grep_err "MOVE $STORE/fakemove/both.tar.zst: the store answered that it was done, but there is nothing there (HEAD: HTTP 404): not pushed"
+  grep -q "pushed" "$T/out" && fail "reported pushed"
+  assert_store fakemove ""
+  # redirected: reported (and, with temp-and-MOVE, moved) where it went
+  expect_exit 0 "$LRUBENCH" push --direct "$T/both.tar.zst" "$STORE/moved/"
+  assert_grep "pushed $T/both.tar.zst to $STORE/results/elsewhere/moved/both.tar.zst" "$T/out"
+  rm "$STORE_ROOT/results/elsewhere/moved/both.tar.zst"
+  expect_exit 0 "$LRUBENCH" push "$T/both.tar.zst" "$STORE/moved/"
+  assert_grep "pushed $T/both.tar.zst to $STORE/results/elsewhere/moved/both.tar.zst" "$T/out"
+  assert_store results "elsewhere/moved/both.tar.zst "
+}

@@ -15,6 +15,13 @@ static void final_and_temp_urls(void **state)
 	s = push_final_url("http://h/results/run1/", "/tmp/x/a.tar.zst");
 	assert_string_equal(s, "http://h/results/run1/a.tar.zst");
 	free(s);
+	/* issue 30, 17: the file's name is one segment, percent-encoded */
+	s = push_final_url("http://h/r/", "/tmp/a?x=1&y=2#.tar.zst");
+	assert_string_equal(s, "http://h/r/a%3Fx%3D1%26y%3D2%23.tar.zst");
+	free(s);
+	s = push_final_url("http://h/r/", "b c%+~_-.tar.zst");
+	assert_string_equal(s, "http://h/r/b%20c%25%2B~_-.tar.zst");
+	free(s);
 	s = push_final_url("http://h/results/b.tar.zst", "a.tar.zst");
 	assert_string_equal(s, "http://h/results/b.tar.zst");
 	free(s);
@@ -91,6 +98,33 @@ static void fetch_names(void **state)
 	free(capture_end());
 }
 
+/* issue 30, 15: the entry of a host, else default; never another's */
+static void netrc_entries(void **state)
+{
+	const char *text = "machine store.lab login lab password hunter2\n"
+			   "machine \"other host\" login o password \"p w\\\"q\"\n"
+			   "macdef init\nmachine evil login x password y\n\n"
+			   "machine noPass login np\n"
+			   "default login anon password guest\n";
+	char login[NETRC_WORD], pass[NETRC_WORD];
+
+	(void)state;
+	assert_true(store_netrc_lookup(text, "STORE.lab", login, pass, sizeof(login)));
+	assert_string_equal(login, "lab");
+	assert_string_equal(pass, "hunter2");
+	assert_true(store_netrc_lookup(text, "other host", login, pass, sizeof(login)));
+	assert_string_equal(pass, "p w\"q");
+	/* a name inside a macro is not an entry: the default answers */
+	assert_true(store_netrc_lookup(text, "evil", login, pass, sizeof(login)));
+	assert_string_equal(login, "anon");
+	/* an entry without a password: none (not the default's) */
+	assert_false(store_netrc_lookup(text, "nopass", login, pass, sizeof(login)));
+	assert_string_equal(pass, "");
+	assert_false(store_netrc_lookup("machine a login b password c\n", "d", login, pass,
+					sizeof(login)));
+	assert_false(store_netrc_lookup(NULL, "d", login, pass, sizeof(login)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -99,6 +133,7 @@ int main(void)
 		cmocka_unit_test(url_checks),
 		cmocka_unit_test(status_meanings),
 		cmocka_unit_test(fetch_names),
+		cmocka_unit_test(netrc_entries),
 	};
 	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
 }
