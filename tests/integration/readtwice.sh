@@ -163,3 +163,23 @@ PY
   assert_no_file "$T/r/m"
   assert_no_leaks
 }
+
+# cgroup v1 has no per-memcg pgscan/pgsteal; pgpgout is its own-memcg
+# reclaim (bench/readtwice-vs-vmscalability compares it where /proc/vmstat
+# counts every user of a shared machine). Two memcgs at the smallest limit,
+# each reader wrapping over a file four times the limit: every memcg reclaims,
+# and its pgpgout says so.
+test_readtwice_memcg_pgpgout_on_v1() {
+  need_root
+  grep -q '^cgroup [^ ]* cgroup [^ ]*memory' /proc/mounts || skip "no cgroup v1 memory hierarchy"
+  expect_exit 0 "$LRUBENCH" run "${RT[@]}" -i 1 -o "$T/r" --label p --set readtwice.memcgs=2 \
+    --set readtwice.file_size=64M --set readtwice.memcg_limit=16M --set readtwice.runtime=2s
+  python3 - "$T/r/p" <<'PY' || fail "pgpgout of each memcg"
+import json, sys
+x = json.load(open(sys.argv[1] + "/readtwice.json"))["details"][0]
+own = x["memcg_pgpgout"]
+assert len(own) == 2 and all(v > 0 for v in own), x
+assert x["pgpgout_total"] == sum(own), x
+PY
+  assert_no_leaks
+}
