@@ -90,6 +90,11 @@ for p, a, m, x in zip(per, agg, memcg, det):
     own = x["reader_mbps"]
     assert len(own) == 4 and all(v > 0 for v in own), own
     assert abs(sum(own) / 4 - p) < 1e-6 * p, (own, p)
+    # and from the readers' own byte counts and seconds, as dd prints them
+    b, t = x["reader_bytes"], x["reader_seconds"]
+    assert len(b) == 4 and len(t) == 4 and all(v > 0 for v in b + t), x
+    mean = sum(bb / 1e6 / tt for bb, tt in zip(b, t)) / 4
+    assert abs(mean - p) < 1e-6 * p, (b, t, p)
     assert abs(a / 4 - p) < 1e-6 * p and abs(m / 2 - p) < 1e-6 * p, (a, m, p)
 PY
   expect_exit 0 "$LRUBENCH" compare "$T/r/a" "$T/r/b"
