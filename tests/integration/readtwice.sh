@@ -169,9 +169,10 @@ PY
   assert_no_leaks
 }
 
-# cgroup v1 has no per-memcg pgscan/pgsteal; pgpgout is its own-memcg
-# reclaim (bench/readtwice-vs-vmscalability compares it where /proc/vmstat
-# counts every user of a shared machine). Two memcgs at the smallest limit,
+# cgroup v1 has no per-memcg pgscan/pgsteal; pgpgout counts the folios
+# uncharged from the memcg alone (reclaimed, or lost a read race), which
+# bench/readtwice-vs-vmscalability compares where /proc/vmstat counts every
+# user of a shared machine. Two memcgs at the smallest limit,
 # each reader wrapping over a file four times the limit: every memcg reclaims,
 # and its pgpgout says so.
 test_readtwice_memcg_pgpgout_on_v1() {

@@ -51,9 +51,10 @@ static const struct table_def readtwice_tables[] = {
 
 /* memory.stat counters whose deltas go into the JSON (absent ones are skipped:
  * cgroup v1 has no per-memcg pgscan/pgsteal/pgactivate, cgroup v2 no pgpgout).
- * pgpgout is v1's reclaim of this memcg alone: folios uncharged while the
- * readers' files stay open are folios reclaimed, whatever other cgroups on
- * the machine reclaim (/proc/vmstat's pgscan/pgsteal count the whole machine) */
+ * pgpgout is v1's count of folios uncharged from this memcg alone while the
+ * readers' files stay open: reclaimed, or lost a race (both readers missed
+ * the same index, one folio was inserted, the other uncharged), whatever
+ * other cgroups do (/proc/vmstat's pgscan/pgsteal count the whole machine) */
 static const char *const stat_keys[] = { "pgscan", "pgsteal", "pgactivate", "workingset_refault",
 					 "pgpgout" };
 
