@@ -49,6 +49,14 @@ void file_plan(const struct wl_ctx *ctx, struct wl_plan *p, const struct file_pl
 			    s->tasks_per_memcg, s->tasks, files, files == 1 ? "" : "s", c, a, b,
 			    want && s->memcg_limit ? "the memcg limits" : "the node, no limit",
 			    ws > mem ? "reclaims" : "fits, no reclaim");
+		/* the cache holds what was read, not the files: it fills memory within the
+		 * runtime only at this rate of new data per memcg (one reader's, when the
+		 * memcg's readers share a file) */
+		if (ws > mem && s->runtime > 0)
+			strbuf_addf(&p->text, "    (within runtime only when %s new data faster than %.0f MB/s%s)\n",
+				    s->shared_file ? "the tasks read" : "each memcg reads",
+				    mem / 1e6 / s->runtime / (s->shared_file ? 1.0 : (double)g),
+				    s->shared_file ? " in all" : "");
 		if (best < 0 || ws / mem < best) {
 			best = ws / mem;
 			p->working_set = ws;

@@ -90,6 +90,11 @@ for p, a, m, x in zip(per, agg, memcg, det):
     own = x["reader_mbps"]
     assert len(own) == 4 and all(v > 0 for v in own), own
     assert abs(sum(own) / 4 - p) < 1e-6 * p, (own, p)
+    # and from the readers' own byte counts and seconds, as dd prints them
+    b, t = x["reader_bytes"], x["reader_seconds"]
+    assert len(b) == 4 and len(t) == 4 and all(v > 0 for v in b + t), x
+    mean = sum(bb / 1e6 / tt for bb, tt in zip(b, t)) / 4
+    assert abs(mean - p) < 1e-6 * p, (b, t, p)
     assert abs(a / 4 - p) < 1e-6 * p and abs(m / 2 - p) < 1e-6 * p, (a, m, p)
 PY
   expect_exit 0 "$LRUBENCH" compare "$T/r/a" "$T/r/b"
@@ -161,5 +166,26 @@ PY
     --set readtwice.memcgs=0,2
   assert_grep_err "readtwice.memcgs = 2 needs one"
   assert_no_file "$T/r/m"
+  assert_no_leaks
+}
+
+# cgroup v1 has no per-memcg pgscan/pgsteal; pgpgout counts the folios
+# uncharged from the memcg alone (reclaimed, or lost a read race), which
+# bench/readtwice-vs-vmscalability compares where /proc/vmstat counts every
+# user of a shared machine. Two memcgs at the smallest limit,
+# each reader wrapping over a file four times the limit: every memcg reclaims,
+# and its pgpgout says so.
+test_readtwice_memcg_pgpgout_on_v1() {
+  need_root
+  grep -q '^cgroup [^ ]* cgroup [^ ]*memory' /proc/mounts || skip "no cgroup v1 memory hierarchy"
+  expect_exit 0 "$LRUBENCH" run "${RT[@]}" -i 1 -o "$T/r" --label p --set readtwice.memcgs=2 \
+    --set readtwice.file_size=64M --set readtwice.memcg_limit=16M --set readtwice.runtime=2s
+  python3 - "$T/r/p" <<'PY' || fail "pgpgout of each memcg"
+import json, sys
+x = json.load(open(sys.argv[1] + "/readtwice.json"))["details"][0]
+own = x["memcg_pgpgout"]
+assert len(own) == 2 and all(v > 0 for v in own), x
+assert x["pgpgout_total"] == sum(own), x
+PY
   assert_no_leaks
 }

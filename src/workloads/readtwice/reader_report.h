@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What an iteration's details say about its readers: which reader ran
- * (native or dd), each reader's own MB/s (what dd prints), how many read the
+ * (native or dd), each reader's own MB/s, bytes and seconds (what dd prints), how many read the
  * whole file (wrapped, or stopped at end of file with reader = dd: the
  * posted 4 TiB files never got there) and, with no memory controller, that
  * the per-memcg numbers are absent and why.

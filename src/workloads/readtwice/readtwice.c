@@ -48,8 +48,13 @@ static const struct table_def readtwice_tables[] = {
 };
 
 /* memory.stat counters whose deltas go into the JSON (absent ones are skipped:
- * cgroup v1 has no per-memcg pgscan/pgsteal/pgactivate) */
-static const char *const stat_keys[] = { "pgscan", "pgsteal", "pgactivate", "workingset_refault" };
+ * cgroup v1 has no per-memcg pgscan/pgsteal/pgactivate, cgroup v2 no pgpgout).
+ * pgpgout is v1's count of folios uncharged from this memcg alone while the
+ * readers' files stay open: reclaimed, or lost a race (both readers missed
+ * the same index, one folio was inserted, the other uncharged), whatever
+ * other cgroups do (/proc/vmstat's pgscan/pgsteal count the whole machine) */
+static const char *const stat_keys[] = { "pgscan", "pgsteal", "pgactivate", "workingset_refault",
+					 "pgpgout" };
 
 /* 1, 2, 4, ... up to twice the node's CPUs: one memcg per CPU and beyond,
  * where the seed thread saw the lru_lock contention. */
