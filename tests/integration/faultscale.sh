@@ -24,7 +24,7 @@ test_faultscale_every_case_and_mode_memcgs_0_and_2() {
     expect_exit 0 "$LRUBENCH" run "${FS[@]}" -i 1 -o "$T/r" --label m$m --set faultscale.tasks=1,2 \
       --set faultscale.memcgs=$m
     assert_eq "$(json_get "$T/r/m$m/run.json" '["status"]')" complete "status of memcgs=$m"
-    python3 - "$T/r/m$m" "$m" "$(nproc)" <<'PY' || fail "faultscale.json of memcgs=$1"
+    python3 - "$T/r/m$m" "$m" "$(nproc)" <<'PY' || fail "faultscale.json of memcgs=$m"
 import json, sys
 d = json.load(open(sys.argv[1] + "/faultscale.json"))
 run = json.load(open(sys.argv[1] + "/run.json"))
@@ -181,7 +181,7 @@ test_faultscale_bad_inputs() {
   assert_grep_err "faultscale.memcg_limit needs faultscale.memcgs >= 1"
   # the mapping above what a memcg holds: 2 tasks of 128M in one 128M memcg
   expect_exit 2 "$LRUBENCH" run "${q[@]}" --set faultscale.mapsize=128M --set faultscale.tasks=2 \
-    --set faultscale.memcgs=1 --set faultscale.memcg_limit=128M
+    --set faultscale.memcgs=1 --set faultscale.memcg_limit=128M --set faultscale.cases=page_fault1
   assert_grep_err "2 tasks of a memcg at 2 tasks map 256M, above memcg_limit 128M"
   # page_fault2 holds twice its mapping
   expect_exit 2 "$LRUBENCH" run "${q[@]}" --set faultscale.mapsize=64M --set faultscale.tasks=1 \
