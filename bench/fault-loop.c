@@ -111,6 +111,7 @@ int main(int argc, char **argv)
 			pthread_create(&th, NULL, task, (void *)i);
 		} else if ((pids[i] = fork()) == 0) {
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			close(go[1]);   /* or the go pipe never reaches EOF */
 			task((void *)i);
 		}
 	}
