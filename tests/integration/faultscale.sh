@@ -188,7 +188,8 @@ test_faultscale_bad_inputs() {
     --set faultscale.memcgs=1 --set faultscale.memcg_limit=100M --set faultscale.cases=page_fault2
   assert_grep_err "map 128M, above memcg_limit 100M"
   # above the node's memory
-  expect_exit 2 "$LRUBENCH" run "${q[@]}" --set faultscale.mapsize=1T --set faultscale.tasks=1
+  expect_exit 2 "$LRUBENCH" run "${q[@]}" --set faultscale.mapsize=1T --set faultscale.tasks=1 \
+    --set faultscale.cases=page_fault1
   assert_grep_err "1 tasks map 1T, more than the .* of memory"
   expect_exit 2 "$LRUBENCH" run "${q[@]}" --set faultscale.file_dir=relative/dir
   assert_grep_err "faultscale.file_dir: 'relative/dir' is not an absolute path"
