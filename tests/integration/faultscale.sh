@@ -48,10 +48,14 @@ for title in want:
         assert len(det) == 1 and len(o["samples"]) == 1, (step, det, o)
         x = det[0]
         # the op is the mean of the measured seconds, and those the tasks' sum
-        assert x["ops_per_s"] == o["samples"][0] and x["ops_per_s"] > 0, (x, o)
-        assert len(x["per_second"]) == 1 and abs(x["per_second"][0] - x["ops_per_s"]) < 1e-6 * x["ops_per_s"]
-        assert len(x["task_ops_per_s"]) == T and all(v > 0 for v in x["task_ops_per_s"]), x
-        assert abs(sum(x["task_ops_per_s"]) - x["ops_per_s"]) < 0.02 * x["ops_per_s"], x
+        # page_fault3's tasks dirty the file: a second spent in dirty throttling
+        # (balance_dirty_pages, a loop device on a busy machine) may write nothing
+        assert x["ops_per_s"] == o["samples"][0] and x["ops_per_s"] >= 0, (x, o)
+        if case == "page_fault1":
+            assert x["ops_per_s"] > 0 and all(v > 0 for v in x["task_ops_per_s"]), x
+        assert len(x["per_second"]) == 1 and abs(x["per_second"][0] - x["ops_per_s"]) <= 1e-6 * x["ops_per_s"]
+        assert len(x["task_ops_per_s"]) == T and all(v >= 0 for v in x["task_ops_per_s"]), x
+        assert abs(sum(x["task_ops_per_s"]) - x["ops_per_s"]) <= 0.02 * x["ops_per_s"], x
         assert x["tasks"] == T and x["memcgs"] == memcgs, x
         # processes: one a task; threads: one process (memcgs 0) or one per memcg
         procs = T if mode == "processes" else (1 if memcgs == 0 else min(T, memcgs))
@@ -71,9 +75,12 @@ for c in ("page_fault1", "page_fault2", "page_fault3"):
         one = [o for o in tables["faultscale %s %s ops/s" % (c, m)]["ops"] if o["op"] == "tasks-1"][0]
         two = [o for o in tables["faultscale %s %s ops/s" % (c, m)]["ops"] if o["op"] == "tasks-2"][0]
         k = "%s-%s-" % (c, m)
-        assert abs(lin[k + "1"][0] - one["samples"][0]) < 1e-6 * one["samples"][0], (lin, one)
-        assert abs(lin[k + "2"][0] - 2 * one["samples"][0]) < 1e-6 * one["samples"][0], lin
-        assert abs(eff[k + "2"][0] - 100 * two["samples"][0] / lin[k + "2"][0]) < 1e-6, eff
+        assert abs(lin[k + "1"][0] - one["samples"][0]) <= 1e-6 * one["samples"][0], (lin, one)
+        assert abs(lin[k + "2"][0] - 2 * one["samples"][0]) <= 1e-6 * one["samples"][0], lin
+        if one["samples"][0] > 0:
+            assert abs(eff[k + "2"][0] - 100 * two["samples"][0] / lin[k + "2"][0]) < 1e-6, eff
+        else:
+            assert k + "2" not in eff, eff   # no 1-task figure to scale against
         assert k + "1" not in eff, eff
 PY
   done

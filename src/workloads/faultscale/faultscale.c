@@ -471,7 +471,8 @@ static enum wl_status faultscale_run_step(struct wl_ctx *ctx, size_t step, struc
 			snprintf(op, sizeof(op), "%s-%s-%zu", fs_case_names[fs->kase], mode_names[fs->mode],
 				 fs->tasks);
 			wl_sample(s, T_LINEAR, op, linear);
-			if (fs->tasks > 1)
+			/* a 1-task figure of 0 (a step that wrote nothing) scales nothing */
+			if (fs->tasks > 1 && linear > 0)
 				wl_sample(s, T_EFFICIENCY, op, 100.0 * out.ops / linear);
 		}
 		if (!s->discard) {
