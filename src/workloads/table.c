@@ -4,7 +4,7 @@
 #include "core/workload.h"
 
 extern const struct workload_ops readtwice_ops, thpscale_ops, sysbench_ops, kernbench_ops,
-	mmapread_ops, colocate_ops;
+	mmapread_ops, colocate_ops, faultscale_ops;
 
 const struct workload_ops *const workloads[] = {
 	&readtwice_ops,
@@ -13,6 +13,7 @@ const struct workload_ops *const workloads[] = {
 	&sysbench_ops,
 	&mmapread_ops,
 	&colocate_ops,
+	&faultscale_ops,
 	NULL,
 };
 
