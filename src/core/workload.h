@@ -69,6 +69,7 @@
 #include "core/util.h"
 
 struct wl_ctx;
+struct knob_set;
 
 /* The LB_EXIT_* code of a status. */
 int wl_status_exit(enum wl_status st);
@@ -161,6 +162,9 @@ struct run_env {
 	char *log_dir;              /* results/<label>/logs */
 	void *sparse_state;         /* core-private */
 	json_object *facts;         /* core-owned; see env_fact() */
+	/* the run's [settings] (core/knobs.h), applied before the first setup; a
+	 * workload that sets a knob itself refuses one set here to another value */
+	const struct knob_set *settings;
 };
 
 struct wl_ctx {

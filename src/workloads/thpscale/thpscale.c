@@ -96,7 +96,7 @@ struct thp_priv {
 	/* the undo of the data file and of the THP knobs reads these from the
 	 * cleanup registry, maybe in a signal handler: fixed buffers, no malloc */
 	char data_file[PATH_MAX];
-	struct thp_saved_knob knobs[2];   /* [THP_ENABLED], [THP_DEFRAG] */
+	struct knob knobs[2];                /* [THP_ENABLED], [THP_DEFRAG] */
 	struct step_sum sums[LB_LIST_MAX];   /* one per step (a step per threads value) */
 };
 
@@ -226,7 +226,9 @@ static int set_thp(struct wl_ctx *ctx, enum thp_knob k, const char *want, const 
 	struct thp_priv *p = ctx->priv;
 	char mode[64];
 
-	if (strcmp(want, "keep") && thp_knob_set(&p->knobs[k], k, want))
+	if (strcmp(want, "keep") &&
+	    thp_knob_set(&p->knobs[k], k, want, ctx->env->g->workdir,
+			 k == THP_ENABLED ? "thpscale.thp_enabled" : "thpscale.thp_defrag"))
 		return -1;
 	if (thp_knob_read(k, mode, sizeof(mode)))
 		return -1;
