@@ -493,6 +493,14 @@ int knobs_recover(const char *workdir)
 	return n;
 }
 
+const struct knob *knob_set_find(const struct knob_set *s, const char *path)
+{
+	for (size_t i = 0; s && i < s->n; i++)
+		if (!strcmp(s->v[i].path, path))
+			return &s->v[i];
+	return NULL;
+}
+
 json_object *knob_set_json(const struct knob_set *s)
 {
 	json_object *o = json_object_new_object();

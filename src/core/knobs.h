@@ -106,6 +106,8 @@ int knob_try(struct knob *k, const char *workdir, struct strbuf *err);
  * removed either way. Returns how many knobs were put back. */
 int knobs_recover(const char *workdir);
 
+/* The knob of set s (may be NULL) with that path, or NULL. */
+const struct knob *knob_set_find(const struct knob_set *s, const char *path);
 /* run.json "settings": {name: {path, value, before, during, origin}} */
 json_object *knob_set_json(const struct knob_set *s);
 void knob_set_release(struct knob_set *s);

@@ -290,6 +290,15 @@ int run_check(struct run_state *rs)
 	rs->res = xcalloc(rs->nwls, sizeof(*rs->res));
 	rs->summaries = xcalloc(rs->nwls, sizeof(*rs->summaries));
 
+	/* a work folder another user made or can write: refused (issue 30) */
+	if (path_exists(rs->cfg->g.workdir) && check_private_dir(rs->cfg->g.workdir)) {
+		ret = LB_EXIT_USAGE;
+		goto out;
+	}
+	/* knobs a SIGKILLed run changed go back before anything else, whatever
+	 * this run then finds wrong (core/knobs.h) */
+	if (path_exists(rs->cfg->g.workdir))
+		knobs_recover(rs->cfg->g.workdir);
 	/* user errors first */
 	if (check_label_dir(rs, &rs->old_run) || (rs->old_run && check_resume_config(rs, rs->old_run))) {
 		ret = LB_EXIT_USAGE;
@@ -310,15 +319,7 @@ int run_check(struct run_state *rs)
 	/* a requested profile this machine cannot make is exit 3 */
 	if ((ret = profile_run_init(&rs->prof, (enum profile_kind)rs->cfg->g.profile)))
 		goto out;
-	/* a work folder another user made or can write: refused (issue 30) */
-	if (path_exists(rs->cfg->g.workdir) && check_private_dir(rs->cfg->g.workdir)) {
-		ret = LB_EXIT_USAGE;
-		goto out;
-	}
-	/* knobs a SIGKILLed run changed go back before anything reads them
-	 * (core/knobs.h); then every value given is tried */
-	if (path_exists(rs->cfg->g.workdir))
-		knobs_recover(rs->cfg->g.workdir);
+	/* every value given is tried */
 	if ((ret = try_settings(rs)))
 		goto out;
 	/* a chroot whose / is not a mount point: refused */

@@ -210,18 +210,19 @@ test_thpscale_double_sigint_restores_thp() {
 # before the change, lets the next run put them back before anything else.
 test_thpscale_sigkill_then_next_run_restores_thp() {
   thp_need
-  local en df want_en want_df
+  local en df want_en want_df killed
   en=$(thp_mode enabled); df=$(thp_mode defrag)
   want_en=$(other_enabled); want_df=$(other_defrag)
   thp_start_long_run --set global.workdir="$T/work"
   assert_eq "$(thp_mode enabled)" "$want_en" "the run set THP enabled"
+  killed=$pid
   kill -9 "$pid"; wait "$pid"
   assert_eq "$(thp_mode enabled)" "$want_en" "a SIGKILLed run leaves its THP mode (nothing can undo it)"
   # the next run asks for the same modes: what it restores at its end must
   # be the machine's modes from before the killed run, not the killed run's
-  expect_exit 0 thp_run --set global.workdir="$T/work" \
+  expect_exit 0 thp_run --force --set global.workdir="$T/work" \
     --set thpscale.thp_enabled="$want_en" --set thpscale.thp_defrag="$want_df"
-  assert_grep_err "run $pid was killed"
+  assert_grep_err "back to '$en': run $killed was killed"
   assert_eq "$(thp_mode enabled)" "$en" "THP enabled as before the killed run"
   assert_eq "$(thp_mode defrag)" "$df" "THP defrag as before the killed run"
   [ -z "$(ls "$T/work" | grep lrubench-knob-)" ] || fail "knob markers left: $(ls "$T/work")"

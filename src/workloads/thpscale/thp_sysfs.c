@@ -93,9 +93,7 @@ int thp_probe(struct strbuf *why)
 	return 0;
 }
 
-/* The knob's path as the knob service names it (the test root is its
- * business: core/knobs.h) */
-static const char *logical_path(enum thp_knob k)
+const char *thp_knob_logical(enum thp_knob k)
 {
 	return k == THP_ENABLED ? "/sys/kernel/mm/transparent_hugepage/enabled"
 				: "/sys/kernel/mm/transparent_hugepage/defrag";
@@ -108,7 +106,7 @@ int thp_knob_set(struct knob *s, enum thp_knob k, const char *mode, const char *
 	int r = 0;
 
 	thp_knob_restore(s);
-	if (knob_init(s, logical_path(k), mode, origin, &err) || knob_apply(s, workdir, &err))
+	if (knob_init(s, thp_knob_logical(k), mode, origin, &err) || knob_apply(s, workdir, &err))
 		r = error("THP %s: %s", knob_names[k], strbuf_str(&err));
 	strbuf_release(&err);
 	return r;

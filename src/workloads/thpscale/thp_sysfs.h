@@ -21,6 +21,9 @@ enum thp_knob { THP_ENABLED = 0, THP_DEFRAG = 1 };
 
 /* The knob's path ("<root>/kernel/mm/transparent_hugepage/enabled"). */
 void thp_knob_path(enum thp_knob k, char *buf, size_t len);
+/* The knob's path as the knob service names it, "/sys/kernel/mm/..." (the
+ * test root is its business: core/knobs.h). */
+const char *thp_knob_logical(enum thp_knob k);
 /* The selected ("[bracketed]") mode, or the whole value when the file has no
  * brackets; 0, or -1 with a message. */
 int thp_knob_read(enum thp_knob k, char *mode, size_t len);

@@ -206,6 +206,18 @@ static enum wl_status thpscale_validate(struct wl_ctx *ctx, struct strbuf *err)
 			return WL_BAD_CONFIG;
 		}
 	}
+	/* one knob, two values: [settings] and this section (core/knobs.h) */
+	for (int k = THP_ENABLED; k <= THP_DEFRAG; k++) {
+		const char *want = k == THP_ENABLED ? enabled_modes[o->thp_enabled] : defrag_modes[o->thp_defrag];
+		const struct knob *other = knob_set_find(ctx->env->settings, thp_knob_logical(k));
+
+		if (strcmp(want, "keep") && other && !knob_value_matches(want, other->value)) {
+			strbuf_addf(err, "thpscale.%s = %s and settings.%s = %s (%s) set one knob twice",
+				    k == THP_ENABLED ? "thp_enabled" : "thp_defrag", want, other->name,
+				    other->value, other->origin);
+			return WL_BAD_CONFIG;
+		}
+	}
 	/* a mode the kernel does not offer (an old kernel without
 	 * defer+madvise, say): this machine cannot do what was asked */
 	if (o->thp_enabled && thp_knob_offers(THP_ENABLED, enabled_modes[o->thp_enabled]) != 1) {
