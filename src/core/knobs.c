@@ -89,7 +89,8 @@ int knob_resolve(const char *name, char *path, size_t len, struct strbuf *err)
 		return -1;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(allowed) && !ok; i++)
-		ok = !strncmp(buf, allowed[i], strlen(allowed[i])) && buf[strlen(allowed[i])];
+		ok = !strncmp(buf, allowed[i], strlen(allowed[i])) &&
+		     (buf[strlen(allowed[i])] || allowed[i][strlen(allowed[i]) - 1] != '/');
 	if (!ok) {
 		strbuf_addf(err, "'%s'%s%s%s is outside the trees lrubench changes (" ALLOWED_TEXT
 			    "; see lrubench-config(5) SETTINGS)", name, strcmp(name, buf) ? " (" : "",
