@@ -93,7 +93,7 @@ int knob_resolve(const char *name, char *path, size_t len, struct strbuf *err)
 		     (buf[strlen(allowed[i])] || allowed[i][strlen(allowed[i]) - 1] != '/');
 	if (!ok) {
 		strbuf_addf(err, "'%s'%s%s%s is outside the trees lrubench changes (" ALLOWED_TEXT
-			    "; see lrubench-config(5) SETTINGS)", name, strcmp(name, buf) ? " (" : "",
+			    "; see lrubench-settings(7))", name, strcmp(name, buf) ? " (" : "",
 			    strcmp(name, buf) ? buf : "", strcmp(name, buf) ? ")" : "");
 		return -1;
 	}
