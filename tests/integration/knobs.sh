@@ -39,10 +39,19 @@ readers_in_memcg() {
 
 # A long run in the background, waited for (on the event, not a time) until
 # readtwice's readers are in their memcg: mid-step, the settings applied.
+# Its setup writes the files first, which takes minutes on a loaded 2-CPU
+# machine: the bound is lib.sh's wait_for's ten times over.
 kn_start_long_run() {
-  kn_run --label long -i 1000 --set global.warmup=0 "$@" >"$T/out" 2>"$T/err" &
+  kn_run --label long -i 1000 --set global.warmup=0 --set readtwice.memcgs=1 \
+    --set readtwice.file_size=64M "$@" >"$T/out" 2>"$T/err" &
   pid=$!
-  wait_for "readtwice's readers in their memcg" readers_in_memcg
+  local _i
+  for _i in $(seq 1 3000); do
+    readers_in_memcg && return 0
+    sleep 0.2
+  done
+  kill -INT "$pid"; wait "$pid"
+  fail "timed out waiting for readtwice's readers in their memcg"
 }
 
 test_knobs_applied_during_the_run_and_restored() {
@@ -56,7 +65,8 @@ test_knobs_applied_during_the_run_and_restored() {
   kill -INT "$pid"; wait "$pid"
   # a normal end: run.json records the deliberate settings, the value read
   # back while the run held it and the one from before
-  expect_exit 0 kn_run --label done --set settings.vm.swappiness="$want_sw" \
+  expect_exit 0 kn_run --label done --set readtwice.memcgs=1 --set readtwice.file_size=64M \
+    --set settings.vm.swappiness="$want_sw" \
     --set settings.$THPE="$want_th"
   python3 - "$T/r/done/run.json" "$want_sw" "$sw" "$want_th" "$th" "$THPE" <<'PY' || fail "run.json settings"
 import json, sys
@@ -122,7 +132,7 @@ test_knobs_sigkill_then_next_run_restores() {
   assert_eq "$(thp_now)" "$th" "THP enabled as before the killed run"
   [ -z "$(ls "$T/work" | grep lrubench-knob-)" ] || fail "markers left: $(ls "$T/work")"
   # the killed run's cgroups went with the next real run
-  expect_exit 0 kn_run --label after --set readtwice.memcgs=1
+  expect_exit 0 kn_run --label after --set readtwice.memcgs=1 --set readtwice.file_size=64M
   assert_no_leaks
 }
 
@@ -148,7 +158,8 @@ test_knobs_sweep_thp_two_labels_compare_and_gate() {
   kn_need
   local th
   th=$(thp_now)
-  expect_exit 0 kn_run --label k --set readtwice.memcgs=1 --set "settings.$THPE=always,madvise"
+  expect_exit 0 kn_run --label k --set readtwice.memcgs=1 --set readtwice.file_size=64M \
+    --set "settings.$THPE=always,madvise"
   assert_file "$T/r/k+transparent_hugepage.enabled-always/run.json"
   assert_file "$T/r/k+transparent_hugepage.enabled-madvise/run.json"
   assert_eq "$(json_get "$T/r/k+transparent_hugepage.enabled-always/run.json" '["settings"]["'$THPE'"]["during"]')" always "label always ran with always"
@@ -175,7 +186,8 @@ test_knobs_sweep_swappiness_from_an_ini_file() {
   local sw
   sw=$(swap_now)
   printf '[settings]\nvm.swappiness = 0,100\n' >"$T/sweep.conf"
-  expect_exit 0 kn_run -c "$T/sweep.conf" --label s --set readtwice.memcgs=1
+  expect_exit 0 kn_run -c "$T/sweep.conf" --label s --set readtwice.memcgs=1 \
+    --set readtwice.file_size=64M
   assert_eq "$(json_get "$T/r/s+vm.swappiness-0/run.json" '["settings"]["vm.swappiness"]["origin"]')" \
     "$T/sweep.conf:2" "origin names the file and line"
   assert_file "$T/r/s+vm.swappiness-100/run.json"
