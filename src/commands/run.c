@@ -488,7 +488,7 @@ static int run_axis(struct run_state *proto, struct config_setting *axis, const 
 	int ret = 0;
 
 	vals = split_commas(axis->value, &n);
-	for (int pass = 0; pass < 2 && (!ret || pass == 1); pass++) {
+	for (int pass = 0; pass < 2 && !ret; pass++) {
 		if (pass == 1 && proto->dry_run)
 			break;
 		for (size_t i = 0; i < n; i++) {
