@@ -5,6 +5,7 @@
  * saving results after each iteration so a crash or SIGINT loses at most
  * the iteration in flight and --resume continues from the first missing one.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -436,8 +437,105 @@ static int plan_machine(void)
 	return ret;
 }
 
+/*
+ * A knob as an axis (issue 28): a [settings] entry with a comma list of
+ * values runs the whole suite once per value, each a label of its own named
+ * after it: LABEL+vm.swappiness-60, LABEL+transparent_hugepage.enabled-always.
+ * One knob at most lists values (two would be a grid nobody asked for).
+ */
+static int find_axis(struct config *cfg, struct config_setting **axis)
+{
+	*axis = NULL;
+	for (size_t i = 0; i < cfg->nsettings; i++) {
+		if (!config_setting_is_axis(&cfg->settings[i]))
+			continue;
+		if (*axis) {
+			error("settings.%s and settings.%s both list values: one knob at most is an axis "
+			      "(run the other's values as separate runs)", (*axis)->name,
+			      cfg->settings[i].name);
+			return LB_EXIT_USAGE;
+		}
+		*axis = &cfg->settings[i];
+	}
+	return 0;
+}
+
+/* The label of one value: the knob's short name (the path below /proc/sys/,
+ * /sys/kernel/mm/ or /sys/module/, '/' made '.') and the value, characters
+ * a label cannot hold made '_'. */
+static char *axis_label(const char *base, const struct config_setting *s, const char *value)
+{
+	static const char *const roots[] = { "/proc/sys/", "/sys/kernel/mm/", "/sys/module/", "/sys/" };
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = s->path;
+
+	for (size_t i = 0; i < ARRAY_SIZE(roots); i++)
+		if (!strncmp(p, roots[i], strlen(roots[i]))) {
+			p += strlen(roots[i]);
+			break;
+		}
+	strbuf_addf(&sb, "%s+", base);
+	for (; *p; p++) {
+		char c = *p == '/' ? '.' : *p;
+
+		strbuf_add(&sb, &c, 1);
+	}
+	strbuf_addstr(&sb, "-");
+	for (p = value; *p; p++) {
+		char c = isalnum((unsigned char)*p) || strchr("._+-", *p) ? *p : '_';
+
+		strbuf_add(&sb, &c, 1);
+	}
+	return strbuf_detach(&sb);
+}
+
+/* One run_state_execute per value of the axis: every label checked first
+ * (a dry run each: label folders, probes, every value tried), then run one
+ * after the other. An interrupt stops the sweep; a failed label does not. */
+static int run_axis(struct run_state *proto, struct config_setting *axis, const char *base)
+{
+	char **vals;
+	size_t n;
+	int ret = 0;
+
+	vals = split_commas(axis->value, &n);
+	for (int pass = 0; pass < 2 && !ret; pass++) {
+		if (pass == 1 && proto->dry_run)
+			break;
+		for (size_t i = 0; i < n; i++) {
+			struct run_state rs = *proto;
+			char *label = axis_label(base, axis, vals[i]);
+			int r;
+
+			free(axis->current);
+			axis->current = xstrdup(vals[i]);
+			if (check_label(label)) {
+				free(label);
+				ret = LB_EXIT_USAGE;
+				break;
+			}
+			rs.label = label;
+			rs.dry_run = pass == 0;
+			if (pass == 1)
+				info("settings.%s = %s: label %s (%zu of %zu)", axis->name, vals[i], label,
+				     i + 1, n);
+			r = run_state_execute(&rs);
+			free(label);
+			if (r && !ret)
+				ret = r;
+			if (r == LB_EXIT_INTERRUPTED || lb_stop_requested() || (pass == 0 && r))
+				break;
+		}
+	}
+	free(axis->current);
+	axis->current = NULL;
+	free_strv(vals);
+	return ret;
+}
+
 static int run(int argc, char **argv)
 {
+	struct config_setting *axis = NULL;
 	struct config cfg;
 	struct sys_facts si;
 	struct run_state rs;
@@ -490,7 +588,9 @@ static int run(int argc, char **argv)
 		error("%s", strbuf_str(&err));
 		ret = LB_EXIT_USAGE;
 	}
-	if (!ret && check_label(label))
+	if (!ret)
+		ret = find_axis(&cfg, &axis);
+	if (!ret && !axis && check_label(label))
 		ret = LB_EXIT_USAGE;
 	/* a dry run refuses what the run would refuse */
 	if (!ret && A.dry_run && run_state_check_outdir(A.outdir))
@@ -508,7 +608,7 @@ static int run(int argc, char **argv)
 		rs.nwls = nwls;
 		/* a dry run goes through the same checks (the label folder, every
 		 * probe and validation) and stops before creating anything */
-		ret = run_state_execute(&rs);
+		ret = axis ? run_axis(&rs, axis, label) : run_state_execute(&rs);
 	}
 	if (!ret && A.dry_run) {
 		/* the effective config, as run.json would record it; nothing is run */

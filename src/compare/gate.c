@@ -202,6 +202,13 @@ size_t report_checks(const struct comparison *c, const struct gate_opts *o, FILE
 
 	for (size_t i = 0; i < nf && err; i++)
 		fprintf(err, "%s: %s: %s\n", lb_progname, f[i].type, f[i].message);
+	/* one build in two deliberate settings passes the same-build check: say why */
+	for (size_t i = 0; i < c->same_build_settings.n && err && !o->allow_same_kernel; i++) {
+		char *why = inert_dup(c->same_build_settings.v[i]);
+
+		fprintf(err, "%s: same kernel, compared on purpose: %s\n", lb_progname, why);
+		free(why);
+	}
 	gate_failures_release(f, nf);
 	return nf;
 }

@@ -582,6 +582,11 @@ static void find_differences(struct comparison *c)
 		char **vals = xcalloc(c->nlabels, sizeof(*vals));
 		json_object *cfg;
 
+		/* [settings]: "set by the run", first among the facts (provenance.c) */
+		if (!strncmp(keys.v[k], "settings.", 9)) {
+			free(vals);
+			continue;
+		}
 		if (!strcmp(keys.v[k], "global.profile")) {
 			/* not the measured work: the profile pass is untimed (profile_difference) */
 			free(vals);
@@ -695,6 +700,7 @@ void comparison_release(struct comparison *c)
 	}
 	free(c->health);
 	strlist_release(&c->same_kernel);
+	strlist_release(&c->same_build_settings);
 	free(c->profile_note);
 	memset(c, 0, sizeof(*c));
 }

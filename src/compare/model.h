@@ -129,6 +129,9 @@ struct comparison {
 	size_t nhealth, healthcap;
 	/* "these labels ran the same kernel build (build id ...): a, b", one per build */
 	struct strlist same_kernel;
+	/* "these labels ran the same kernel build (...) in different deliberate
+	 * settings: a, b": the reason the gate passes them (issue 28) */
+	struct strlist same_build_settings;
 	char *profile_note;               /* labels profiled differently; NULL when alike */
 };
 

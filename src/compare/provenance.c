@@ -162,6 +162,113 @@ static void kernel_facts(struct comparison *c)
 	cmp_add_fact(c, "kernel.taint_at_start", v, true);
 }
 
+/* ---- deliberate settings (run.json "settings", core/knobs.h) ---- */
+
+/* A label's setting of one knob (by path): the value read back while the
+ * run held it (else the value asked), or NULL when the label set none. */
+static const char *setting_of(const struct comparison *c, size_t l, const char *path)
+{
+	json_object *set = get(c->labels[l].run, "settings");
+
+	if (!set || !json_object_is_type(set, json_type_object))
+		return NULL;
+	json_object_object_foreach(set, name, e) {
+		(void)name;
+		if (get_str(e, "path") && !strcmp(get_str(e, "path"), path))
+			return get_str(e, "during") ? get_str(e, "during") : get_str(e, "value");
+	}
+	return NULL;
+}
+
+/* What a label that set nothing had: its host state's record of the knob
+ * (system.host.sysctl, .thp), read when the run started. */
+static const char *found_value(const struct comparison *c, size_t l, const char *path)
+{
+	json_object *host = get(sys_of(c, l), "host");
+	char name[256];
+
+	if (!strncmp(path, "/proc/sys/", 10)) {
+		snprintf(name, sizeof(name), "%s", path + 10);
+		for (char *p = name; *p; p++)
+			if (*p == '/')
+				*p = '.';
+		return get_str(get(host, "sysctl"), name);
+	}
+	if (!strncmp(path, "/sys/kernel/mm/transparent_hugepage/", 36) && !strchr(path + 36, '/'))
+		return get_str(get(host, "thp"), path + 36);
+	return NULL;
+}
+
+/* Every knob some label set, in first-seen order: its name and path. */
+static void setting_paths(const struct comparison *c, struct strlist *names, struct strlist *paths)
+{
+	for (size_t l = 0; l < c->nlabels; l++) {
+		json_object *set = get(c->labels[l].run, "settings");
+
+		if (!set || !json_object_is_type(set, json_type_object))
+			continue;
+		json_object_object_foreach(set, name, e) {
+			const char *path = get_str(e, "path");
+
+			if (path && !strlist_has(paths, path)) {
+				strlist_push(paths, path);
+				strlist_push(names, name);
+			}
+		}
+	}
+}
+
+/* "set by the run: vm.swappiness  0 | 100", first among the facts: what
+ * differs on purpose is what the comparison is about. */
+static void deliberate_facts(struct comparison *c)
+{
+	struct strlist names = STRLIST_INIT, paths = STRLIST_INIT;
+	size_t before = c->nfacts;
+
+	setting_paths(c, &names, &paths);
+	for (size_t i = 0; i < paths.n; i++) {
+		char **v = xcalloc(c->nlabels, sizeof(*v));
+		char *fact = xasprintf("set by the run: %s", names.v[i]);
+
+		for (size_t l = 0; l < c->nlabels; l++) {
+			const char *set = setting_of(c, l, paths.v[i]), *found;
+
+			found = set ? NULL : found_value(c, l, paths.v[i]);
+			v[l] = set ? xstrdup(set) : found ? xasprintf("%s (not set)", found)
+							  : xstrdup("(not set)");
+		}
+		cmp_add_fact(c, fact, v, false);
+		free(fact);
+	}
+	/* to the front, in their order */
+	if (c->nfacts > before && before) {
+		size_t n = c->nfacts - before;
+		struct cmp_fact *moved = xcalloc(n, sizeof(*moved));
+
+		memcpy(moved, c->facts + before, n * sizeof(*moved));
+		memmove(c->facts + n, c->facts, before * sizeof(*moved));
+		memcpy(c->facts, moved, n * sizeof(*moved));
+		free(moved);
+	}
+	strlist_release(&names);
+	strlist_release(&paths);
+}
+
+/* A label's deliberate settings as one text ("path=value\n" sorted by
+ * first-seen knob): two labels with the same text were set up alike. */
+static char *settings_signature(const struct comparison *c, size_t l, const struct strlist *paths)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < paths->n; i++) {
+		const char *v = setting_of(c, l, paths->v[i]);
+
+		if (v)
+			strbuf_addf(&sb, "%s=%s\n", paths->v[i], v);
+	}
+	return strbuf_detach(&sb);
+}
+
 struct id_key {
 	const char *id;
 	size_t label;
@@ -195,6 +302,8 @@ static void same_kernel(struct comparison *c)
 {
 	struct id_key *k = xcalloc(c->nlabels ? c->nlabels : 1, sizeof(*k));
 	struct build_group *groups = xcalloc(c->nlabels ? c->nlabels : 1, sizeof(*groups));
+	char **sig = xcalloc(c->nlabels ? c->nlabels : 1, sizeof(*sig));
+	struct strlist names = STRLIST_INIT, paths = STRLIST_INIT;
 	size_t n = 0, ng = 0;
 
 	for (size_t l = 0; l < c->nlabels; l++) {
@@ -214,16 +323,47 @@ static void same_kernel(struct comparison *c)
 		i = j;
 	}
 	qsort(groups, ng, sizeof(*groups), first_label_cmp);
+	setting_paths(c, &names, &paths);
+	for (size_t l = 0; l < c->nlabels; l++)
+		sig[l] = settings_signature(c, l, &paths);
 	for (size_t g = 0; g < ng; g++) {
-		size_t at = groups[g].at;
-		struct strbuf who = STRBUF_INIT;
+		size_t at = groups[g].at, end = at;
+		struct strbuf who = STRBUF_INIT, alike = STRBUF_INIT;
+		bool any_alike = false;
 
-		for (size_t j = at; j < n && !strcmp(k[j].id, k[at].id); j++)
+		while (end < n && !strcmp(k[end].id, k[at].id))
+			end++;
+		/* labels of one build set up alike are the same measurement twice;
+		 * labels that differ in deliberate settings are the comparison */
+		for (size_t j = at; j < end; j++) {
+			bool twin = false;
+
 			strbuf_addf(&who, "%s%s", j > at ? ", " : "", c->labels[k[j].label].label);
-		strlist_pushf(&c->same_kernel, "these labels ran the same kernel build (build id %s): %s",
-			      k[at].id, who.buf);
+			for (size_t i = at; i < end; i++)
+				twin |= i != j && !strcmp(sig[k[i].label], sig[k[j].label]);
+			if (twin) {
+				strbuf_addf(&alike, "%s%s", alike.len ? ", " : "", c->labels[k[j].label].label);
+				any_alike = true;
+			}
+		}
+		if (any_alike && paths.n && strcmp(alike.buf, who.buf))
+			strlist_pushf(&c->same_kernel, "these labels ran the same kernel build (build id %s) "
+				      "with the same deliberate settings: %s", k[at].id, alike.buf);
+		else if (any_alike)
+			strlist_pushf(&c->same_kernel, "these labels ran the same kernel build (build id %s): %s",
+				      k[at].id, who.buf);
+		else
+			strlist_pushf(&c->same_build_settings, "these labels ran the same kernel build (build "
+				      "id %s) in different deliberate settings (set by the run): %s",
+				      k[at].id, who.buf);
 		strbuf_release(&who);
+		strbuf_release(&alike);
 	}
+	for (size_t l = 0; l < c->nlabels; l++)
+		free(sig[l]);
+	free(sig);
+	strlist_release(&names);
+	strlist_release(&paths);
 	for (size_t i = 0; i < c->same_kernel.n; i++)
 		strlist_push(&c->warnings, c->same_kernel.v[i]);
 	free(groups);
@@ -522,6 +662,7 @@ static void taint_and_failures(struct comparison *c)
 
 void cmp_provenance(struct comparison *c)
 {
+	deliberate_facts(c);
 	kernel_facts(c);
 	host_facts(c);
 	same_kernel(c);

@@ -94,6 +94,11 @@ void report_differences_text(const struct comparison *c, struct strbuf *out)
 		add_inert(out, c->warnings.v[i]);
 		strbuf_addstr(out, "\n");
 	}
+	for (size_t i = 0; i < c->same_build_settings.n; i++) {
+		strbuf_addstr(out, "Note: ");
+		add_inert(out, c->same_build_settings.v[i]);
+		strbuf_addstr(out, ".\n");
+	}
 	if (c->profile_note)
 		strbuf_addf(out, "Note: %s.\n", c->profile_note);
 }

@@ -632,6 +632,8 @@ int config_set_value(struct config *cfg, const char *secname, const char *key,
 {
 	bool known_section = false;
 
+	if (!strcmp(secname, "settings"))
+		return config_setting_set(cfg, key, val, origin, err);
 	for (size_t s = 0; s < cfg->nsec; s++) {
 		struct config_section *sec = &cfg->sec[s];
 
@@ -661,7 +663,7 @@ int config_set_value(struct config *cfg, const char *secname, const char *key,
 		strbuf_addf(err, "%s: unknown section [%s] (sections: global", origin, secname);
 		for (size_t i = 0; workloads[i]; i++)
 			strbuf_addf(err, ", %s", workloads[i]->name);
-		strbuf_addstr(err, ", vm)");
+		strbuf_addstr(err, ", vm, settings)");
 	} else {
 		strbuf_addf(err, "%s: unknown key '%s' in [%s] (see 'lrubench list %s')", origin, key,
 			    secname, strcmp(secname, "global") ? secname : "");
@@ -882,6 +884,10 @@ json_object *config_to_json(const struct config *cfg)
 		for (size_t i = 0; sec->defs[i].name; i++)
 			json_object_object_add(o, sec->defs[i].name, json_object_new_string(sec->text[i]));
 	}
+	/* [settings] only when there are some: the configs of older labels, and
+	 * of runs without, stay as they were */
+	if (cfg->nsettings)
+		json_object_object_add(root, "settings", config_settings_json(cfg));
 	return root;
 }
 
@@ -902,6 +908,7 @@ void config_release(struct config *cfg)
 		free(sec->base);
 	}
 	free(cfg->sec);
+	config_settings_release(cfg);
 	strbuf_release(&cfg->files);
 	memset(cfg, 0, sizeof(*cfg));
 }

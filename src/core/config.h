@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <json-c/json.h>
 #include "core/util.h"
 
@@ -151,8 +152,36 @@ void config_resize(struct config *cfg, const struct sizing *sz);
 /* The common keys of a workload section (never NULL for a known workload). */
 struct wl_common_opts *config_common(struct config *cfg, const char *workload);
 
+/*
+ * [settings]: sysctl and sysfs values the run sets (core/knobs.h): keys are
+ * sysctl names ("vm.swappiness") or absolute paths ("/sys/kernel/mm/
+ * transparent_hugepage/enabled"), checked for the allowed trees as they are
+ * read (exit 2). A comma list ("0,60,100") is an axis: `run` makes one label
+ * per value (commands/run.c); `current` is the value of the label running,
+ * NULL when the value is a single one. "keep" removes an entry.
+ */
+struct config_setting {
+	char *name;              /* as written */
+	char *path;              /* knob_resolve's */
+	char *value;             /* as written: one value, or the axis' list */
+	char *current;           /* the axis' value for this label; NULL: value */
+	char *origin;            /* "file:line", "--set settings.X=Y" */
+};
+/* The value a run applies: current, or value. */
+static inline const char *config_setting_value(const struct config_setting *s)
+{
+	return s->current ? s->current : s->value;
+}
+/* Is the value a list (an axis)? */
+static inline bool config_setting_is_axis(const struct config_setting *s)
+{
+	return !s->current && strchr(s->value, ',') != NULL;
+}
+
 struct config {
 	struct global_opts g;
+	struct config_setting *settings;   /* [settings], in the order given */
+	size_t nsettings;
 	struct config_section *sec;  /* [0] is global, then one per workload, then vm */
 	size_t nsec;
 	bool quick;
@@ -197,6 +226,16 @@ struct config_section *config_find_section(struct config *cfg, const char *name)
  * sections that are enabled (global always). */
 json_object *config_to_json(const struct config *cfg);
 void config_release(struct config *cfg);
+
+/* [settings] (config_settings.c): set knob `name` (a sysctl name or an
+ * absolute path) to value (one value, a comma list, or "keep" to drop it);
+ * 0, or -1 with err naming origin. config_set_value calls it for the section
+ * "settings". */
+int config_setting_set(struct config *cfg, const char *name, const char *value, const char *origin,
+		       struct strbuf *err);
+/* {name: value} of the settings (the current value of an axis) */
+json_object *config_settings_json(const struct config *cfg);
+void config_settings_release(struct config *cfg);
 
 /* Parse one value for one def into dst (the field). 0 or -1 with err saying
  * what is wrong with the value (the caller adds file:line and key). */

@@ -69,6 +69,7 @@
 #include "core/util.h"
 
 struct wl_ctx;
+struct knob_set;
 
 /* The LB_EXIT_* code of a status. */
 int wl_status_exit(enum wl_status st);
@@ -183,6 +184,9 @@ struct run_env {
 	/* turns a wl_memcg_report into its explaining tables; set by the run
 	 * layer (profile/memcg_rates.h), NULL: none (unit tests) */
 	void (*memcg_tables)(struct wl_samples *s, const struct wl_memcg_report *r);
+	/* the run's [settings] (core/knobs.h), applied before the first setup; a
+	 * workload that sets a knob itself refuses one set here to another value */
+	const struct knob_set *settings;
 };
 
 struct wl_ctx {

@@ -142,6 +142,66 @@ static int check_resume_config(struct run_state *rs, json_object *old_run)
 	return ret;
 }
 
+/* [settings]: every knob resolved, on this kernel and a setting (exit 3 or
+ * 2), before the workloads' validation (which may refuse one of their own
+ * knobs set here to another value). */
+static int plan_settings(struct run_state *rs)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = LB_EXIT_OK;
+
+	rs->knobs.v = xcalloc(rs->cfg->nsettings ? rs->cfg->nsettings : 1, sizeof(*rs->knobs.v));
+	rs->knobs.n = 0;
+	for (size_t i = 0; i < rs->cfg->nsettings && !ret; i++) {
+		const struct config_setting *s = &rs->cfg->settings[i];
+		struct knob *k = &rs->knobs.v[rs->knobs.n];
+
+		/* an axis' first value stands for it here; every value is tried below */
+		if (knob_init(k, s->name, config_setting_value(s), s->origin, &err)) {
+			ret = LB_EXIT_USAGE;
+		} else if ((ret = knob_check(k->path, &err)) == LB_EXIT_OK) {
+			char *comma = strchr(k->value, ',');
+
+			if (comma)
+				*comma = '\0';
+			rs->knobs.n++;
+		}
+		if (ret)
+			error("%s: settings.%s: %s", s->origin, s->name, strbuf_str(&err));
+	}
+	rs->env.settings = &rs->knobs;
+	strbuf_release(&err);
+	return ret;
+}
+
+/* Would the kernel take every value (each value of an axis too)? Written,
+ * read back and restored at once, covered by a marker (core/knobs.h). */
+static int try_settings(struct run_state *rs)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = LB_EXIT_OK;
+
+	for (size_t i = 0; i < rs->cfg->nsettings && !ret; i++) {
+		const struct config_setting *s = &rs->cfg->settings[i];
+		char **v;
+		size_t n;
+
+		v = split_commas(s->current ? s->current : s->value, &n);
+		for (size_t j = 0; j < n && !ret; j++) {
+			struct knob k;
+
+			if (knob_init(&k, s->name, v[j], s->origin, &err) ||
+			    (ret = knob_try(&k, rs->cfg->g.workdir, &err))) {
+				ret = ret ? ret : LB_EXIT_USAGE;
+				error("%s: settings.%s: %s", s->origin, s->name, strbuf_str(&err));
+			}
+		}
+		free_strv(v);
+	}
+	strbuf_release(&err);
+	return ret;
+}
+
 /* Every workload's probe (exit 3) and validation (exit 2, or 3). */
 static int check_workloads(struct run_state *rs)
 {
@@ -233,6 +293,15 @@ int run_check(struct run_state *rs)
 	rs->res = xcalloc(rs->nwls, sizeof(*rs->res));
 	rs->summaries = xcalloc(rs->nwls, sizeof(*rs->summaries));
 
+	/* a work folder another user made or can write: refused (issue 30) */
+	if (path_exists(rs->cfg->g.workdir) && check_private_dir(rs->cfg->g.workdir)) {
+		ret = LB_EXIT_USAGE;
+		goto out;
+	}
+	/* knobs a SIGKILLed run changed go back before anything else, whatever
+	 * this run then finds wrong (core/knobs.h) */
+	if (path_exists(rs->cfg->g.workdir))
+		knobs_recover(rs->cfg->g.workdir);
 	/* user errors first */
 	if (check_label_dir(rs, &rs->old_run) || (rs->old_run && check_resume_config(rs, rs->old_run))) {
 		ret = LB_EXIT_USAGE;
@@ -243,7 +312,7 @@ int run_check(struct run_state *rs)
 		rs->cg.mode = CG_NONE;
 		strbuf_reset(&err);
 	}
-	if ((ret = check_workloads(rs)))
+	if ((ret = plan_settings(rs)) || (ret = check_workloads(rs)))
 		goto out;
 	/* iterations = auto and --baseline: user errors too */
 	if (prepare_adaptive(rs)) {
@@ -254,11 +323,9 @@ int run_check(struct run_state *rs)
 	if ((ret = profile_run_init(&rs->prof, (enum profile_kind)rs->cfg->g.profile,
 				    (unsigned)rs->cfg->g.profile_passes)))
 		goto out;
-	/* a work folder another user made or can write: refused (issue 30) */
-	if (path_exists(rs->cfg->g.workdir) && check_private_dir(rs->cfg->g.workdir)) {
-		ret = LB_EXIT_USAGE;
+	/* every value given is tried */
+	if ((ret = try_settings(rs)))
 		goto out;
-	}
 	/* a chroot whose / is not a mount point: refused */
 	if (mount_ns_check(rs->cfg->g.workdir, &err)) {
 		error("%s", strbuf_str(&err));

@@ -82,6 +82,10 @@ int run_json_write(struct run_state *rs, const char *status)
 	}
 	if (rs->failed_ops)
 		json_object_object_add(rs->run_json, "failed_ops", json_object_get(rs->failed_ops));
+	/* the deliberate settings (core/knobs.h): what was set, the value before
+	 * and the one read back while the run held it; compare names them first */
+	if (rs->knobs.n)
+		json_object_object_add(rs->run_json, "settings", knob_set_json(&rs->knobs));
 	if (strcmp(status, "running"))
 		record_taint_end(rs->run_json);
 	json_object_object_add(rs->run_json, "profile", profile_run_json(&rs->prof));

@@ -17,6 +17,7 @@ void run_state_release(struct run_state *rs)
 		free(rs->summaries[i]);
 		wl_result_release(&rs->res[i]);
 	}
+	knob_set_release(&rs->knobs);   /* after the registry: its undo reads them */
 	free(rs->ctxs);
 	free(rs->res);
 	free(rs->summaries);

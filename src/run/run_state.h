@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include "core/adaptive.h"
 #include "core/kernel_health.h"
+#include "core/knobs.h"
 #include "core/workload.h"
 #include "profile/profile.h"
 
@@ -72,6 +73,8 @@ struct run_state {
 	size_t op_failed;             /* ops that failed (WL_OP_FAILED) */
 	struct adaptive_plan plan;    /* iterations = auto (core/adaptive.h) */
 	struct label_result *baseline;    /* loaded from baseline_dir */
+	struct knob_set knobs;        /* [settings] (core/knobs.h): checked by run_check,
+				       * applied by run_workloads, restored by the registry */
 };
 
 /* Could the results folder -o be created and written? (--dry-run asks it

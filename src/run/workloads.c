@@ -109,6 +109,28 @@ static enum wl_status run_one(struct run_state *rs, size_t i)
 	return out;
 }
 
+/* [settings], after the run's own setup and before any workload's: each
+ * restored by the cleanup registry (core/knobs.h). Tried by run_check, so a
+ * refusal now is the machine changing under us. */
+static enum wl_status apply_settings(struct run_state *rs)
+{
+	struct strbuf err = STRBUF_INIT;
+	enum wl_status out = WL_OK;
+
+	for (size_t i = 0; i < rs->knobs.n && out == WL_OK; i++) {
+		struct knob *k = &rs->knobs.v[i];
+
+		if (knob_apply(k, rs->cfg->g.workdir, &err)) {
+			error("%s: settings.%s: %s", k->origin, k->name, strbuf_str(&err));
+			out = WL_FAILED;
+		} else {
+			info("set %s = %s (was %s, restored at the end)", k->name, k->now, k->old);
+		}
+	}
+	strbuf_release(&err);
+	return out;
+}
+
 enum wl_status run_workloads(struct run_state *rs)
 {
 	enum wl_status out = WL_OK;
@@ -116,6 +138,8 @@ enum wl_status run_workloads(struct run_state *rs)
 	if (prepare_env(rs) ||
 	    profile_run_setup(&rs->prof, &rs->env, rs->mounts ? rs->mounts : "/proc/mounts"))
 		return lb_stop_requested() ? WL_INTERRUPTED : WL_FAILED;
+	if ((out = apply_settings(rs)) != WL_OK)
+		return out;
 	if (rs->env.run_cg && !strncmp(rs->run_cg.path, rs->cg.root, strlen(rs->cg.root)))
 		rs->health.run_memcg = xstrdup(rs->run_cg.path + strlen(rs->cg.root));
 	info("lrubench %s: %s on %s, results in %s", LRUBENCH_VERSION, rs->label, rs->sys->kernel_release,

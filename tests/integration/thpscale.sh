@@ -163,7 +163,7 @@ thp_start_long_run() {
   "$LRUBENCH" run -w thpscale -o "$T/r" --label t -i 1000 --set global.warmup=0 \
     --set thpscale.threads=2 --set thpscale.mapsize=512M \
     --set thpscale.thp_enabled="$(other_enabled)" --set thpscale.thp_defrag="$(other_defrag)" \
-    >"$T/out" 2>"$T/err" &
+    "$@" >"$T/out" 2>"$T/err" &
   pid=$!
   local i procs
   for i in $(seq 1 3000); do
@@ -201,6 +201,31 @@ test_thpscale_double_sigint_restores_thp() {
   assert_eq "$rc" 130 "exit code after two SIGINTs"
   assert_eq "$(thp_mode enabled)" "$en" "THP enabled restored after a second SIGINT"
   assert_eq "$(thp_mode defrag)" "$df" "THP defrag restored after a second SIGINT"
+  thp_no_leaks
+}
+
+# Issue 28: SIGKILL runs no undo. The THP modes of a killed run stay, and
+# the next run used to "restore" what it found (the killed run's modes): the
+# original ones were lost for good. Now a marker with the old value, written
+# before the change, lets the next run put them back before anything else.
+test_thpscale_sigkill_then_next_run_restores_thp() {
+  thp_need
+  local en df want_en want_df killed
+  en=$(thp_mode enabled); df=$(thp_mode defrag)
+  want_en=$(other_enabled); want_df=$(other_defrag)
+  thp_start_long_run --set global.workdir="$T/work"
+  assert_eq "$(thp_mode enabled)" "$want_en" "the run set THP enabled"
+  killed=$pid
+  kill -9 "$pid"; wait "$pid"
+  assert_eq "$(thp_mode enabled)" "$want_en" "a SIGKILLed run leaves its THP mode (nothing can undo it)"
+  # the next run asks for the same modes: what it restores at its end must
+  # be the machine's modes from before the killed run, not the killed run's
+  expect_exit 0 thp_run --force --set global.workdir="$T/work" \
+    --set thpscale.thp_enabled="$want_en" --set thpscale.thp_defrag="$want_df"
+  assert_grep_err "back to '$en': run $killed was killed"
+  assert_eq "$(thp_mode enabled)" "$en" "THP enabled as before the killed run"
+  assert_eq "$(thp_mode defrag)" "$df" "THP defrag as before the killed run"
+  [ -z "$(ls "$T/work" | grep lrubench-knob-)" ] || fail "knob markers left: $(ls "$T/work")"
   thp_no_leaks
 }
 

@@ -11,7 +11,7 @@
 #include "workloads/thpscale/thp_sysfs.h"
 #include "core/util.h"
 
-static char root[64];
+static char root[64], work[96];
 
 static void put(const char *name, const char *text)
 {
@@ -47,6 +47,7 @@ static int setup(void **state)
 	free(d);
 	put("enabled", "always [madvise] never\n");
 	put("defrag", "always defer defer+madvise [madvise] never\n");
+	snprintf(work, sizeof(work), "%s/work", root);
 	return 0;
 }
 
@@ -94,11 +95,11 @@ static void test_read_and_offers(void **state)
 
 static void test_set_and_restore(void **state)
 {
-	struct thp_saved_knob sv = { 0 };
+	struct knob sv = { 0 };
 	char *t, m[64];
 
 	(void)state;
-	assert_int_equal(thp_knob_set(&sv, THP_ENABLED, "never"), 0);
+	assert_int_equal(thp_knob_set(&sv, THP_ENABLED, "never", work, "test"), 0);
 	t = get("enabled");
 	assert_string_equal(t, "never");
 	free(t);
@@ -114,11 +115,11 @@ static void test_set_and_restore(void **state)
 
 static void test_same_mode_changes_nothing(void **state)
 {
-	struct thp_saved_knob sv = { 0 };
+	struct knob sv = { 0 };
 	char *t;
 
 	(void)state;
-	assert_int_equal(thp_knob_set(&sv, THP_ENABLED, "madvise"), 0);
+	assert_int_equal(thp_knob_set(&sv, THP_ENABLED, "madvise", work, "test"), 0);
 	assert_int_equal(sv.id, 0);   /* nothing registered */
 	t = get("enabled");
 	assert_string_equal(t, "always [madvise] never\n");
@@ -127,12 +128,12 @@ static void test_same_mode_changes_nothing(void **state)
 
 static void test_restored_by_cleanup_registry(void **state)
 {
-	struct thp_saved_knob en = { 0 }, de = { 0 };
+	struct knob en = { 0 }, de = { 0 };
 	char *t;
 
 	(void)state;
-	assert_int_equal(thp_knob_set(&en, THP_ENABLED, "always"), 0);
-	assert_int_equal(thp_knob_set(&de, THP_DEFRAG, "defer"), 0);
+	assert_int_equal(thp_knob_set(&en, THP_ENABLED, "always", work, "test"), 0);
+	assert_int_equal(thp_knob_set(&de, THP_DEFRAG, "defer", work, "test"), 0);
 	/* what exit(), an error path or a second SIGINT runs */
 	cleanup_run_all();
 	t = get("enabled");
@@ -145,15 +146,53 @@ static void test_restored_by_cleanup_registry(void **state)
 	thp_knob_restore(&en);
 }
 
+/* What a SIGKILL leaves: the knob changed, its marker, no undo run. The next
+ * run (knobs_recover, here as if the run's pid were dead) puts back the
+ * value from before, not the one it finds (issue 28: always/always stayed). */
+static void test_recovered_after_sigkill(void **state)
+{
+	struct knob en = { 0 }, de = { 0 };
+	char *t, *from, *to;
+
+	(void)state;
+	assert_int_equal(thp_knob_set(&en, THP_ENABLED, "always", work, "test"), 0);
+	assert_int_equal(thp_knob_set(&de, THP_DEFRAG, "always", work, "test"), 0);
+	assert_true(path_exists(en.marker) && path_exists(de.marker));
+	cleanup_forget_all();   /* SIGKILL: no undo runs */
+	/* the markers of a dead pid (pid_max is below 2^22 + 1) */
+	from = xstrdup(en.marker);
+	to = xasprintf("%s/lrubench-knob-4194400.0", work);
+	assert_int_equal(rename(from, to), 0);
+	free(from);
+	free(to);
+	from = xstrdup(de.marker);
+	to = xasprintf("%s/lrubench-knob-4194400.1", work);
+	assert_int_equal(rename(from, to), 0);
+	free(from);
+	free(to);
+	t = get("enabled");
+	assert_string_equal(t, "always");
+	free(t);
+	assert_int_equal(knobs_recover(work), 2);
+	t = get("enabled");
+	assert_string_equal(t, "madvise");
+	free(t);
+	t = get("defrag");
+	assert_string_equal(t, "madvise");
+	free(t);
+	/* the markers are gone: a second run finds nothing to do */
+	assert_int_equal(knobs_recover(work), 0);
+}
+
 static void test_set_fails_on_missing_file(void **state)
 {
 	char *p = xasprintf("%s/kernel/mm/transparent_hugepage/defrag", root);
-	struct thp_saved_knob sv = { 0 };
+	struct knob sv = { 0 };
 
 	(void)state;
 	unlink(p);
 	free(p);
-	assert_int_equal(thp_knob_set(&sv, THP_DEFRAG, "never"), -1);
+	assert_int_equal(thp_knob_set(&sv, THP_DEFRAG, "never", work, "test"), -1);
 }
 
 int main(void)
@@ -165,6 +204,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_same_mode_changes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_restored_by_cleanup_registry, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_set_fails_on_missing_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_recovered_after_sigkill, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,13 +3,11 @@
 #include "workloads/thpscale/thp_sysfs.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/cleanup.h"
 
 static const char *const knob_names[] = { "enabled", "defrag" };
 
@@ -95,72 +93,26 @@ int thp_probe(struct strbuf *why)
 	return 0;
 }
 
-/* open/write/close only, so the undo below can use it from a signal
- * handler. O_TRUNC is what a shell's `echo never >` does: sysfs ignores it,
- * and the fake tree of the unit tests gets a clean value. -errno or 0. */
-static int write_knob(const char *path, const char *val)
+const char *thp_knob_logical(enum thp_knob k)
 {
-	size_t len = strlen(val);
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	ssize_t w;
-	int e = 0;
-
-	if (fd < 0)
-		return -errno;
-	w = write(fd, val, len);
-	if (w < 0)
-		e = -errno;
-	else if ((size_t)w != len)
-		e = -EIO;
-	if (close(fd) && !e)
-		e = -errno;
-	return e;
+	return k == THP_ENABLED ? "/sys/kernel/mm/transparent_hugepage/enabled"
+				: "/sys/kernel/mm/transparent_hugepage/defrag";
 }
 
-/* The undo: async-signal-safe (the caller's buffers, open/write/close). */
-static void restore_knob(void *arg)
+int thp_knob_set(struct knob *s, enum thp_knob k, const char *mode, const char *workdir,
+		 const char *origin)
 {
-	struct thp_saved_knob *s = arg;
+	struct strbuf err = STRBUF_INIT;
+	int r = 0;
 
-	if (write_knob(s->path, s->old))
-		cleanup_msg("cannot restore ", s->what);
+	thp_knob_restore(s);
+	if (knob_init(s, thp_knob_logical(k), mode, origin, &err) || knob_apply(s, workdir, &err))
+		r = error("THP %s: %s", knob_names[k], strbuf_str(&err));
+	strbuf_release(&err);
+	return r;
 }
 
-int thp_knob_set(struct thp_saved_knob *s, enum thp_knob k, const char *mode)
+void thp_knob_restore(struct knob *s)
 {
-	char cur[64];
-	int e;
-
-	if (s->id > 0)
-		thp_knob_restore(s);
-	if (thp_knob_read(k, cur, sizeof(cur)))
-		return -1;
-	if (!strcmp(cur, mode))
-		return 0;
-	thp_knob_path(k, s->path, sizeof(s->path));
-	snprintf(s->old, sizeof(s->old), "%s", cur);
-	snprintf(s->what, sizeof(s->what), "THP %s (restore '%s')", knob_names[k], cur);
-	/* registered before the write: a signal in between restores a value
-	 * that is still current, which is harmless */
-	s->id = cleanup_push(s->what, restore_knob, s);
-	if (s->id < 0) {
-		s->id = 0;
-		return -1;
-	}
-	e = write_knob(s->path, mode);
-	if (e) {
-		cleanup_pop(s->id, false);
-		s->id = 0;
-		return error("cannot write '%s' to %s: %s", mode, s->path, strerror(-e));
-	}
-	return 0;
-}
-
-void thp_knob_restore(struct thp_saved_knob *s)
-{
-	if (s->id > 0) {
-		int id = s->id;
-		s->id = 0;
-		cleanup_pop(id, true);
-	}
+	knob_restore(s);
 }

@@ -96,7 +96,7 @@ struct thp_priv {
 	/* the undo of the data file and of the THP knobs reads these from the
 	 * cleanup registry, maybe in a signal handler: fixed buffers, no malloc */
 	char data_file[PATH_MAX];
-	struct thp_saved_knob knobs[2];   /* [THP_ENABLED], [THP_DEFRAG] */
+	struct knob knobs[2];                /* [THP_ENABLED], [THP_DEFRAG] */
 	struct step_sum sums[LB_LIST_MAX];   /* one per step (a step per threads value) */
 };
 
@@ -206,6 +206,18 @@ static enum wl_status thpscale_validate(struct wl_ctx *ctx, struct strbuf *err)
 			return WL_BAD_CONFIG;
 		}
 	}
+	/* one knob, two values: [settings] and this section (core/knobs.h) */
+	for (int k = THP_ENABLED; k <= THP_DEFRAG; k++) {
+		const char *want = k == THP_ENABLED ? enabled_modes[o->thp_enabled] : defrag_modes[o->thp_defrag];
+		const struct knob *other = knob_set_find(ctx->env->settings, thp_knob_logical(k));
+
+		if (strcmp(want, "keep") && other && !knob_value_matches(want, other->value)) {
+			strbuf_addf(err, "thpscale.%s = %s and settings.%s = %s (%s) set one knob twice",
+				    k == THP_ENABLED ? "thp_enabled" : "thp_defrag", want, other->name,
+				    other->value, other->origin);
+			return WL_BAD_CONFIG;
+		}
+	}
 	/* a mode the kernel does not offer (an old kernel without
 	 * defer+madvise, say): this machine cannot do what was asked */
 	if (o->thp_enabled && thp_knob_offers(THP_ENABLED, enabled_modes[o->thp_enabled]) != 1) {
@@ -226,7 +238,9 @@ static int set_thp(struct wl_ctx *ctx, enum thp_knob k, const char *want, const 
 	struct thp_priv *p = ctx->priv;
 	char mode[64];
 
-	if (strcmp(want, "keep") && thp_knob_set(&p->knobs[k], k, want))
+	if (strcmp(want, "keep") &&
+	    thp_knob_set(&p->knobs[k], k, want, ctx->env->g->workdir,
+			 k == THP_ENABLED ? "thpscale.thp_enabled" : "thpscale.thp_defrag"))
 		return -1;
 	if (thp_knob_read(k, mode, sizeof(mode)))
 		return -1;
