@@ -235,9 +235,13 @@ int fleet_sbatch_option_check(const char *v, struct strbuf *why)
 		strbuf_addstr(why, "one sbatch option per line, as --name=value");
 		return -1;
 	}
+	/* accounts, QOS names, sizes, mail addresses: printable ASCII (a
+	 * control, C1 or invalid UTF-8 byte would reach sbatch's argv and the
+	 * dry run's output; found by fuzz/fuzz_plan.c) */
 	for (const char *c = v; *c; c++)
-		if ((unsigned char)*c < 0x20 || *c == 0x7f) {
-			strbuf_addstr(why, "a control character in it");
+		if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f) {
+			strbuf_addf(why, "the byte 0x%02x (sbatch options are printable ASCII)",
+				    (unsigned char)*c);
 			return -1;
 		}
 	for (size_t i = 0; sbatch_allowed[i]; i++)
