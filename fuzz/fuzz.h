@@ -41,4 +41,34 @@ static inline char *fuzz_cstr(const uint8_t *data, size_t size)
 		}                                                               \
 	} while (0)
 
+/*
+ * Text a reader's terminal shows must be inert (core/escape.h): valid UTF-8,
+ * no C0 control but newline (when allow_nl) and tab, no DEL, no C1 control
+ * (U+0080..U+009F), no bidirectional control (U+061C, U+200E, U+200F,
+ * U+202A..U+202E, U+2066..U+2069).
+ */
+static inline void fuzz_check_inert(const char *buf, size_t len, int allow_nl)
+{
+	const unsigned char *p = (const unsigned char *)buf, *end = p + len;
+
+	while (p < end) {
+		unsigned c = *p, cp;
+		size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
+			 : (c & 0xf8) == 0xf0 ? 4 : 0;
+
+		FUZZ_CHECK(n && p + n <= end);
+		cp = n == 1 ? c : n == 2 ? c & 0x1f : n == 3 ? c & 0x0f : c & 0x07;
+		for (size_t i = 1; i < n; i++) {
+			FUZZ_CHECK((p[i] & 0xc0) == 0x80);
+			cp = cp << 6 | (p[i] & 0x3f);
+		}
+		if (n == 1)
+			FUZZ_CHECK(c >= 0x20 ? c != 0x7f : c == '\t' || (allow_nl && c == '\n'));
+		FUZZ_CHECK(!(cp >= 0x80 && cp <= 0x9f));
+		FUZZ_CHECK(cp != 0x61c && cp != 0x200e && cp != 0x200f);
+		FUZZ_CHECK(!(cp >= 0x202a && cp <= 0x202e) && !(cp >= 0x2066 && cp <= 0x2069));
+		p += n;
+	}
+}
+
 #endif

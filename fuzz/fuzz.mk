@@ -5,7 +5,7 @@
 # The seed corpora are replayed by the unit test test_fuzz_corpus
 # (fuzz/replay_test.c), built by the normal cc: every harness with its entry
 # point renamed.
-FUZZ_NAMES := results config sysbench kimage archive_policy perf
+FUZZ_NAMES := results config sysbench kimage archive_policy perf plan manifest render
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined

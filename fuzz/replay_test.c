@@ -10,7 +10,8 @@
 #include <errno.h>
 #include "unit.h"
 
-#define HARNESSES(X) X(results) X(config) X(sysbench) X(kimage) X(archive_policy) X(perf)
+#define HARNESSES(X) X(results) X(config) X(sysbench) X(kimage) X(archive_policy) X(perf) \
+	X(plan) X(manifest) X(render)
 #define DECLARE(name) int fuzz_one_##name(const uint8_t *data, size_t size);
 HARNESSES(DECLARE)
 

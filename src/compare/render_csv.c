@@ -25,7 +25,7 @@ static void csv_field(struct strbuf *out, const char *raw)
 	if (strchr("=+-@\t\r", raw[0]) && raw[0])
 		strbuf_addstr(&cell, "'");
 	strbuf_add_inert(&cell, raw);
-	s = cell.buf;
+	s = strbuf_str(&cell);   /* an empty name ("" op) has no buffer */
 	if (!strpbrk(s, ",\"\r\n'") && s[0] != ' ' && (!*s || s[strlen(s) - 1] != ' ')) {
 		strbuf_addstr(out, s);
 		strbuf_release(&cell);

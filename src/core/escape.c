@@ -88,6 +88,9 @@ static void add_inert(struct strbuf *sb, const char *s, bool message)
 	size_t len = strlen(s);
 	unsigned cp;
 
+	/* an empty name still leaves a buffer: callers read sb->buf after it
+	 * (csv_field, md_code: an op named "" crashed compare -f csv/markdown) */
+	strbuf_add(sb, "", 0);
 	for (size_t i = 0; i < len; ) {
 		size_t n = printable_seq(p + i, len - i, &cp);
 

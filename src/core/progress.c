@@ -89,6 +89,19 @@ void progress_done(struct progress *p, double secs, const char *step, int iterat
 	fflush(stdout);
 }
 
+void progress_interrupted(struct progress *p, double secs, const char *step, int iteration,
+			  int iterations, int warmup)
+{
+	char w[64];
+
+	if (lb_quiet)
+		return;
+	what(w, sizeof(w), iteration, iterations, warmup);
+	printf("%s%s: %s %s interrupted after %.1fs (not recorded)\n", p->tty ? "\r\033[K" : "",
+	       p->workload, step, w, secs);
+	fflush(stdout);
+}
+
 void progress_end(struct progress *p)
 {
 	if (!lb_quiet && p->tty) {

@@ -25,6 +25,10 @@ void progress_set_note(struct progress *p, const char *note);
 void progress_unit(struct progress *p, const char *step, int iteration, int iterations, int warmup);
 /* After a unit took `secs`. */
 void progress_done(struct progress *p, double secs, const char *step, int iteration, int iterations, int warmup);
+/* The unit was cut short by a stop request (SIGINT): "interrupted after
+ * 0.2s", not "done" (its samples are not recorded; issue 30). */
+void progress_interrupted(struct progress *p, double secs, const char *step, int iteration,
+			  int iterations, int warmup);
 void progress_end(struct progress *p);
 /* "1h02m", "3m05s", "12s" */
 void format_duration(double secs, char *buf, size_t len);

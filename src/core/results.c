@@ -206,6 +206,11 @@ int wl_result_from_json(json_object *o, const char *path, struct wl_result *out,
 	out->workload = xstrdup(json_object_get_string(v));
 	if (!(tables = get_typed(o, "tables", json_type_array, path, "", err)))
 		goto fail;
+	if (json_object_array_length(tables) > RESULTS_MAX_TABLES) {
+		strbuf_addf(err, "%s: %zu tables: a results file holds at most %d", path,
+			    json_object_array_length(tables), RESULTS_MAX_TABLES);
+		goto fail;
+	}
 	for (size_t i = 0; i < json_object_array_length(tables); i++) {
 		json_object *jt = json_object_array_get_idx(tables, i), *title, *unit, *better, *ops;
 		char where[64];
@@ -261,6 +266,11 @@ int wl_result_from_json(json_object *o, const char *path, struct wl_result *out,
 				result_table_set_x_axis(t, json_object_get_string(xn), json_object_get_string(xu));
 			}
 		}
+		if (json_object_array_length(ops) > RESULTS_MAX_OPS) {
+			strbuf_addf(err, "%s: %s: %zu ops: a table holds at most %d", path, where,
+				    json_object_array_length(ops), RESULTS_MAX_OPS);
+			goto fail;
+		}
 		strmap_release(&seen);
 		for (size_t j = 0; j < json_object_array_length(ops); j++) {
 			json_object *jo = json_object_array_get_idx(ops, j), *op, *samples;
@@ -287,6 +297,11 @@ int wl_result_from_json(json_object *o, const char *path, struct wl_result *out,
 			memset(os, 0, sizeof(*os));
 			os->op = xstrdup(json_object_get_string(op));
 			strmap_put(&seen, os->op, t->nops - 1);
+			if (json_object_array_length(samples) > RESULTS_MAX_SAMPLES) {
+				strbuf_addf(err, "%s: %s: %zu samples: an op holds at most %d", path, w2,
+					    json_object_array_length(samples), RESULTS_MAX_SAMPLES);
+				goto fail;
+			}
 			for (size_t k = 0; k < json_object_array_length(samples); k++) {
 				json_object *s = json_object_array_get_idx(samples, k);
 				double d;
@@ -382,6 +397,34 @@ static long long find_huge_integer(const char *t, size_t len)
 	return -1;
 }
 
+/*
+ * An upper bound on the JSON values in text: every value but the first
+ * follows a ',' or a '[' or ':' outside a string. Counted before json-c
+ * parses, so a file of millions of tiny values is refused before it costs
+ * gigabytes (RESULTS_MAX_VALUES).
+ */
+static uint64_t count_values(const char *t, size_t len)
+{
+	uint64_t n = 1;
+	bool in_str = false;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = t[i];
+
+		if (in_str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_str = false;
+		} else if (c == '"') {
+			in_str = true;
+		} else if (c == ',' || c == '[' || c == ':') {
+			n++;
+		}
+	}
+	return n;
+}
+
 static size_t line_of(const char *text, size_t off)
 {
 	size_t line = 1;
@@ -423,8 +466,20 @@ json_object *json_parse_text(const char *text, size_t len, const char *path, str
 	json_object *o = NULL;
 	enum json_tokener_error jerr = json_tokener_continue;
 	long long huge;
+	uint64_t values = count_values(text, len);
 
+	if (values > RESULTS_MAX_VALUES) {
+		strbuf_addf(err, "%s: more than %llu JSON values (about %llu): a results file holds "
+			    "at most that many (samples, ops, tables), and json-c would need ~70 bytes "
+			    "for each", path, (unsigned long long)RESULTS_MAX_VALUES,
+			    (unsigned long long)values);
+		return NULL;
+	}
 	tok = json_tokener_new();
+	if (!tok) {
+		strbuf_addf(err, "%s: out of memory while reading it", path);
+		return NULL;
+	}
 	while (done < len) {
 		size_t n = len - done < slice ? len - done : slice;
 
@@ -444,6 +499,13 @@ json_object *json_parse_text(const char *text, size_t len, const char *path, str
 		/* a bare number at the very end needs the end of input to finish */
 		o = json_tokener_parse_ex(tok, "", 1);
 		jerr = json_tokener_get_error(tok);
+	}
+	if (!o && jerr == json_tokener_success) {
+		/* json-c 0.16 stops with no value and no error when an
+		 * allocation fails: that is not the file's fault */
+		strbuf_addf(err, "%s: out of memory while parsing it (%zu MiB; json-c needs about "
+			    "40 times a file's size)", path, len >> 20);
+		goto out;
 	}
 	if (!o || jerr != json_tokener_success || done < len) {
 		const char *why = jerr == json_tokener_success ? "unexpected data after the JSON value"

@@ -43,6 +43,18 @@
 
 #define RESULTS_SCHEMA 1
 
+/*
+ * Bounds on what one results file may hold (issue 30). json-c needs ~70
+ * bytes per JSON value (~40 times a file's size), so the values are
+ * counted in the text before it is parsed: RESULTS_MAX_VALUES is ~600 MB
+ * of json-c at most. The largest real files are far below: bench/
+ * compare-scale's 5 tables x 20,000 ops x 30 samples is 3.2 M values.
+ */
+#define RESULTS_MAX_VALUES (UINT64_C(8) << 20)
+#define RESULTS_MAX_TABLES 1000
+#define RESULTS_MAX_OPS 200000        /* per table */
+#define RESULTS_MAX_SAMPLES 100000    /* per op */
+
 enum better { BETTER_LOWER = -1, BETTER_HIGHER = 1 };
 
 struct op_samples {
@@ -107,7 +119,8 @@ int wl_result_save(const char *path, const struct wl_result *r, struct strbuf *e
 void wl_result_release(struct wl_result *r);
 
 /* Parse a JSON file; on a syntax error err says "FILE: invalid JSON at
- * line L, byte B: <reason>". Returns NULL on error. */
+ * line L, byte B: <reason>", on more than RESULTS_MAX_VALUES values or a
+ * failed allocation it says so. Returns NULL on error. */
 json_object *json_load_file(const char *path, struct strbuf *err);
 /* A JSON string holding a NUL ("a\u0000b"): its C string would silently be
  * "a" and collide with another name, so such a value is refused. */

@@ -42,6 +42,16 @@
 #define RA_MAX_MANIFEST (1024 * 1024)
 #define RA_MAX_DEPTH 5                     /* LABEL/logs/round-1/x.log is 4 */
 #define RA_MAX_PATH 1024
+/* The results files (each label's top-level *.json, what compare, plot and
+ * trend load) against the archive's size: results JSON holds numbers and
+ * names, which zstd and gzip shrink 3 to 20 times, and json-c needs ~40
+ * times a file's size in memory, so results that claim more than
+ * RA_MAX_RESULTS_RATIO times the archive, past RA_RESULTS_RATIO_FLOOR in
+ * all, are refused at the entry's header, before a byte is written (a
+ * 12 KB archive holding two 60 MiB results files took compare to 2.9 GB;
+ * issue 30). The logs keep the looser rule of fetch's extraction. */
+#define RA_MAX_RESULTS_RATIO 200
+#define RA_RESULTS_RATIO_FLOOR (UINT64_C(8) << 20)
 /* pack leaves out a log bigger than this (with a warning): results archives
  * are mailed and stored by the thousand; a build log that big says nothing a
  * reader needs that its last lines (kept by the failure message) do not */

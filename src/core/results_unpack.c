@@ -13,6 +13,7 @@
 #include "core/net_client.h"
 #include "core/results.h"
 #include "core/results_archive.h"
+#include "core/strmap.h"
 #include "core/tmpdir.h"
 
 /* The temp folder lives until exit: the labels are read from it (the
@@ -47,7 +48,7 @@ static const char *jstr(json_object *o, const char *key)
 }
 
 /* Folders in dir that the manifest does not list. */
-static int check_no_extra(const char *archive, const char *dir, json_object *labels,
+static int check_no_extra(const char *archive, const char *dir, const struct strlist *labels,
 			  struct strbuf *err)
 {
 	DIR *d = opendir(dir);
@@ -59,13 +60,10 @@ static int check_no_extra(const char *archive, const char *dir, json_object *lab
 		return -1;
 	}
 	while (!ret && (de = readdir(d))) {
-		bool listed = !strcmp(de->d_name, RA_MANIFEST);
+		bool listed = !strcmp(de->d_name, RA_MANIFEST) || strlist_has(labels, de->d_name);
 
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		for (size_t i = 0; !listed && i < json_object_array_length(labels); i++)
-			listed = !strcmp(json_object_get_string(json_object_array_get_idx(labels, i)),
-					 de->d_name);
 		if (!listed) {
 			strbuf_addf(err, "%s: holds the folder '%s', which its manifest does not list",
 				    archive, de->d_name);
@@ -76,18 +74,16 @@ static int check_no_extra(const char *archive, const char *dir, json_object *lab
 	return ret;
 }
 
-/* The manifest of the archive unpacked into dir; its labels' folders. */
-static int check_manifest(const char *archive, const char *dir, struct strlist *dirs,
-			  struct strlist *shown, struct strbuf *err)
+int results_manifest_labels(const char *text, size_t len, const char *archive,
+			    struct strlist *labels_out, struct strbuf *err)
 {
-	char *mpath = xasprintf("%s/%s", dir, RA_MANIFEST);
 	struct strbuf jerr = STRBUF_INIT, why = STRBUF_INIT;
-	json_object *m = json_load_file(mpath, &jerr), *schema, *labels;
+	struct strmap seen = STRMAP_INIT;   /* a hash: a 1 MiB manifest lists ~100,000 */
+	json_object *m = json_parse_text(text, len, RA_MANIFEST, &jerr), *schema, *labels;
 	const char *format;
 	size_t n;
 	int ret = -1;
 
-	free(mpath);
 	if (!m) {
 		/* name the archive, not the temp folder */
 		const char *at = strstr(jerr.buf, ": ");
@@ -102,7 +98,7 @@ static int check_manifest(const char *archive, const char *dir, struct strlist *
 		goto out;
 	}
 	if (!json_object_object_get_ex(m, "schema", &schema) ||
-	    !json_object_is_type(schema, json_type_int) || json_object_get_int(schema) != RA_SCHEMA) {
+	    !json_object_is_type(schema, json_type_int) || json_object_get_int64(schema) != RA_SCHEMA) {
 		strbuf_addf(err, "%s: results archive schema %s is not known (this lrubench reads "
 			    "schema %d; a newer lrubench made it?)", archive,
 			    schema ? json_object_to_json_string(schema) : "(missing)", RA_SCHEMA);
@@ -118,7 +114,6 @@ static int check_manifest(const char *archive, const char *dir, struct strlist *
 		json_object *l = json_object_array_get_idx(labels, i);
 		const char *name = json_object_is_type(l, json_type_string) ? json_object_get_string(l)
 									    : NULL;
-		char *ldir;
 
 		if (!name || json_string_has_nul(l) || label_name_check(name, &why)) {
 			strbuf_addf(err, "%s: its manifest lists a bad label: %s", archive,
@@ -126,26 +121,60 @@ static int check_manifest(const char *archive, const char *dir, struct strlist *
 				    "it holds a NUL character (\\u0000)" : why.buf);
 			goto out;
 		}
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(json_object_get_string(json_object_array_get_idx(labels, j)), name)) {
-				strbuf_addf(err, "%s: its manifest lists label '%s' twice", archive, name);
-				goto out;
-			}
-		ldir = xasprintf("%s/%s", dir, name);
+		if (strmap_get(&seen, name, NULL)) {
+			strbuf_addf(err, "%s: its manifest lists label '%s' twice", archive, name);
+			goto out;
+		}
+		strmap_put(&seen, name, i);   /* name lives in m, which outlives seen */
+		strlist_push(labels_out, name);
+	}
+	ret = 0;
+out:
+	if (ret)
+		strlist_release(labels_out);
+	strmap_release(&seen);
+	json_object_put(m);
+	strbuf_release(&jerr);
+	strbuf_release(&why);
+	return ret;
+}
+
+/* The manifest of the archive unpacked into dir; its labels' folders. */
+static int check_manifest(const char *archive, const char *dir, struct strlist *dirs,
+			  struct strlist *shown, struct strbuf *err)
+{
+	char *mpath = xasprintf("%s/%s", dir, RA_MANIFEST);
+	struct strlist labels = STRLIST_INIT;
+	struct strbuf rerr = STRBUF_INIT;
+	size_t len;
+	char *text = read_regular_file(mpath, RA_MAX_MANIFEST, READ_NOFOLLOW, &len, &rerr);
+	int ret = -1;
+
+	free(mpath);
+	if (!text) {
+		strbuf_addf(err, "%s: %s: cannot be read", archive, RA_MANIFEST);
+		goto out;
+	}
+	if (results_manifest_labels(text, len, archive, &labels, err))
+		goto out;
+	for (size_t i = 0; i < labels.n; i++) {
+		char *ldir = xasprintf("%s/%s", dir, labels.v[i]);
+
 		if (!is_label_dir(ldir)) {
-			strbuf_addf(err, "%s: label '%s' of its manifest has no run.json", archive, name);
+			strbuf_addf(err, "%s: label '%s' of its manifest has no run.json", archive,
+				    labels.v[i]);
 			free(ldir);
 			goto out;
 		}
 		strlist_push(dirs, ldir);
-		strlist_pushf(shown, "%s:%s", archive, name);
+		strlist_pushf(shown, "%s:%s", archive, labels.v[i]);
 		free(ldir);
 	}
-	ret = check_no_extra(archive, dir, labels, err);
+	ret = check_no_extra(archive, dir, &labels, err);
 out:
-	json_object_put(m);
-	strbuf_release(&jerr);
-	strbuf_release(&why);
+	free(text);
+	strlist_release(&labels);
+	strbuf_release(&rerr);
 	return ret;
 }
 

@@ -31,6 +31,16 @@
 int results_unpack(const struct strlist *archives, struct strlist *dirs, struct strlist *shown,
 		   struct strbuf *err);
 
+/*
+ * The manifest's text (archive names the archive in messages): format,
+ * schema, a non-empty list of labels, each by the label rule, none twice.
+ * 0 with the labels appended to labels (empty before), or -1 with err and
+ * labels empty. Pure (fuzz/fuzz_manifest.c): the folders are checked by
+ * the caller.
+ */
+int results_manifest_labels(const char *text, size_t len, const char *archive,
+			    struct strlist *labels, struct strbuf *err);
+
 /* A new private temp folder of the same kind (0700, removed at exit or on
  * a signal), for archives `push` packs on the way; NULL with err. */
 const char *results_private_dir(struct strbuf *err);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <ini.h>
 #include "core/config.h"
+#include "core/escape.h"
 #include "core/label_name.h"
 #include "core/net_client.h"
 #include "core/path.h"
@@ -206,6 +207,55 @@ static int plan_key(struct reader *r, const char *sec, const struct option_def *
 	return -1;
 }
 
+/*
+ * The sbatch options a plan may add (fleet.sbatch), by their full name: the
+ * job runs as root, so an option that picks a file Slurm writes or reads
+ * (--output, --error, --input, --open-mode), the folder or environment the
+ * job runs in (--chdir, --export, --export-file, --get-user-env,
+ * --propagate), who it runs as (--uid, --gid), what runs (--wrap,
+ * --container, burst-buffer scripts) or an option lrubench sets itself
+ * (--array, --dependency, --job-name, --partition, --nodelist, --constraint,
+ * --time, --exclusive, --nodes, --ntasks) is not on it. sbatch takes any
+ * unique prefix of a name (--outp= is --output=), so the name must be one
+ * of these exactly, with a value. Each only asks the scheduler for
+ * something: an account or QOS to charge, resources, mail, a start time.
+ */
+static const char *const sbatch_allowed[] = {
+	"--account", "--begin", "--comment", "--cpus-per-task", "--exclude", "--gres",
+	"--hint", "--licenses", "--mail-type", "--mail-user", "--mem", "--mem-per-cpu",
+	"--nice", "--qos", "--reservation", "--tmp", "--wckey", NULL,
+};
+
+int fleet_sbatch_option_check(const char *v, struct strbuf *why)
+{
+	const char *eq = strchr(v, '=');
+	size_t n = eq ? (size_t)(eq - v) : strlen(v);
+
+	if (strncmp(v, "--", 2) || strpbrk(v, " \t") || !eq || !eq[1]) {
+		strbuf_addstr(why, "one sbatch option per line, as --name=value");
+		return -1;
+	}
+	/* accounts, QOS names, sizes, mail addresses: printable ASCII (a
+	 * control, C1 or invalid UTF-8 byte would reach sbatch's argv and the
+	 * dry run's output; found by fuzz/fuzz_plan.c) */
+	for (const char *c = v; *c; c++)
+		if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f) {
+			strbuf_addf(why, "the byte 0x%02x (sbatch options are printable ASCII)",
+				    (unsigned char)*c);
+			return -1;
+		}
+	for (size_t i = 0; sbatch_allowed[i]; i++)
+		if (strlen(sbatch_allowed[i]) == n && !strncmp(v, sbatch_allowed[i], n))
+			return 0;
+	strbuf_addf(why, "%.*s is not an option a plan may add (allowed, by their full name: ",
+		    (int)n, v);
+	for (size_t i = 0; sbatch_allowed[i]; i++)
+		strbuf_addf(why, "%s%s", i ? " " : "", sbatch_allowed[i]);
+	strbuf_addstr(why, "; the plan's own keys set partition, nodes, constraint and time, "
+		      "and lrubench sets the array, its output and the collect job's dependency)");
+	return -1;
+}
+
 static int fleet_key(struct reader *r, const char *key, const char *v)
 {
 	int known;
@@ -215,13 +265,14 @@ static int fleet_key(struct reader *r, const char *key, const char *v)
 	if (!strcmp(key, "set"))
 		return strlist_push(&p->sets, v), 1;
 	if (!strcmp(key, "sbatch")) {
-		if (strncmp(v, "--", 2) || strchr(v, ' ') || strchr(v, '\t'))
-			return fail_at(r, "fleet.sbatch = %s: one sbatch option per line, as "
-				       "--name=value", v);
-		if (!strncmp(v, "--array", 7) || !strncmp(v, "--dependency", 12) ||
-		    !strncmp(v, "--wrap", 6) || !strncmp(v, "--output", 8))
-			return fail_at(r, "fleet.sbatch = %s: lrubench sets that one itself", v);
-		return strlist_push(&p->sbatch_args, v), 1;
+		struct strbuf why = STRBUF_INIT;
+		int ok = !fleet_sbatch_option_check(v, &why) ||
+			 fail_at(r, "fleet.sbatch = %s: %s", v, strbuf_str(&why));
+
+		strbuf_release(&why);
+		if (ok)
+			strlist_push(&p->sbatch_args, v);
+		return ok;
 	}
 	if (strlist_has(&r->seen, key))
 		return fail_at(r, "fleet.%s given twice", key);
@@ -537,6 +588,27 @@ static void make_tasks(struct fleet_plan *p)
 	}
 }
 
+/*
+ * fleet.lrubench names the program every task and the collect job run as
+ * root on the nodes. One other than this program (another inode than
+ * /proc/self/exe, or none here) is allowed -- the nodes may install it
+ * elsewhere -- but is said, so that a plan from somewhere else cannot run
+ * a program of its choice unnoticed.
+ */
+static void warn_foreign_program(const struct fleet_plan *p)
+{
+	struct stat self, st;
+
+	if (stat("/proc/self/exe", &self))
+		return;
+	if (stat(p->lrubench, &st))
+		warning("%s: fleet.lrubench = %s does not exist here: the nodes run that program as "
+			"root; check that it is lrubench", p->path, p->lrubench);
+	else if (st.st_dev != self.st_dev || st.st_ino != self.st_ino)
+		warning("%s: fleet.lrubench = %s is not this program: the nodes run it as root; "
+			"check that it is the lrubench you mean", p->path, p->lrubench);
+}
+
 static int check_plan(struct fleet_plan *p, struct strbuf *err)
 {
 	size_t longest_node = p->nodes.n ? 0 : 32;   /* Slurm's names: assume 32 */
@@ -607,6 +679,8 @@ static int check_plan(struct fleet_plan *p, struct strbuf *err)
 		strbuf_addf(err, "%s: fleet.lrubench = %s: give an absolute path", p->path, p->lrubench);
 		return -1;
 	}
+	if (p->lrubench)
+		warn_foreign_program(p);
 	if (!p->lrubench) {
 		char self[PATH_MAX];
 		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -809,7 +883,7 @@ char *fleet_task_store_url(const struct fleet_plan *p, const struct fleet_task *
 	return xasprintf("%s%s/task-%zu.tar.zst", p->store, p->name, t->id);
 }
 
-void fleet_plan_print(const struct fleet_plan *p, FILE *out)
+static void plan_print_raw(const struct fleet_plan *p, FILE *out)
 {
 	fprintf(out, "plan %s: %s, %s mode, %zu kernel%s x %u repetition%s x %s = %zu task%s\n",
 		p->path, p->name, p->mode == FLEET_VM ? "vm" : "host", p->nkernels,
@@ -867,4 +941,25 @@ void fleet_plan_print(const struct fleet_plan *p, FILE *out)
 	}
 	fprintf(out, "  then: a job after all of them (afterany) that collects, pools the "
 		"repetitions and compares\n");
+}
+
+/* Every value of the plan is text from a file: the whole is printed inert
+ * (core/escape.h; its own newlines stay). */
+void fleet_plan_print(const struct fleet_plan *p, FILE *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m) {
+		error("cannot print the plan: out of memory");
+		return;
+	}
+	plan_print_raw(p, m);
+	fclose(m);
+	strbuf_add_inert_message(&sb, text);
+	fputs(strbuf_str(&sb), out);
+	strbuf_release(&sb);
+	free(text);
 }

@@ -27,7 +27,9 @@
  *                               each kernel x repetition
  *   constraint = epyc           sbatch --constraint: node features
  *   time = 2:00:00              sbatch --time of each task
- *   sbatch = --account=mm       one more sbatch argument (repeatable)
+ *   sbatch = --account=mm       one more sbatch argument (repeatable): one
+ *                               of an allow-list, by its full name
+ *                               (fleet_sbatch_option_check)
  *   lrubench = /opt/lb/lrubench the program on the nodes (default: this one)
  *
  *   [kernel base]               one section per kernel, the first is the
@@ -115,6 +117,11 @@ struct fleet_plan {
  */
 int fleet_plan_load(const char *path, struct fleet_plan *p, struct strbuf *err);
 void fleet_plan_release(struct fleet_plan *p);
+
+/* May a plan add this sbatch option (fleet.sbatch)? An allow-list of full
+ * option names with a value (plan.c says why each is safe for a root job);
+ * 0, or -1 with the reason in why. */
+int fleet_sbatch_option_check(const char *v, struct strbuf *why);
 
 /* The label of a task that ran on node: "<kernel>-<node>-r<rep>". */
 char *fleet_task_label(const struct fleet_plan *p, const struct fleet_task *t, const char *node);

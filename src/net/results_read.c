@@ -25,6 +25,7 @@ struct reader {
 	char *buf;
 	size_t entries;
 	uint64_t total;
+	uint64_t results_total;   /* the labels' top-level files: what compare loads */
 	uint64_t archive_size;
 };
 
@@ -190,6 +191,14 @@ static int read_entry(struct reader *r, struct archive_entry *e)
 	    r->total / (r->archive_size ? r->archive_size : 1) > EXTRACT_DEFAULT_MAX_RATIO)
 		return refuse(r, name, "the files hold more than 100 times the archive's size "
 			      "(a compression bomb?)");
+	if (!first && !below_top(name)) {
+		r->results_total += (uint64_t)size;
+		if (r->results_total > RA_RESULTS_RATIO_FLOOR &&
+		    r->results_total / (r->archive_size ? r->archive_size : 1) > RA_MAX_RESULTS_RATIO)
+			return refuse(r, name, "the results files hold more than 200 times the "
+				      "archive's size (results JSON compresses 3 to 20 times; a "
+				      "compression bomb?)");
+	}
 	return read_file(r, name, (uint64_t)size);
 }
 

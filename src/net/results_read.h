@@ -19,7 +19,9 @@
  *   - more than RA_MAX_ENTRIES entries, a file above RA_MAX_FILE, more than
  *     RA_MAX_TOTAL bytes in all, or -- past EXTRACT_RATIO_FLOOR, as fetch's
  *     extraction -- more than EXTRACT_DEFAULT_MAX_RATIO times the archive's
- *     size (a compression bomb stops there).
+ *     size (a compression bomb stops there); the labels' top-level files
+ *     (the results JSON compare loads) more than RA_MAX_RESULTS_RATIO times
+ *     it past RA_RESULTS_RATIO_FLOOR (results_archive.h).
  * What is written gets mode 0644 (folders 0755) whatever the archive says:
  * no setuid, no world-writable file. Files are created with O_EXCL and
  * O_NOFOLLOW below dest, which holds nothing but what this code made, so

@@ -236,7 +236,10 @@ static enum wl_status run_iteration(struct loop *l, size_t s, int it, bool *fini
 		run_json_write(rs, "running");
 	/* the units left after this one, which progress_done counts */
 	progress_replan(&l->pg, sched_units_left(&l->sc) + l->profiles + 1);
-	progress_done(&l->pg, secs, ctx->steps[s], it, l->iters, l->warm);
+	if (st == WL_INTERRUPTED)
+		progress_interrupted(&l->pg, secs, ctx->steps[s], it, l->iters, l->warm);
+	else
+		progress_done(&l->pg, secs, ctx->steps[s], it, l->iters, l->warm);
 	profile_iter_release(&ic);
 	json_object_put(smp.pending_details);
 	strbuf_release(&smp.why);

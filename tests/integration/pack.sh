@@ -149,6 +149,7 @@ duplicate|refusing entry 'good/run.json': a second entry of this name
 second-manifest|a second manifest
 huge-file|refusing entry 'good/logs/huge.log': a file above 1 GiB
 bomb|refusing entry 'good/logs/zeros.log': the files hold more than 100 times the archive's size
+results-bomb|refusing entry 'good/readtwice.json': the results files hold more than 200 times the archive's size
 EOF
 }
 

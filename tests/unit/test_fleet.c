@@ -116,6 +116,105 @@ static void bad_plans(void **state)
 	bad("[fleet]\nname = n\nresults = /r\nsuite =\n[kernel a]\n", "suite has no value");
 }
 
+/* fleet.sbatch (issue 30, 11): an allow-list of full names. sbatch reads a
+ * unique prefix as the option (--outp= is --output=), so an abbreviation of
+ * what lrubench sets, and the options that pick files, folders or the
+ * environment of the root job, are refused; an allowed one is kept. */
+static void sbatch_allow_list(void **state)
+{
+	static const char *const refused[] = {
+		"--outp=/etc/cron.d/x", "--dep=afterok:1", "--arr=0-9999", "--error=/etc/passwd",
+		"--chdir=/tmp", "--export=LD_PRELOAD=/tmp/x.so", "--export-file=/tmp/e",
+		"--input=/etc/shadow", "--open-mode=append", "--uid=0", "--wrap=id",
+		"--get-user-env", "--account", "--account=", "--qos=a\x1b[2J", "--o=/x",
+		"--mem-per-c=1G", NULL,
+	};
+	struct fleet_plan p;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; refused[i]; i++) {
+		char *plan = xasprintf("[fleet]\nname = n\nresults = /r\nsbatch = %s\n[kernel a]\n",
+				       refused[i]);
+
+		bad(plan, "fleet.sbatch = ");
+		free(plan);
+	}
+	bad("[fleet]\nname = n\nresults = /r\nsbatch = --outp=/x\n[kernel a]\n",
+	    "--outp is not an option a plan may add (allowed, by their full name: --account");
+	assert_int_equal(load("[fleet]\nname = n\nresults = /r\nsbatch = --qos=bench\n"
+			      "sbatch = --mem-per-cpu=2G\nsbatch = --account=mm\n[kernel a]\n", &p, &err), 0);
+	assert_int_equal(p.sbatch_args.n, 3);
+	assert_string_equal(p.sbatch_args.v[1], "--mem-per-cpu=2G");
+	fleet_plan_release(&p);
+	strbuf_release(&err);
+}
+
+/* fleet.lrubench other than this program is said (issue 30, 11); the
+ * default (this program) and a path to it are not. */
+static void foreign_program_is_warned(void **state)
+{
+	struct fleet_plan p;
+	struct strbuf err = STRBUF_INIT;
+	char self[4096], *plan, *out;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	(void)state;
+	assert_true(n > 0);
+	self[n] = '\0';
+	capture_start();
+	assert_int_equal(load("[fleet]\nname = n\nresults = /r\nlrubench = /bin/sh\n[kernel a]\n",
+			      &p, &err), 0);
+	fleet_plan_release(&p);
+	assert_int_equal(load("[fleet]\nname = n\nresults = /r\nlrubench = /nonexistent/lb\n"
+			      "[kernel a]\n", &p, &err), 0);
+	fleet_plan_release(&p);
+	out = capture_end();
+	assert_non_null(strstr(out, "fleet.lrubench = /bin/sh is not this program: the nodes run "
+			       "it as root"));
+	assert_non_null(strstr(out, "fleet.lrubench = /nonexistent/lb does not exist here"));
+	free(out);
+	plan = xasprintf("[fleet]\nname = n\nresults = /r\nlrubench = %s\n[kernel a]\n", self);
+	capture_start();
+	assert_int_equal(load(plan, &p, &err), 0);
+	fleet_plan_release(&p);
+	assert_int_equal(load("[fleet]\nname = n\nresults = /r\n[kernel a]\n", &p, &err), 0);
+	fleet_plan_release(&p);
+	out = capture_end();
+	assert_null(strstr(out, "fleet.lrubench"));
+	free(out);
+	free(plan);
+	strbuf_release(&err);
+}
+
+/* The printed plan is inert text (issue 30, 11 and 4): escapes in values
+ * are shown escaped. */
+static void plan_print_is_inert(void **state)
+{
+	struct fleet_plan p;
+	struct strbuf err = STRBUF_INIT;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	(void)state;
+	assert_int_equal(load("[fleet]\nname = n\nresults = /r/\x1b]8;;http://x\x07" "a\n"
+			      "partition = p\xe2\x80\xaeq\n[kernel a]\nrelease = 6.8\x1b[2J\n"
+			      "constraint = c\xc2\x9b" "1m\n", &p, &err), 0);
+	m = open_memstream(&text, &len);
+	fleet_plan_print(&p, m);
+	fclose(m);
+	assert_null(strchr(text, '\x1b'));
+	assert_null(strchr(text, '\x07'));
+	assert_null(strstr(text, "\xe2\x80\xae"));
+	assert_null(strstr(text, "\xc2\x9b"));
+	assert_non_null(strstr(text, "release 6.8\\x1b[2J"));
+	assert_non_null(strstr(text, "--partition=p\\u202eq"));
+	free(text);
+	fleet_plan_release(&p);
+	strbuf_release(&err);
+}
+
 static void job_ids(void **state)
 {
 	char *id;
@@ -175,6 +274,9 @@ int main(void)
 		cmocka_unit_test(tasks_and_groups),
 		cmocka_unit_test(labels_read_back),
 		cmocka_unit_test(bad_plans),
+		cmocka_unit_test(sbatch_allow_list),
+		cmocka_unit_test(foreign_program_is_warned),
+		cmocka_unit_test(plan_print_is_inert),
 		cmocka_unit_test(job_ids),
 		cmocka_unit_test(states),
 		cmocka_unit_test(scripts_quote_every_word),

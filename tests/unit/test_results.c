@@ -2,6 +2,8 @@
 /* The results schema: round trip, and errors that name file and place;
  * label folders and the labels of a command line (labels.c). */
 #include "unit.h"
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include "core/results.h"
 #include "compare/labels.h"
 
@@ -275,10 +277,133 @@ static void x_axis_round_trip(void **state)
 	free(p);
 }
 
+/* An array of n one-digit numbers: "[0,1,2,...]". */
+static char *many_values(size_t n, size_t *len)
+{
+	char *t = xmalloc(2 * n + 2);
+
+	t[0] = '[';
+	for (size_t i = 0; i < n; i++) {
+		t[1 + 2 * i] = (char)('0' + i % 10);
+		t[2 + 2 * i] = ',';
+	}
+	t[2 * n] = ']';
+	t[2 * n + 1] = '\0';
+	*len = 2 * n + 1;
+	return t;
+}
+
+/* Results size (issue 30, 6): a file of more values than a results file
+ * holds is refused before json-c parses it (8 M values took ~600 MB), and
+ * tables, ops and samples are bounded with messages that say so. */
+static void size_bounds(void **state)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct wl_result r;
+	size_t len;
+	char *t = many_values(RESULTS_MAX_VALUES + 1, &len), *path;
+	json_object *o;
+
+	(void)state;
+	assert_null(json_parse_text(t, len, "big.json", &err));
+	assert_non_null(strstr(err.buf, "big.json: more than 8388608 JSON values"));
+	assert_null(strstr(err.buf, "invalid JSON"));
+	free(t);
+	strbuf_reset(&err);
+	/* a string holding ',' is one value */
+	o = json_parse_text("[\",,,,\", 1]", 11, "s.json", &err);
+	assert_non_null(o);
+	json_object_put(o);
+	{
+		struct strbuf f = STRBUF_INIT;
+
+		strbuf_addstr(&f, "{\"schema\": 1, \"workload\": \"w\", \"tables\": [");
+		for (int i = 0; i <= RESULTS_MAX_TABLES; i++)
+			strbuf_addf(&f, "%s{\"title\": \"t%d\", \"unit\": \"u\", \"better\": \"higher\", "
+				    "\"ops\": []}", i ? "," : "", i);
+		strbuf_addstr(&f, "]}");
+		path = unit_put("tables.json", f.buf);
+		assert_int_equal(wl_result_load(path, &r, &err), -1);
+		assert_non_null(strstr(err.buf, "1001 tables: a results file holds at most 1000"));
+		free(path);
+		strbuf_reset(&err);
+		strbuf_reset(&f);
+		strbuf_addstr(&f, "{\"schema\": 1, \"workload\": \"w\", \"tables\": [{\"title\": \"t\", "
+			      "\"unit\": \"u\", \"better\": \"higher\", \"ops\": [{\"op\": \"a\", \"samples\": [");
+		for (int i = 0; i <= RESULTS_MAX_SAMPLES; i++)
+			strbuf_addstr(&f, i ? ",1" : "1");
+		strbuf_addstr(&f, "]}]}]}");
+		path = unit_put("samples.json", f.buf);
+		assert_int_equal(wl_result_load(path, &r, &err), -1);
+		assert_non_null(strstr(err.buf, "tables[0].ops[0]: 100001 samples: an op holds at most "
+				       "100000"));
+		free(path);
+		strbuf_release(&f);
+	}
+	strbuf_release(&err);
+}
+
+/* An allocation that fails while json-c parses says "out of memory", not
+ * "invalid JSON" (issue 30, 6): in a child whose address space is capped.
+ * Not under AddressSanitizer, which reserves terabytes of address space. */
+static void out_of_memory_is_said(void **state)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	(void)state;
+	skip();
+#else
+	size_t len;
+	char *t = many_values(4 << 20, &len), *path = xasprintf("%s/oom.err", unit_tmp);
+	pid_t pid;
+	int st;
+
+	(void)state;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct strbuf err = STRBUF_INIT;
+		/* what the child uses now, plus 64 MiB: json-c needs ~280 MB */
+		struct rlimit rl;
+		FILE *f = fopen(path, "w");
+		char line[256];
+		unsigned long vm = 0;
+		FILE *s = fopen("/proc/self/status", "r");
+
+		while (s && fgets(line, sizeof(line), s))
+			if (sscanf(line, "VmSize: %lu kB", &vm) == 1)
+				break;
+		if (s)
+			fclose(s);
+		rl.rlim_cur = rl.rlim_max = (vm << 10) + (64 << 20);
+		if (!f || !vm || setrlimit(RLIMIT_AS, &rl))
+			_exit(3);
+		if (json_parse_text(t, len, "oom.json", &err))
+			_exit(4);
+		fputs(err.buf, f);
+		fclose(f);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	{
+		char *msg = read_file_str(path, &len);
+
+		assert_non_null(msg);
+		assert_non_null(strstr(msg, "oom.json: out of memory while parsing it"));
+		assert_null(strstr(msg, "invalid JSON"));
+		free(msg);
+	}
+	free(path);
+	free(t);
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip), cmocka_unit_test(errors), cmocka_unit_test(accepted),
+		cmocka_unit_test(size_bounds), cmocka_unit_test(out_of_memory_is_said),
 		cmocka_unit_test(label_folder), cmocka_unit_test(labels_of_command_line),
 		cmocka_unit_test(op_x), cmocka_unit_test(x_axis_round_trip),
 	};

@@ -761,10 +761,43 @@ static void test_resume_makes_a_pending_pass_first(void **state)
 	free(nopath);
 }
 
+/* An iteration cut short by SIGINT is said to be interrupted, not done
+ * (issue 30, 23): its samples are not recorded, and the progress line must
+ * not claim them. */
+static void test_interrupted_iteration_is_not_done(void **state)
+{
+	char *path = tmp_path("progress.out"), *out;
+	int saved = dup(1), fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	size_t len;
+
+	(void)state;
+	assert_true(saved >= 0 && fd >= 0);
+	script_reset(2);
+	S.stop_after = 3;   /* s-1: warm-up, iteration 1, then 2/2 interrupted */
+	fflush(stdout);
+	dup2(fd, 1);
+	close(fd);
+	lb_quiet = false;
+	assert_int_equal(execute("cut", NULL, false, false, false, NULL), LB_EXIT_INTERRUPTED);
+	fflush(stdout);
+	lb_quiet = true;
+	dup2(saved, 1);
+	close(saved);
+	lb_interrupted = 0;
+	out = read_file_str(path, &len);
+	assert_non_null(out);
+	assert_non_null(strstr(out, "s-1 iteration 1/2 done in"));
+	assert_non_null(strstr(out, "s-1 iteration 2/2 interrupted after"));
+	assert_null(strstr(out, "iteration 2/2 done in"));
+	free(out);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_run_complete),
+		cmocka_unit_test(test_interrupted_iteration_is_not_done),
 		cmocka_unit_test(test_interleave),
 		cmocka_unit_test(test_op_fails),
 		cmocka_unit_test(test_oom_in_the_log_fails_the_op),
