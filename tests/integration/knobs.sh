@@ -31,7 +31,8 @@ readers_in_memcg() {
   local f
   for f in /sys/fs/cgroup/memory/lrubench-"$pid"/readtwice-*/cgroup.procs \
            /sys/fs/cgroup/lrubench-"$pid"/readtwice-*/cgroup.procs; do
-    [ -s "$f" ] && return 0
+    # (cgroupfs files have no size: read them)
+    [ -n "$(cat "$f" 2>/dev/null)" ] && return 0
   done
   kill -0 "$pid" 2>/dev/null || { cat "$T/err"; fail "the run ended before a step ran"; }
   return 1
@@ -42,8 +43,11 @@ readers_in_memcg() {
 # Its setup writes the files first, which takes minutes on a loaded 2-CPU
 # machine: the bound is lib.sh's wait_for's ten times over.
 kn_start_long_run() {
-  kn_run --label long -i 1000 --set global.warmup=0 --set readtwice.memcgs=1 \
-    --set readtwice.file_size=64M "$@" >"$T/out" 2>"$T/err" &
+  # lrubench itself in the background (not kn_run: $! would be the
+  # function's subshell, and the run's cgroup is named after lrubench's pid)
+  "$LRUBENCH" run -w readtwice --quick -o "$T/r" --set global.workdir="$T/work" --label long \
+    -i 1000 --set global.warmup=0 --set readtwice.memcgs=1 --set readtwice.file_size=64M \
+    "$@" >"$T/out" 2>"$T/err" &
   pid=$!
   local _i
   for _i in $(seq 1 3000); do
@@ -175,6 +179,12 @@ test_knobs_sweep_thp_two_labels_compare_and_gate() {
   assert_grep_err "same kernel, compared on purpose"
   # one build, nothing deliberate different: still the same-build failure
   cp -r "$T/r/k+transparent_hugepage.enabled-always" "$T/r/twin"
+  python3 - "$T/r/twin/run.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["label"] = "twin"   # a label is named once among the compared folders
+json.dump(d, open(sys.argv[1], "w"))
+PY
   expect_exit 1 "$LRUBENCH" compare --fail-on-regression 100000 \
     "$T/r/k+transparent_hugepage.enabled-always" "$T/r/twin"
   assert_grep_err "same kernel build"
