@@ -77,10 +77,14 @@ static int add_manifest(struct packer *p, char *const *labels, size_t n)
 	return ret;
 }
 
-/* One regular file, opened without following a symlink, copied whole. */
-static int add_file(struct packer *p, const char *name, const char *path)
+/* One regular file, dirfd/n opened without following a link (the tree is
+ * walked by descriptor: a folder swapped for a link between the listing
+ * and the open is never followed, issue 30), copied whole; path names it
+ * in messages. */
+static int add_file(struct packer *p, const char *name, int dirfd, const char *n,
+		    const char *path)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+	int fd = openat(dirfd, n, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	struct stat st;
 	off_t left;
 	int ret = 0;
@@ -134,14 +138,19 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The names in dir, sorted (no "." or ".."). */
-static int list_dir(const char *dir, struct strlist *names)
+/* The names in the folder open at dirfd, sorted (no "." or ".."); dirfd
+ * stays open and the caller's. */
+static int list_dir(int dirfd, const char *dir, struct strlist *names)
 {
-	DIR *d = opendir(dir);
+	int fd = dup(dirfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *de;
 
-	if (!d)
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
 		return error_errno("cannot read folder %s", dir);
+	}
 	while ((de = readdir(d)))
 		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
 			strlist_push(names, de->d_name);
@@ -151,36 +160,54 @@ static int list_dir(const char *dir, struct strlist *names)
 	return 0;
 }
 
-/* logs/ and below: regular files up to RA_LOG_MAX, real folders. */
-static int add_logs(struct packer *p, const char *name, const char *path)
+/* A real folder dirfd/n (never through a link), or -1 with errno. */
+static int open_subdir(int dirfd, const char *n)
+{
+	return openat(dirfd, n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+/* logs/ and below (the folder open at dirfd, path for messages): regular
+ * files up to RA_LOG_MAX, real folders. */
+static int add_logs(struct packer *p, const char *name, int dirfd, const char *path)
 {
 	struct strlist names = STRLIST_INIT;
 	char why_buf[256];
 	int ret;
 
-	if ((ret = add_header(p, name, AE_IFDIR, 0, 0)) || (ret = list_dir(path, &names)))
+	if ((ret = add_header(p, name, AE_IFDIR, 0, 0)) || (ret = list_dir(dirfd, path, &names)))
 		return ret;
 	for (size_t i = 0; i < names.n && !ret; i++) {
-		char *sub_name = xasprintf("%s/%s", name, names.v[i]);
-		char *sub_path = xasprintf("%s/%s", path, names.v[i]);
+		const char *n = names.v[i];
+		char *sub_name = xasprintf("%s/%s", name, n);
+		char *sub_path = xasprintf("%s/%s", path, n);
 		const char *why = ra_check_entry_name(sub_name, why_buf, sizeof(why_buf));
 		struct stat st;
 
-		if (lb_stop_requested())
+		if (lb_stop_requested()) {
 			ret = -2;
-		else if (lstat(sub_path, &st))
+		} else if (fstatat(dirfd, n, &st, AT_SYMLINK_NOFOLLOW)) {
 			ret = error_errno("cannot read %s", sub_path);
-		else if (why)
+		} else if (why) {
 			warning("left out %s: %s", sub_path, why);
-		else if (S_ISDIR(st.st_mode))
-			ret = add_logs(p, sub_name, sub_path);
-		else if (!S_ISREG(st.st_mode))
+		} else if (S_ISDIR(st.st_mode)) {
+			int sub = open_subdir(dirfd, n);
+
+			if (sub < 0 && (errno == ELOOP || errno == ENOTDIR)) {
+				warning("left out %s: not a regular file or folder", sub_path);
+			} else if (sub < 0) {
+				ret = error_errno("cannot read %s", sub_path);
+			} else {
+				ret = add_logs(p, sub_name, sub, sub_path);
+				close(sub);
+			}
+		} else if (!S_ISREG(st.st_mode)) {
 			warning("left out %s: not a regular file or folder", sub_path);
-		else if ((uint64_t)st.st_size > RA_LOG_MAX)
+		} else if ((uint64_t)st.st_size > RA_LOG_MAX) {
 			warning("left out %s: %lld bytes, above the 16 MiB kept of a log", sub_path,
 				(long long)st.st_size);
-		else
-			ret = add_file(p, sub_name, sub_path);
+		} else {
+			ret = add_file(p, sub_name, dirfd, n, sub_path);
+		}
 		free(sub_name);
 		free(sub_path);
 	}
@@ -199,33 +226,48 @@ static int add_label(struct packer *p, const char *label, const char *dir)
 {
 	struct strlist names = STRLIST_INIT;
 	char why_buf[256];
-	int ret;
+	int ret, dfd;
 
-	if ((ret = add_header(p, label, AE_IFDIR, 0, 0)) || (ret = list_dir(dir, &names)))
+	/* the label folder as named (the user's own path); below it, by descriptor */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return error_errno("cannot read folder %s", dir);
+	if ((ret = add_header(p, label, AE_IFDIR, 0, 0)) || (ret = list_dir(dfd, dir, &names))) {
+		close(dfd);
 		return ret;
+	}
 	for (size_t i = 0; i < names.n && !ret; i++) {
 		const char *n = names.v[i];
 		char *name = xasprintf("%s/%s", label, n);
 		char *path = xasprintf("%s/%s", dir, n);
 		struct stat st;
 
-		if (lb_stop_requested())
+		if (lb_stop_requested()) {
 			ret = -2;
-		else if (lstat(path, &st))
+		} else if (fstatat(dfd, n, &st, AT_SYMLINK_NOFOLLOW)) {
 			ret = error_errno("cannot read %s", path);
-		else if (!strcmp(n, "logs") && S_ISDIR(st.st_mode))
-			ret = add_logs(p, name, path);
-		else if (!is_json_name(n))
+		} else if (!strcmp(n, "logs") && S_ISDIR(st.st_mode)) {
+			int sub = open_subdir(dfd, n);
+
+			if (sub < 0) {
+				ret = error_errno("cannot read %s", path);
+			} else {
+				ret = add_logs(p, name, sub, path);
+				close(sub);
+			}
+		} else if (!is_json_name(n)) {
 			;   /* not results: stays home */
-		else if (ra_check_entry_name(name, why_buf, sizeof(why_buf)) || !S_ISREG(st.st_mode))
+		} else if (ra_check_entry_name(name, why_buf, sizeof(why_buf)) || !S_ISREG(st.st_mode)) {
 			ret = error("cannot pack %s: a results file must be a regular file named "
 				    "A-Z a-z 0-9 . _ + - = , @", path);
-		else
-			ret = add_file(p, name, path);
+		} else {
+			ret = add_file(p, name, dfd, n, path);
+		}
 		free(name);
 		free(path);
 	}
 	strlist_release(&names);
+	close(dfd);
 	return ret;
 }
 

@@ -269,3 +269,39 @@ test_pack_report_trend_baseline_read_archives() {
   assert_grep_err "the archive holds 2 labels"
   assert_tmp_clean
 }
+
+# A folder under logs/ that another user swaps for a link to a root-only
+# folder while pack walks it (issue 30, point 7): the walk is by descriptor
+# (openat with O_NOFOLLOW of each name under a folder held open), so no
+# archive ever holds the root-only file. The swap is an atomic exchange
+# (renameat2 RENAME_EXCHANGE) in a tight loop; with the old walk by path
+# (lstat, then open of logs/d/key) 2 archives of 60 held it here.
+test_pack_never_follows_a_swapped_folder() {
+  need_root
+  pack_setup
+  local L=$T/r/6.8.0-vanilla i swapper held=0
+  mkdir -p "$L/logs/d" "$T/secret"
+  echo "an ordinary log" > "$L/logs/d/key"
+  echo "root only" > "$T/secret/key"
+  chmod 700 "$T/secret"
+  ln -s "$T/secret" "$L/logs/d.link"
+  python3 - "$L/logs" <<'PY' &
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+d = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECTORY)
+SYS_renameat2, RENAME_EXCHANGE = 316, 2
+while True:
+    if libc.syscall(SYS_renameat2, d, b"d", d, b"d.link", RENAME_EXCHANGE) != 0:
+        sys.exit("renameat2: %s" % os.strerror(ctypes.get_errno()))
+PY
+  swapper=$!
+  for i in $(seq 1 100); do
+    "$LRUBENCH" pack -q "$L" -o "$T/a$i.tar.zst" >/dev/null 2>&1 || continue
+    tar --zstd -xOf "$T/a$i.tar.zst" --wildcards '*/logs/d/key' 2>/dev/null | grep -q "root only" &&
+      held=$((held + 1))
+    rm -f "$T/a$i.tar.zst"
+  done
+  kill "$swapper"; wait "$swapper" 2>/dev/null
+  assert_eq "$held" 0 "archives holding the root-only file"
+  assert_tmp_clean
+}
