@@ -45,7 +45,7 @@ static const struct popt fetch_options[] = {
 	POPT_UINT(0, "retries", &O.retries, "N", "retries of a transient failure, 0..20 (3)", 0, 20),
 	POPT_STRING(0, "extract", &O.extract, "DIR", "also extract the entry (or TARBALL) into DIR"),
 	POPT_STRING(0, "max-size", &O.max_size, "SIZE",
-		    "refuse a download larger than SIZE (2G; --results 256M)"),
+		    "refuse a larger download (2G; --results 256M)"),
 	POPT_STRING(0, "timeout", &O.timeout, "TIME", "give up a fetch after TIME (1h; --results 10m)"),
 	POPT_STRING(0, "extract-max-size", &O.x_max_size, "SIZE", "refuse files over SIZE (16G)"),
 	POPT_STRING(0, "extract-max-files", &O.x_max_files, "N", "refuse over N entries (500000)"),
