@@ -173,7 +173,7 @@ test_plot_index_has_compare_table() {
 test_plot_write_failure_is_exit_1() {
   mkdir -p "$T/plots/readtwice-mb-s-aggregate-scaling.dat" "$T/bin"
   expect_exit 1 env PATH="$T/bin" "$LRUBENCH" plot -o "$T/plots" "$PLOT_FIX"
-  assert_grep_err "$T/plots/readtwice-mb-s-aggregate-scaling.dat is a folder: lrubench writes only to a regular file"
+  assert_grep_err "$T/plots/readtwice-mb-s-aggregate-scaling.dat is a folder: plot replaces only a regular file"
 }
 
 test_plot_bad_format() {
