@@ -445,6 +445,16 @@ char *read_regular_file(const char *path, size_t max, unsigned flags, size_t *le
 	return read_regular_file_at(AT_FDCWD, path, max, flags, len, err);
 }
 
+static void too_large(struct strbuf *err, const char *path, size_t max)
+{
+	char lim[32];
+
+	format_size(max, lim, sizeof(lim));
+	if (err)
+		strbuf_addf(err, "cannot read %s: larger than %sB (the limit for this kind of file)",
+			    path, lim);
+}
+
 char *read_regular_file_at(int dirfd, const char *path, size_t max, unsigned flags, size_t *len,
 			   struct strbuf *err)
 {
@@ -461,13 +471,8 @@ char *read_regular_file_at(int dirfd, const char *path, size_t max, unsigned fla
 		struct stat st;
 
 		if (!fstat(fd, &st) && st.st_size > 0 && (uint64_t)st.st_size > (uint64_t)max) {
-			char lim[32];
-
 			e = EFBIG;
-			format_size(max, lim, sizeof(lim));
-			if (err)
-				strbuf_addf(err, "cannot read %s: larger than %sB (the limit for "
-					    "this kind of file)", path, lim);
+			too_large(err, path, max);
 			goto fail;
 		}
 	}
@@ -493,13 +498,8 @@ char *read_regular_file_at(int dirfd, const char *path, size_t max, unsigned fla
 		sb.len += (size_t)r;
 		sb.buf[sb.len] = '\0';
 		if (sb.len > max) {
-			char lim[32];
-
 			e = EFBIG;
-			format_size(max, lim, sizeof(lim));
-			if (err)
-				strbuf_addf(err, "cannot read %s: larger than %sB (the limit for "
-					    "this kind of file)", path, lim);
+			too_large(err, path, max);
 			goto fail;
 		}
 	}
