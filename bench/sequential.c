@@ -110,18 +110,18 @@ int main(int argc, char **argv)
 {
 	static const double spreads[] = { 1, 3, 5, 10 };
 	static const double changes[] = { 0, -2, 2, -3, 3, -5, 5, -10, 10 };
-	static const size_t nbs[] = { 3, 5, 12 };
-	struct adaptive_plan p = { 2.0, 3, 30, 0, SEQ_ALPHA };
+	static const size_t nbs[] = { 3, 5, 12, 24 };
+	struct adaptive_plan p = { 2.0, 3, 30, 0, SEQ_ALPHA, 5.0 };
 	size_t trials = argc > 1 ? strtoul(argv[1], NULL, 10) : 2000;
 	unsigned long long seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
 	double worst_fd = 0, se = sqrt(SEQ_ALPHA * (1 - SEQ_ALPHA) / (double)trials);
-	bool goal_power = false;
-	double goal_mean = 0, goal_rate = 0;
+	double goal_mean[2] = { 0 }, goal_rate[2] = { 0 };
 
 	printf("%s, alpha %.0f%% over all looks; precision ±%g%%, min %zu, max %zu "
-	       "iterations; %zu trials a row (simulation error of a 5%% rate: ±%.2f%%)\n",
+	       "iterations, last look planned for %g%% at %.0f%% power; %zu trials a row "
+	       "(simulation error of a 5%% rate: ±%.2f%%)\n",
 	       ADAPTIVE_DESIGN, 100 * SEQ_ALPHA, p.precision, p.min_iterations, p.max_iterations,
-	       trials, 100 * se);
+	       p.detect, 100 * SEQ_POWER, trials, 100 * se);
 	printf("%-6s %6s %7s %4s | %8s %8s %8s %8s %8s | %6s %4s\n", "dist", "spread", "change", "nb",
 	       "false", "power", "equiv", "noisy", "cap", "mean", "p90");
 	for (int dist = 0; dist < 2; dist++)
@@ -148,16 +148,22 @@ int main(int argc, char **argv)
 					       100.0 * (double)r.noisy / (double)trials,
 					       100.0 * (double)r.capped / (double)trials, sum / (double)trials,
 					       r.iters[(size_t)ceil(0.9 * (double)trials) - 1]);
-					if (!dist && spreads[s] == 3 && changes[c] == -5 && nbs[b] == 12) {
-						goal_rate = 100.0 * (double)r.decided_right / (double)trials;
-						goal_mean = sum / (double)trials;
-						goal_power = goal_rate >= 90 && goal_mean <= 4;
+					if (!dist && spreads[s] == 3 && changes[c] == -5 &&
+					    (nbs[b] == 12 || nbs[b] == 24)) {
+						int g = nbs[b] == 24;
+
+						goal_rate[g] = 100.0 * (double)r.decided_right / (double)trials;
+						goal_mean[g] = sum / (double)trials;
 					}
 					free(r.iters);
+					fflush(stdout);
 				}
 	printf("worst false-decision rate: %.2f%% (goal <= %.0f%% + %.2f%% simulation error): %s\n",
 	       worst_fd, 100 * SEQ_ALPHA, 200 * se, worst_fd <= 100 * SEQ_ALPHA + 200 * se ? "met" : "MISSED");
-	printf("-5%% at 3%% spread, baseline 12: decided in %.1f%% of trials, mean %.2f iterations "
-	       "(goal >= 90%% in a mean <= 4): %s\n", goal_rate, goal_mean, goal_power ? "met" : "MISSED");
+	for (int g = 0; g < 2; g++)
+		printf("-5%% at 3%% spread, baseline %d: decided in %.1f%% of trials, mean %.2f "
+		       "iterations (goal >= 90%% in a mean <= 4): %s\n", g ? 24 : 12, goal_rate[g],
+		       goal_mean[g], goal_rate[g] >= 90 && goal_mean[g] <= 4 ? "met" : "MISSED");
+	fflush(stdout);
 	return 0;
 }

@@ -2,6 +2,7 @@
 /* The group-sequential design of "run until decided"; see sequential.h. */
 #include "compare/sequential.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,18 +100,22 @@ static double simpson_weight(size_t i, size_t n, double h)
 	return (i % 2 ? 4 : 2) * h / 3;
 }
 
-/* P(first crossing at this look | the grid of the last look), boundary c */
-static double cross_at(const struct grid *g, double c, double sd)
+/* P(first crossing at this look | the grid of the last look), boundary c,
+ * the increment's mean mu and sd */
+static double cross_at(const struct grid *g, double c, double mu, double sd)
 {
 	double p = 0;
 
 	for (size_t i = 0; i < g->n; i++)
-		p += g->fw[i] * (seq_norm_cdf((-c - g->s[i]) / sd) + seq_norm_cdf((g->s[i] - c) / sd));
+		p += g->fw[i] * (seq_norm_cdf((-c - g->s[i] - mu) / sd) +
+				 seq_norm_cdf((g->s[i] + mu - c) / sd));
 	return p;
 }
 
-/* the grid of this look from the last one's (old), increment sd, region |s| < c */
-static void advance(const struct grid *old, struct grid *g, double c, double sd, double spacing)
+/* the grid of this look from the last one's (old), increment mean mu and
+ * sd, region |s| < c */
+static void advance(const struct grid *old, struct grid *g, double c, double mu, double sd,
+		    double spacing)
 {
 	double h;
 
@@ -120,7 +125,7 @@ static void advance(const struct grid *old, struct grid *g, double c, double sd,
 		double f = 0;
 
 		for (size_t i = 0; i < old->n; i++)
-			f += old->fw[i] * phi((g->s[j] - old->s[i]) / sd);
+			f += old->fw[i] * phi((g->s[j] - old->s[i] - mu) / sd);
 		g->fw[j] = f / sd * simpson_weight(j, g->n, h);
 	}
 }
@@ -137,16 +142,20 @@ static double spacing_for(const double *info, size_t k, size_t K)
 }
 
 /*
- * The engine of both entry points: with b given (solve false) the crossing
- * probability; with solve, b[k] is found so that look k spends spend[k].
+ * The engine of every entry point: with b given (solve false) the crossing
+ * probability when the score drifts by theta per unit of information
+ * (E[S_k] = theta * I_k; 0: no change); with solve (theta 0), b[k] is found
+ * so that look k spends spend[k].
  */
-static double recurse(const double *info, double *b, const double *spend, size_t K, bool solve)
+static double recurse(const double *info, double *b, const double *spend, size_t K, bool solve,
+		      double theta)
 {
 	struct grid a = { 0 }, g2 = { 0 }, *cur = &a, *next = &g2;
 	double total = 0, reach = 0;
 
 	for (size_t k = 0; k < K; k++) {
-		double sq = sqrt(info[k]), sd = sqrt(info[k] - (k ? info[k - 1] : 0)), c, p;
+		double di = info[k] - (k ? info[k - 1] : 0), mu = theta * di;
+		double sq = sqrt(info[k]), sd = sqrt(di), c, p;
 
 		if (solve) {
 			if (!(spend[k] > 1e-14)) {
@@ -158,7 +167,7 @@ static double recurse(const double *info, double *b, const double *spend, size_t
 
 				for (int i = 0; i < 60; i++) {
 					double mid = (lo + hi) / 2;
-					if (cross_at(cur, mid * sq, sd) > spend[k])
+					if (cross_at(cur, mid * sq, 0, sd) > spend[k])
 						lo = mid;
 					else
 						hi = mid;
@@ -167,11 +176,11 @@ static double recurse(const double *info, double *b, const double *spend, size_t
 			}
 		}
 		/* the region the density can reach: no boundary is the last one's
-		 * plus 8 sd of the increment */
-		reach = k ? reach + 8 * sd : 8 * sq;
+		 * plus 8 sd and the drift of the increment */
+		reach = (k ? reach : 0) + 8 * sd + fabs(mu);
 		c = isfinite(b[k]) && b[k] * sq < reach ? b[k] * sq : reach;
-		p = !k ? (isfinite(b[k]) ? 2 * norm_upper(b[k]) : 0)
-		       : (isfinite(b[k]) ? cross_at(cur, b[k] * sq, sd) : 0);
+		p = !k ? (isfinite(b[k]) ? norm_upper(b[k] - mu / sq) + seq_norm_cdf(-b[k] - mu / sq) : 0)
+		       : (isfinite(b[k]) ? cross_at(cur, b[k] * sq, mu, sd) : 0);
 		total += p;
 		reach = c;
 		if (k + 1 == K)
@@ -182,9 +191,10 @@ static double recurse(const double *info, double *b, const double *spend, size_t
 			grid_points(next, c, spacing_for(info, k, K));
 			h = 2 * c / (double)(next->n - 1);
 			for (size_t j = 0; j < next->n; j++)
-				next->fw[j] = phi(next->s[j] / sq) / sq * simpson_weight(j, next->n, h);
+				next->fw[j] = phi((next->s[j] - mu) / sq) / sq *
+					      simpson_weight(j, next->n, h);
 		} else {
-			advance(cur, next, c, sd, spacing_for(info, k, K));
+			advance(cur, next, c, mu, sd, spacing_for(info, k, K));
 		}
 		{
 			struct grid *t = cur;
@@ -201,7 +211,12 @@ static double recurse(const double *info, double *b, const double *spend, size_t
 
 double seq_crossing_prob(const double *info, const double *b, size_t K)
 {
-	return K ? recurse(info, (double *)b, NULL, K, false) : 0;
+	return K ? recurse(info, (double *)b, NULL, K, false, 0) : 0;
+}
+
+double seq_power(const double *info, const double *b, size_t K, double theta)
+{
+	return K ? recurse(info, (double *)b, NULL, K, false, theta) : 0;
 }
 
 void seq_spending_bounds(enum seq_spending s, double alpha, const double *info, size_t K,
@@ -216,7 +231,7 @@ void seq_spending_bounds(enum seq_spending s, double alpha, const double *info, 
 		last = now;
 	}
 	if (K)
-		recurse(info, b, spend, K, true);
+		recurse(info, b, spend, K, true, 0);
 	free(spend);
 }
 
@@ -247,11 +262,119 @@ static void design_compute(struct seq_design *d)
 	seq_spending_bounds(d->spending, d->alpha, info, d->nlooks, d->b);
 }
 
+/* the design of looks from..to against nbase (kept by seq_design_init) */
+static void plan_design(struct seq_design *d, enum seq_spending s, double alpha, size_t nbase,
+			size_t from, size_t to)
+{
+	seq_design_init(d, s, alpha, nbase, from, to);
+}
+
+/* the degrees of freedom of a look at n against nbase (core/adaptive.c's
+ * pooled spread: this side counted no higher than the baseline) */
+static double plan_df(size_t nbase, size_t n)
+{
+	return (double)(nbase + (n < nbase ? n : nbase)) - 2;
+}
+
+/*
+ * Its power at theta with each look's boundary moved to the t critical
+ * value the look will use (seq_crit at the look's degrees of freedom): the
+ * known-variance power of the test as it is applied, a little above the
+ * t-test's own (the spread's estimate varies too).
+ */
+static double plan_power(const struct seq_design *d, double theta)
+{
+	double info[SEQ_MAX_LOOKS], b[SEQ_MAX_LOOKS];
+
+	for (size_t i = 0; i < d->nlooks; i++) {
+		info[i] = look_info(d->nbase, d->from, d->at[i]);
+		b[i] = seq_crit(d->b[i], plan_df(d->nbase, d->at[i]));
+	}
+	return seq_power(info, b, d->nlooks, theta);
+}
+
+/* the last look's interval can hold a change within one standard error of
+ * 0 inside ±equiv (sample standard deviations): "equivalent" is reachable */
+static bool plan_equivalent(const struct seq_design *d, double equiv)
+{
+	double se = sqrt(1 / (double)d->nbase + 1 / (double)d->to);
+	double crit = seq_crit(d->b[d->nlooks - 1], plan_df(d->nbase, d->to));
+
+	return isfinite(crit) && (crit + 1) * se <= equiv;
+}
+
+size_t seq_plan_last(enum seq_spending s, double alpha, size_t nbase, size_t from, size_t max,
+		     double theta, double power, double equiv)
+{
+	/*
+	 * Asked after every iteration of a step, and by bench/sequential for
+	 * thousands of baselines: theta and equiv are taken on a grid of 5%
+	 * steps (the plan is a choice of design, which keeps its alpha at any
+	 * last look; the grid only makes it cheap), and the answers are kept.
+	 */
+	static __thread struct plan_memo {
+		enum seq_spending s;
+		double alpha, power;
+		size_t nbase, from, max, to;
+		long bin, ebin;
+	} memo[64];
+	struct plan_memo *m;
+	struct seq_design d;
+	size_t lo, hi;
+	long bin, ebin;
+
+	if (!nbase || !(theta > 0) || !isfinite(theta) || from >= max)
+		return max;
+	bin = lround(log(theta) * 20);
+	theta = exp((double)bin / 20);
+	ebin = equiv > 0 && isfinite(equiv) ? lround(log(equiv) * 20) : LONG_MIN;
+	equiv = ebin == LONG_MIN ? 0 : exp((double)ebin / 20);
+	m = &memo[((size_t)bin * 31 + (size_t)ebin * 17 + nbase * 7 + max) % ARRAY_SIZE(memo)];
+	if (m->to && m->s == s && m->alpha == alpha && m->power == power && m->nbase == nbase &&
+	    m->from == from && m->max == max && m->bin == bin && m->ebin == ebin)
+		return m->to;
+	/* the power grows with the last look (more information at the end
+	 * than alpha lost at the early looks): bisect for the first that has it */
+	lo = from;
+	hi = max;
+	plan_design(&d, s, alpha, nbase, from, max);
+	if (plan_power(&d, theta) >= power) {
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			plan_design(&d, s, alpha, nbase, from, mid);
+			if (plan_power(&d, theta) >= power)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+	}
+	/* and no sooner than "equivalent" can be reached, where it can be at
+	 * all by max: a plan for the change alone would stop an A/A of a quiet
+	 * machine as undecided where a few more looks make it equivalent */
+	if (equiv > 0) {
+		plan_design(&d, s, alpha, nbase, from, max);
+		if (plan_equivalent(&d, equiv)) {
+			for (size_t to = hi; to < max; to++) {
+				plan_design(&d, s, alpha, nbase, from, to);
+				if (plan_equivalent(&d, equiv)) {
+					hi = to;
+					break;
+				}
+			}
+		}
+	}
+	*m = (struct plan_memo){ s, alpha, power, nbase, from, max, hi, bin, ebin };
+	return hi;
+}
+
 void seq_design_init(struct seq_design *d, enum seq_spending s, double alpha, size_t nbase,
 		     size_t from, size_t to)
 {
-	/* a step asks for the same design after every iteration */
-	static __thread struct seq_design cache[8];
+	/* a step asks for the same design after every iteration, and the
+	 * planner (seq_plan_last) for the same few dozen for every baseline of
+	 * one size */
+	static __thread struct seq_design cache[64];
 	static __thread size_t next;
 
 	for (size_t i = 0; i < ARRAY_SIZE(cache); i++) {

@@ -55,6 +55,15 @@ double seq_norm_upper_quantile(double p);
 double seq_crossing_prob(const double *info, const double *b, size_t K);
 
 /*
+ * The same when the statistic drifts: the probability that |Z_k| >= b[k]
+ * for some look when E[Z_k] = theta * sqrt(I_k), i.e. a true change of
+ * theta standard deviations of one sample (the design's power at that
+ * change; theta 0 gives seq_crossing_prob). Known variance, as the
+ * boundaries are computed.
+ */
+double seq_power(const double *info, const double *b, size_t K, double theta);
+
+/*
  * The spending boundaries: b[k] (z scale) such that the probability of a
  * first crossing at look k is spent(t_k) - spent(t_{k-1}), t_k = info[k] /
  * info[K-1]. A look with nothing to spend gets INFINITY.
@@ -81,6 +90,22 @@ struct seq_design {
  * and cached per thread). */
 void seq_design_init(struct seq_design *d, enum seq_spending s, double alpha, size_t nbase,
 		     size_t from, size_t to);
+/*
+ * The planned last look (issue 23): the smallest count `to` in [from, max]
+ * at which the design of looks from..to against nbase baseline samples
+ * crosses a boundary with probability >= power when the true change is
+ * theta standard deviations of one sample (each look's boundary taken at
+ * the t critical value it will be used at; known variance otherwise); and,
+ * when equiv > 0 and an interval of ±equiv standard deviations can be
+ * reached by max at all, no sooner than the first count whose last-look
+ * interval can hold a change one standard error from 0 inside ±equiv. max
+ * when the power is not reached, or without a baseline (nbase 0). Planned
+ * from the baseline alone, so the design is fixed before the step's first
+ * look, and any last look keeps the design's alpha.
+ */
+#define SEQ_POWER 0.90
+size_t seq_plan_last(enum seq_spending s, double alpha, size_t nbase, size_t from, size_t max,
+		     double theta, double power, double equiv);
 /* The look taken at count n, or -1 when n is no look. */
 int seq_design_look(const struct seq_design *d, size_t n);
 /* The critical value for a look's z boundary at df degrees of freedom: the

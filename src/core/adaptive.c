@@ -37,6 +37,7 @@ int adaptive_plan_from_config(const struct global_opts *g, struct adaptive_plan 
 	p->max_iterations = (size_t)g->max_iterations;
 	p->time_budget = g->time_budget;
 	p->alpha = SEQ_ALPHA;
+	p->detect = g->detect;
 	if (p->max_iterations < p->min_iterations) {
 		strbuf_addf(err, "global.max_iterations=%zu is below global.min_iterations=%zu",
 			    p->max_iterations, p->min_iterations);
@@ -128,6 +129,26 @@ static double cap_half(const struct seq_design *d, double mb, double seb, size_t
 }
 
 /*
+ * The design's last look against a fixed baseline (issue 23): planned from
+ * the baseline alone, before the step's first look, as a group-sequential
+ * trial is planned from a pilot: the first count at which a true change of
+ * `detect` percent, at the baseline's relative spread cv, is decided with
+ * SEQ_POWER, and no sooner than an A/A can end "equivalent within
+ * ±precision" where it can by max_iterations (compare/sequential.h
+ * seq_plan_last). Looks beyond what is needed cost alpha at every early
+ * look (Pocock-type spending is spread over the information up to the last
+ * look), so a shorter plan decides sooner.
+ */
+static size_t planned_last(const struct adaptive_plan *p, size_t nbase, double cv)
+{
+	if (!(p->detect > 0) || !(cv > 0) || !isfinite(cv))
+		return p->max_iterations;
+	return seq_plan_last(SEQ_POCOCK, adaptive_alpha(p), nbase, p->min_iterations,
+			     p->max_iterations, p->detect / 100 / cv, SEQ_POWER,
+			     p->precision / 100 / cv);
+}
+
+/*
  * The change against the baseline, judged by the sequential design: the
  * look this count is, its boundary at the look's Welch degrees of freedom,
  * the repeated confidence interval and what the cap could still reach.
@@ -161,11 +182,13 @@ static bool sequential_change(const struct adaptive_plan *p, struct adaptive_op 
 		ncap = op->n * op->rounds / op->round;
 		nbcap = op->nbase * op->rounds / op->round;
 	} else {
-		seq_design_init(&d, SEQ_POCOCK, adaptive_alpha(p), op->nbase, p->min_iterations,
-				p->max_iterations);
+		size_t to = planned_last(p, op->nbase, seb * sqrt((double)op->nbase) / fabs(mb));
+
+		seq_design_init(&d, SEQ_POCOCK, adaptive_alpha(p), op->nbase, p->min_iterations, to);
 		look = seq_design_look(&d, op->n);
-		ncap = op->n > p->max_iterations ? op->n : p->max_iterations;
+		ncap = op->n > to ? op->n : to;
 		nbcap = op->nbase;
+		op->last_look = to;
 	}
 	pooled_se(mb, seb, op->nbase, mn, sen, op->n, &w);
 	op->change = (op->better > 0 ? 1 : -1) * (mn - mb) / fabs(mb) * 100;
@@ -203,6 +226,10 @@ void adaptive_op_eval(const struct adaptive_plan *p, struct adaptive_op *op)
 		 * cannot add false decisions. */
 		else if (op->cap_half > p->precision &&
 			 fabs(op->change) + op->change_se < op->cap_half)
+			op->state = ADAPTIVE_OP_NOISY;
+		/* the planned looks are over, undecided: past them no boundary
+		 * is left to cross (a stop that decides nothing) */
+		else if (op->last_look && op->n >= op->last_look)
 			op->state = ADAPTIVE_OP_NOISY;
 	} else if (op->precision_ok && op->precision <= p->precision) {
 		op->state = ADAPTIVE_OP_REACHED;
@@ -298,6 +325,13 @@ void adaptive_record_sequential(const struct adaptive_plan *p, const struct adap
 	if (op->look)
 		json_object_object_add(seq, "look", json_object_new_int(op->look_no));
 	json_object_object_add(seq, "looks", json_object_new_int(op->nlooks));
+	if (op->last_look) {
+		json_object_object_add(seq, "last_look", json_object_new_int((int)op->last_look));
+		if (p->detect > 0) {
+			json_object_object_add(seq, "detect", json_object_new_double(p->detect));
+			json_object_object_add(seq, "power", json_object_new_double(SEQ_POWER));
+		}
+	}
 	if (op->look && isfinite(op->bound)) {
 		json_object_object_add(seq, "boundary", jround3(op->bound));
 		json_object_object_add(seq, "crit", jround3(op->crit));

@@ -67,6 +67,9 @@ struct adaptive_plan {
 	size_t max_iterations;       /* >= min_iterations */
 	double time_budget;          /* seconds per step; 0: none */
 	double alpha;                /* the sequential design's; 0: SEQ_ALPHA */
+	double detect;               /* percent: the change the design is planned to decide
+					with SEQ_POWER at the baseline's spread; 0: looks up
+					to max_iterations */
 };
 /* The plan of [global]: precision, min_iterations, max_iterations,
  * time_budget; -1 with err naming the keys when they do not fit together. */
@@ -101,6 +104,7 @@ struct adaptive_op {
 	double bound, crit;          /* the look's z boundary and its t critical value */
 	double cap_half;             /* percent: the interval's half-width predicted at the
 					last look, at the spread seen */
+	size_t last_look;            /* the design's last look (count); 0: none */
 	enum adaptive_op_state state;
 };
 

@@ -66,6 +66,11 @@ const struct option_def global_options[] = {
 		  "of the workload's first table is "
 		  "this narrow (half-width, relative to the mean); with run --baseline, also when the "
 		  "change against it is decided" },
+	{ .name = "detect", .type = OPT_PCT, .offset = GOFF(detect), .def = "5%",
+	  .max = 100, .flags = OPTF_NONE,
+	  .help = "run -i auto --baseline: the change the sequential design is planned to decide with "
+		  "90% power at the baseline's spread; its last look is the first count that has that "
+		  "power (at most max_iterations), or none: look up to max_iterations" },
 	{ .name = "min_iterations", .type = OPT_UINT, .offset = GOFF(min_iterations), .def = "3",
 	  .min = 2, .max = 10000,
 	  .help = "iterations = auto: measured iterations of every step before its precision is judged" },
@@ -207,7 +212,8 @@ void option_describe_type(const struct option_def *d, char *buf, size_t len)
 			 d->flags & OPTF_NONE ? " or none" : "");
 		break;
 	case OPT_PCT:
-		snprintf(buf, len, "percentage above 0, up to %llu%%", d->max);
+		snprintf(buf, len, "percentage above 0, up to %llu%%%s", d->max,
+			 d->flags & OPTF_NONE ? ", or none" : "");
 		break;
 	case OPT_BOOL:
 		snprintf(buf, len, "yes|no");
@@ -315,8 +321,13 @@ int option_parse(const struct option_def *d, const char *val, void *dst, struct 
 		struct strbuf ignored = STRBUF_INIT;
 		const char *end;
 		double v;
-		int bad = option_parse_number(val, &v, &end, &ignored) || (*end && strcmp(end, "%"));
+		int bad;
 
+		if ((d->flags & OPTF_NONE) && !strcasecmp(val, "none")) {
+			*(double *)dst = 0;
+			return 0;
+		}
+		bad = option_parse_number(val, &v, &end, &ignored) || (*end && strcmp(end, "%"));
 		strbuf_release(&ignored);
 		if (bad) {
 			strbuf_addf(err, "'%s' is not a percentage (e.g. 2%% or 0.5%%)", val);

@@ -89,6 +89,7 @@ struct global_opts {
 	double stuck_timeout;  /* seconds: when a workload's child counts as stuck (core/child_watch.h) */
 	/* iterations = auto (core/adaptive.h) */
 	double precision;      /* percent: the 95% CI half-width of an op's mean, relative */
+	double detect;         /* percent: the change a baseline's design is planned for; 0: none */
 	unsigned long long min_iterations, max_iterations;
 	double time_budget;    /* seconds of measured iterations per step; 0: none */
 	bool interleave;       /* steps' iterations in rounds (core/schedule.h) */

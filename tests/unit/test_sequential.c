@@ -109,6 +109,77 @@ static void test_two_looks_against_direct_integration(void **state)
 	assert_true(fabs(seq_crossing_prob(info, b, 2) - (1 - sum)) < 2e-5);
 }
 
+/*
+ * The power under a drift, computed independently: one look in closed form,
+ * P(|Z| >= b) with Z ~ N(theta sqrt(I), 1); two looks by the integration
+ * above with both looks' means shifted (Z1 ~ N(theta sqrt(I1), 1), Z2 | z1
+ * ~ N(rho z1 + theta (I2 - I1) / sqrt(I2), 1 - rho^2)).
+ */
+static void test_power_against_direct_integration(void **state)
+{
+	double info[2] = { 2.4, 6.0 }, b[2] = { 2.3, 2.2 }, theta = 1.3;
+	double rho = sqrt(info[0] / info[1]), s = sqrt(1 - rho * rho), sum = 0, h;
+	double m1 = theta * sqrt(info[0]), shift = theta * (info[1] - info[0]) / sqrt(info[1]);
+	const int m = 20000;
+
+	(void)state;
+	assert_true(fabs(seq_power(info, b, 1, theta) -
+			 (1 - cdf(b[0] - m1) + cdf(-b[0] - m1))) < 1e-6);
+	assert_true(fabs(seq_power(info, b, 2, 0) - seq_crossing_prob(info, b, 2)) < 1e-9);
+	h = 2 * b[0] / m;
+	for (int i = 0; i <= m; i++) {
+		double z = -b[0] + i * h, w = i == 0 || i == m ? 1 : i % 2 ? 4 : 2;
+		double mu2 = rho * z + shift;
+		double f = exp(-(z - m1) * (z - m1) / 2) / sqrt(2 * M_PI) *
+			   (cdf((b[1] - mu2) / s) - cdf((-b[1] - mu2) / s));
+		sum += w * f;
+	}
+	sum *= h / 3;
+	assert_true(fabs(seq_power(info, b, 2, theta) - (1 - sum)) < 2e-5);
+	/* a larger change is found more often */
+	assert_true(seq_power(info, b, 2, 2 * theta) > seq_power(info, b, 2, theta));
+}
+
+/* the planned last look: shorter for a larger change (or a quieter
+ * baseline), the cap when the power is out of reach, and never a last look
+ * whose power is short of the goal */
+static void test_planned_last_look(void **state)
+{
+	size_t quiet, three, loud;
+	struct seq_design d;
+	double info[SEQ_MAX_LOOKS], b[SEQ_MAX_LOOKS];
+
+	(void)state;
+	quiet = seq_plan_last(SEQ_POCOCK, 0.05, 12, 3, 30, 5.0 / 1, SEQ_POWER, 0);
+	three = seq_plan_last(SEQ_POCOCK, 0.05, 12, 3, 30, 5.0 / 3, SEQ_POWER, 0);
+	loud = seq_plan_last(SEQ_POCOCK, 0.05, 12, 3, 30, 5.0 / 10, SEQ_POWER, 0);
+	assert_int_equal(quiet, 3);
+	assert_true(three > 3 && three < 30);
+	assert_int_equal(loud, 30);
+	assert_int_equal(seq_plan_last(SEQ_POCOCK, 0.05, 0, 3, 30, 5.0 / 3, SEQ_POWER, 0), 30);
+	/* its power at the t critical values, recomputed here from the
+	 * public pieces: the goal, and the look before it short of it */
+	for (size_t to = three - 1; to <= three; to++) {
+		seq_design_init(&d, SEQ_POCOCK, 0.05, 12, 3, to);
+		for (size_t k = 0; k < d.nlooks; k++) {
+			size_t n = d.at[k];
+
+			info[k] = 1 / (1 / (double)n + 1 / 12.0);
+			b[k] = seq_crit(d.b[k], (double)(12 + (n < 12 ? n : 12) - 2));
+		}
+		/* the plan takes theta on a 5% grid */
+		if (to == three)
+			assert_true(seq_power(info, b, d.nlooks, 5.0 / 3 * 1.05) >= SEQ_POWER);
+		else
+			assert_true(seq_power(info, b, d.nlooks, 5.0 / 3 / 1.05) < SEQ_POWER);
+	}
+	/* an equivalence goal within reach pushes the last look out; one out of
+	 * reach (a ±2% goal at 3% spread against 12) leaves it */
+	assert_true(seq_plan_last(SEQ_POCOCK, 0.05, 12, 3, 30, 5.0, SEQ_POWER, 2.0) > quiet);
+	assert_int_equal(seq_plan_last(SEQ_POCOCK, 0.05, 12, 3, 30, 5.0 / 3, SEQ_POWER, 2.0 / 3),
+			 three);
+}
+
 /* the design of a step: looks at every count, boundaries spending alpha,
  * thinned to SEQ_MAX_LOOKS for a long plan */
 static void test_design_of_a_step(void **state)
@@ -185,7 +256,11 @@ static void test_aa_false_decisions_within_alpha(void **state)
 	static const struct { size_t nb; double spread; size_t max; } cases[] = {
 		{ 12, 3, 30 }, { 12, 5, 30 }, { 5, 1, 30 }, { 3, 10, 30 }, { 12, 1, 60 },
 	};
-	const size_t trials = 3000;
+	/* and with the last look planned for a 5% change (run's default) */
+	static const struct { size_t nb; double spread; } planned[] = {
+		{ 12, 3 }, { 24, 3 }, { 5, 5 },
+	};
+	const size_t trials = 3000, ptrials = 2000;
 	double se = sqrt(SEQ_ALPHA * (1 - SEQ_ALPHA) / (double)trials);
 
 	(void)state;
@@ -199,6 +274,19 @@ static void test_aa_false_decisions_within_alpha(void **state)
 		if ((double)decided / (double)trials > SEQ_ALPHA + 2 * se)
 			fail_msg("nb %zu spread %g%%: %zu of %zu A/A steps decided (alpha %g)",
 				 cases[c].nb, cases[c].spread, decided, trials, SEQ_ALPHA);
+	}
+	for (size_t c = 0; c < ARRAY_SIZE(planned); c++) {
+		struct adaptive_plan p = { 2.0, 3, 30, 0, SEQ_ALPHA, 5.0 };
+		size_t decided = 0;
+
+		double pse = sqrt(SEQ_ALPHA * (1 - SEQ_ALPHA) / (double)ptrials);
+
+		rng = 20261202 + c;
+		for (size_t t = 0; t < ptrials; t++)
+			decided += aa_decided(&p, planned[c].nb, planned[c].spread);
+		if ((double)decided / (double)ptrials > SEQ_ALPHA + 2 * pse)
+			fail_msg("planned, nb %zu spread %g%%: %zu of %zu A/A steps decided (alpha %g)",
+				 planned[c].nb, planned[c].spread, decided, ptrials, SEQ_ALPHA);
 	}
 }
 
@@ -250,6 +338,8 @@ int main(void)
 		cmocka_unit_test(test_pocock_and_obrien_fleming_constants),
 		cmocka_unit_test(test_spending_boundaries),
 		cmocka_unit_test(test_two_looks_against_direct_integration),
+		cmocka_unit_test(test_power_against_direct_integration),
+		cmocka_unit_test(test_planned_last_look),
 		cmocka_unit_test(test_design_of_a_step),
 		cmocka_unit_test(test_aa_false_decisions_within_alpha),
 		cmocka_unit_test(test_real_change_is_decided),
