@@ -46,6 +46,8 @@ int profile_run_init(struct profile_run *pr, enum profile_kind kind, unsigned pa
 		info("profile: lock contention from /proc/lock_stat (perf's lock tracepoints: %s)",
 		     !pr->caps.perf_ok ? pr->caps.perf_why.buf
 		     : !pr->caps.tracefs_ok ? pr->caps.tracefs_why.buf : pr->caps.tracepoints_why.buf);
+	pr->reclaim_pairs = pr->caps.reclaim_pairs;
+	snprintf(pr->reclaim_why, sizeof(pr->reclaim_why), "%s", pr->caps.reclaim_why.buf);
 	if (kind == PROFILE_RECLAIM && pr->caps.reclaim_why.len)
 		info("profile: reclaim latency: %s", pr->caps.reclaim_why.buf);
 	strbuf_release(&why);
@@ -141,6 +143,17 @@ json_object *profile_run_json(const struct profile_run *pr)
 		json_object_object_add(o, "cpu_source", json_object_new_string(pr->cpu_source));
 	if (pr->cpu_list)
 		json_object_object_add(o, "cpus", json_object_new_string(pr->cpu_list));
+	if (pr->kind == PROFILE_RECLAIM) {
+		json_object *a = json_object_new_array();
+
+		for (unsigned i = 0; i < RL_NPAIRS; i++)
+			if (pr->reclaim_pairs & (1u << i))
+				json_object_array_add(a, json_object_new_string(rl_pairs[i].name));
+		json_object_object_add(o, "reclaim_pairs", a);
+		if (pr->reclaim_why[0])
+			json_object_object_add(o, "reclaim_not_available",
+					       json_object_new_string(pr->reclaim_why));
+	}
 	json_object_object_add(o, "passes", json_object_new_int((int)pr->passes));
 	json_object_object_add(o, "failed_steps", json_object_new_int((int)pr->failed));
 	return o;

@@ -60,6 +60,8 @@ assert op["count"] == n and sum(b[2] for b in op["buckets"]) == n, op
 assert op["p99_us"] == p99 and op["max_us"] == mx
 assert op["tasks"] and op["tasks"][0]["max_us"] <= mx and op["tasks"][0]["count"] > 0, op["tasks"]
 EOF
+  python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["profile"]; assert p["kind"] == "reclaim" and "memcg reclaim" in p["reclaim_pairs"], p' \
+    "$T/r/a/run.json" || fail "run.json's profile"
   # the pass's instance went with it (the run's pid is dead now)
   assert_eq "$(dead_instances)" "" "tracefs instances of dead runs"
   assert_no_leaks
