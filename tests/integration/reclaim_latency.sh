@@ -164,4 +164,5 @@ test_reclaim_instance_after_sigkill() {
   assert_grep "removed the tracefs instance .*lrubench-$pid of a run that was killed" "$T/out"
   has_instance "$pid" && fail "the dead run's instance is still there"
   assert_eq "$(dead_instances)" "" "tracefs instances of dead runs"
+  assert_no_leaks   # the killed run's cgroups went with the next run too
 }
