@@ -83,6 +83,10 @@ EOF
     assert_grep "reclaim-latency-memcg-reclaim" "$T/fig/index.md"
     expect_exit 0 "$LRUBENCH" plot --format txt "$T/r" -o "$T/txt"
     assert_grep "memcg reclaim stall latency" "$T/txt/readtwice-reclaim-latency-memcg-reclaim-memcgs-1.txt"
+    # the cover letter carries one, in text
+    expect_exit 0 "$LRUBENCH" report "$T/r/a" "$T/r/b"
+    assert_grep "Figure [0-9]*: readtwice memcgs-1: memcg reclaim stall latency histogram" "$T/out"
+    assert_grep "a (.* stalls)" "$T/out"
   fi
 }
 
