@@ -10,6 +10,7 @@
 #include <math.h>
 #include "core/latency_hist.h"
 #include "core/results.h"
+#include "profile/caps.h"
 #include "profile/reclaim_latency.h"
 
 static void test_buckets_edges(void **state)
@@ -265,6 +266,39 @@ static void test_available_in_a_fake_tracefs(void **state)
 	free(root);
 }
 
+/* profile=reclaim is exit 3 with the reason: not root, no tracefs, no pair */
+static void test_caps_allow(void **state)
+{
+	struct profile_caps c;
+	struct strbuf why = STRBUF_INIT;
+	bool via_perf;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	strbuf_init(&c.tracefs_why);
+	strbuf_init(&c.reclaim_why);
+	strbuf_addstr(&c.tracefs_why, "not mounted, and mounting it needs root");
+	assert_int_equal(profile_caps_allow(&c, PROFILE_RECLAIM, &via_perf, &why), -1);
+	assert_non_null(strstr(why.buf, "needs root"));
+	c.root = true;
+	strbuf_reset(&why);
+	assert_int_equal(profile_caps_allow(&c, PROFILE_RECLAIM, &via_perf, &why), -1);
+	assert_non_null(strstr(why.buf, "profile=reclaim needs tracefs: not mounted"));
+	c.tracefs_ok = true;
+	strbuf_addstr(&c.reclaim_why, "compaction (compaction/mm_compaction_begin): not available on this kernel: x");
+	strbuf_reset(&why);
+	assert_int_equal(profile_caps_allow(&c, PROFILE_RECLAIM, &via_perf, &why), -1);
+	assert_non_null(strstr(why.buf, "none of its tracepoints is on this kernel: compaction"));
+	/* one pair is enough; perf is not needed */
+	c.reclaim_pairs = 1u << 1;
+	strbuf_reset(&why);
+	assert_int_equal(profile_caps_allow(&c, PROFILE_RECLAIM, &via_perf, &why), 0);
+	assert_false(via_perf);
+	strbuf_release(&why);
+	strbuf_release(&c.tracefs_why);
+	strbuf_release(&c.reclaim_why);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_task_table_bound),
 		cmocka_unit_test(test_reader_round_trip_and_refusals),
 		cmocka_unit_test(test_available_in_a_fake_tracefs),
+		cmocka_unit_test(test_caps_allow),
 	};
 
 	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
