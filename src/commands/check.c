@@ -17,6 +17,7 @@
 #include "vm/kvm_probe.h"
 #include "core/workload.h"
 #include "profile/caps.h"
+#include "profile/reclaim_latency.h"
 
 static const struct popt check_options[] = {
 	POPT_END(),
@@ -51,6 +52,20 @@ static void program_line(const char *what, const char *prog, const char *install
 	line(what, ok, "%s", ok ? "" : install);
 }
 
+/* profile=reclaim: the pairs it will trace, and those this kernel lacks */
+static void check_reclaim_line(const char *what, const struct profile_caps *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (unsigned i = 0; i < RL_NPAIRS; i++)
+		if (c->reclaim_pairs & (1u << i))
+			strbuf_addf(&sb, "%s%s", sb.len ? ", " : "stall latencies of ", rl_pairs[i].name);
+	if (c->reclaim_why.len)
+		strbuf_addf(&sb, "; %s", c->reclaim_why.buf);
+	line(what, true, "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
 /* What [global] profile can use here (profile/caps.h), each "no" with its reason. */
 static void check_profiling(void)
 {
@@ -79,7 +94,7 @@ static void check_profiling(void)
 		line("perf_event_paranoid", false, "%s", c.paranoid_why.buf);
 	line("lock_stat", c.lock_stat, "%s", c.lock_stat ? "/proc/lock_stat (CONFIG_LOCK_STAT)"
 						      : c.lock_stat_why.buf);
-	for (int k = PROFILE_LOCK; k <= PROFILE_COUNTERS; k++) {
+	for (int k = PROFILE_LOCK; k <= PROFILE_RECLAIM; k++) {
 		char what[32];
 		int r;
 
@@ -92,6 +107,8 @@ static void check_profiling(void)
 			line(what, true, "perf record -a");
 		else if (k == PROFILE_COUNTERS)
 			line(what, true, "perf stat -a of %s", c.counters_events);
+		else if (k == PROFILE_RECLAIM)
+			check_reclaim_line(what, &c);
 		else
 			line(what, true, "lock contention from %s", via_perf ? "perf lock (tracepoints)"
 								     : "/proc/lock_stat");

@@ -5,7 +5,8 @@
  *
  * text: one plain-text block for a cover letter: the machine and the
  * kernels (run.json), what was run, compare's email tables and an ASCII
- * figure per throughput table (a table where higher is better), all in 72
+ * figure per throughput table (a table where higher is better) and, with
+ * profile = reclaim, a workload's first reclaim latency histogram, all in 72
  * columns of ASCII. The figures are `plot --format txt` figures, made in a
  * temporary folder that is removed on every exit path.
  * html: the same parts as one self-contained page for a browser
@@ -145,6 +146,25 @@ static int add_figures(const struct comparison *c, struct strbuf *out)
 			letter_figure(out, caption, text);
 			free(caption);
 			free(text);
+		}
+	/* profile = reclaim: a workload's first stall histogram (its first step and
+	 * pair with stalls), the one figure of the explaining tables in a letter */
+	for (size_t w = 0; w < c->nwls; w++)
+		for (size_t i = 0; i < set.n; i++) {
+			const struct plot_figure *f = &set.figs[i];
+			char *text, *caption;
+			size_t len;
+
+			if (strcmp(f->kind, "reclaim-latency") || strcmp(f->workload, c->wls[w].name))
+				continue;
+			if (!(text = read_figure(dir.path, f, PLOT_TXT, FIGURE_MAX, &len)))
+				goto out;
+			caption = xasprintf("Figure %d: %s", ++nfig, f->caption);
+			strbuf_addstr(out, "\n");
+			letter_figure(out, caption, text);
+			free(caption);
+			free(text);
+			break;
 		}
 	ret = 0;
 out:

@@ -2,8 +2,11 @@
 /* Label folders and archives to a comparison (compare/load.h). */
 #include "compare/load.h"
 
+#include <stdlib.h>
+
 #include "compare/baseline.h"
 #include "compare/labels.h"
+#include "core/latency_hist.h"
 
 int comparison_load(char **dirs, size_t ndirs, const struct comparison_load_opts *o,
 		    struct label_result **labels, size_t *nlabels, struct comparison *cmp,
@@ -21,6 +24,16 @@ int comparison_load(char **dirs, size_t ndirs, const struct comparison_load_opts
 			    (*labels)[0].dir, o->needs_two);
 		return -1;
 	}
+	/* histograms in details (reclaim latency) that plot and report would draw */
+	for (size_t l = 0; l < *nlabels; l++)
+		for (size_t w = 0; w < (*labels)[l].nwls; w++) {
+			char *file = xasprintf("%s/%s.json", (*labels)[l].dir, (*labels)[l].wls[w].workload);
+			int r = lhist_check_details((*labels)[l].wls[w].details, file, err);
+
+			free(file);
+			if (r)
+				return -1;
+		}
 	for (size_t l = 0; o->check_label && l < *nlabels; l++)
 		if (o->check_label(&(*labels)[l], err))
 			return -1;

@@ -27,6 +27,14 @@ unsigned line_rgb(size_t idx);
 int write_text(const char *dir, const char *name, const struct strbuf *sb);
 /* Is a figure of that base name in set already? */
 bool base_taken(const struct plot_set *set, const char *base);
+/* want, or want-2, want-3 ...: a base name not in set yet. Malloc'ed. */
+char *unique_base(const struct plot_set *set, const char *want);
+/* Add a figure to set; takes base, copies the rest. 0. */
+int add_figure(struct plot_set *set, char *base, const char *workload, const char *table,
+	       const char *kind, const char *caption);
+/* <base>.dat and <base>.gp into outdir; 0 or -1 with a message. */
+int write_pair(const char *outdir, const char *base, const struct strbuf *dat,
+	       const struct strbuf *gp);
 
 /*
  * The figures of a workload's profile tables (profile.h), when it has them
@@ -37,6 +45,15 @@ bool base_taken(const struct plot_set *set, const char *base);
  *                                        throughput table t, per op.
  */
 int plot_profile_figures(const struct comparison *c, const struct cmp_workload *w,
+			 const char *outdir, struct plot_set *set);
+
+/*
+ * The reclaim latency histograms of a workload's profile = reclaim passes
+ * (profile/reclaim_latency.h), from the details of each label's results
+ * (plot_reclaim.c): one figure per step and tracepoint pair with stalls,
+ * the labels overlaid: <workload>-reclaim-latency-<pair>-<step>. txt too.
+ */
+int plot_reclaim_figures(const struct comparison *c, const struct cmp_workload *w,
 			 const char *outdir, struct plot_set *set);
 
 #endif

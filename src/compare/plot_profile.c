@@ -91,7 +91,7 @@ static char *axis_label(const struct cmp_table *t, const char *op)
 	return xasprintf("%.*sN", (int)len, op);
 }
 
-static int add_figure(struct plot_set *set, char *base, const char *workload, const char *table,
+int add_figure(struct plot_set *set, char *base, const char *workload, const char *table,
 		      const char *kind, const char *caption)
 {
 	struct plot_figure *f;
@@ -106,7 +106,7 @@ static int add_figure(struct plot_set *set, char *base, const char *workload, co
 	return 0;
 }
 
-static char *unique_base(const struct plot_set *set, const char *want)
+char *unique_base(const struct plot_set *set, const char *want)
 {
 	char *base = xstrdup(want);
 
@@ -117,7 +117,7 @@ static char *unique_base(const struct plot_set *set, const char *want)
 	return base;
 }
 
-static int write_pair(const char *outdir, const char *base, const struct strbuf *dat,
+int write_pair(const char *outdir, const char *base, const struct strbuf *dat,
 		      const struct strbuf *gp)
 {
 	char *d = xasprintf("%s.dat", base), *g = xasprintf("%s.gp", base);

@@ -69,9 +69,11 @@ struct option_def {
 
 /* [global] profile: what src/profile/ runs after each step's timed
  * iterations. Here, not in profile/, because the option is the core's; its
- * choices "none", "lock", "cpu", "all", "counters" (NULL-terminated) index
- * the enum; "all" is lock and cpu (counters need a hardware PMU). */
-enum profile_kind { PROFILE_NONE = 0, PROFILE_LOCK, PROFILE_CPU, PROFILE_ALL, PROFILE_COUNTERS };
+ * choices "none", "lock", "cpu", "all", "counters", "reclaim" (NULL-terminated)
+ * index the enum; "all" is lock and cpu (counters need a hardware PMU;
+ * reclaim is the vmscan tracepoints' stall latencies, profile/reclaim_latency.h). */
+enum profile_kind { PROFILE_NONE = 0, PROFILE_LOCK, PROFILE_CPU, PROFILE_ALL, PROFILE_COUNTERS,
+		    PROFILE_RECLAIM };
 extern const char *const profile_kind_names[];
 
 /* [global] */

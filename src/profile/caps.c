@@ -12,6 +12,7 @@
 #include "core/child.h"
 #include "core/path.h"
 #include "profile/perf_stat.h"
+#include "profile/reclaim_latency.h"
 #include "profile/tracefs.h"
 
 void perf_version_parse(const char *text, char *out, size_t len)
@@ -168,9 +169,14 @@ void profile_caps_probe(struct profile_caps *c)
 	strbuf_init(&c->paranoid_why);
 	strbuf_init(&c->lock_stat_why);
 	strbuf_init(&c->hw_pmu_why);
+	strbuf_init(&c->reclaim_why);
 	c->root = geteuid() == 0;
 	probe_perf(c);
 	probe_tracefs(c);
+	if (c->tracefs)
+		c->reclaim_pairs = rl_available(c->tracefs, &c->reclaim_why);
+	else if (c->tracefs_ok)
+		c->reclaim_pairs = rl_available_probe(&c->reclaim_why);
 	probe_paranoid(c);
 	c->lock_stat = access("/proc/lock_stat", R_OK) == 0;
 	if (!c->lock_stat)
@@ -189,6 +195,7 @@ void profile_caps_release(struct profile_caps *c)
 	strbuf_release(&c->paranoid_why);
 	strbuf_release(&c->lock_stat_why);
 	strbuf_release(&c->hw_pmu_why);
+	strbuf_release(&c->reclaim_why);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -200,6 +207,19 @@ int profile_caps_allow(const struct profile_caps *c, enum profile_kind kind, boo
 	bool perf_ready = c->perf_ok && c->paranoid_ok;
 
 	*lock_via_perf = false;
+	if (kind == PROFILE_RECLAIM) {
+		/* a tracefs instance of our own: root, tracefs, and one pair at least */
+		if (!c->root)
+			strbuf_addstr(why, "profile=reclaim needs root (it makes a tracefs instance)");
+		else if (!c->tracefs_ok)
+			strbuf_addf(why, "profile=reclaim needs tracefs: %s", c->tracefs_why.buf);
+		else if (!c->reclaim_pairs)
+			strbuf_addf(why, "profile=reclaim: none of its tracepoints is on this kernel: %s",
+				    c->reclaim_why.buf);
+		else
+			return 0;
+		return -1;
+	}
 	if (kind == PROFILE_COUNTERS) {
 		if (!perf_ready) {
 			strbuf_addf(why, "profile=counters needs perf stat: %s",

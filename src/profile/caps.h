@@ -30,6 +30,8 @@ struct profile_caps {
 	bool hw_pmu;                 /* a hardware PMU: perf_event_open of "instructions" works */
 	struct strbuf hw_pmu_why;
 	const char *counters_events; /* what profile=counters counts (perf_stat.h) */
+	unsigned reclaim_pairs;      /* profile=reclaim: rl_pairs present (reclaim_latency.h) */
+	struct strbuf reclaim_why;   /* the pairs not available on this kernel, and why */
 };
 
 void profile_caps_probe(struct profile_caps *c);

@@ -17,6 +17,7 @@
 #include "profile/perf_lock.h"
 #include "profile/perf_record.h"
 #include "profile/perf_stat.h"
+#include "profile/reclaim_latency.h"
 #include "profile/tracefs.h"
 
 #define TOP_LOCKS 10
@@ -45,6 +46,10 @@ int profile_run_init(struct profile_run *pr, enum profile_kind kind, unsigned pa
 		info("profile: lock contention from /proc/lock_stat (perf's lock tracepoints: %s)",
 		     !pr->caps.perf_ok ? pr->caps.perf_why.buf
 		     : !pr->caps.tracefs_ok ? pr->caps.tracefs_why.buf : pr->caps.tracepoints_why.buf);
+	pr->reclaim_pairs = pr->caps.reclaim_pairs;
+	snprintf(pr->reclaim_why, sizeof(pr->reclaim_why), "%s", pr->caps.reclaim_why.buf);
+	if (kind == PROFILE_RECLAIM && pr->caps.reclaim_why.len)
+		info("profile: reclaim latency: %s", pr->caps.reclaim_why.buf);
 	strbuf_release(&why);
 	return 0;
 }
@@ -77,7 +82,7 @@ int profile_run_setup(struct profile_run *pr, struct run_env *env, const char *m
 		pr->cpus = &env->bind.cpus;
 		pr->cpu_list = cpu_list(&env->bind.cpus);
 	}
-	if (pr->lock_via_perf && !pr->caps.tracefs) {
+	if ((pr->lock_via_perf || pr->kind == PROFILE_RECLAIM) && !pr->caps.tracefs) {
 		struct strbuf why = STRBUF_INIT;
 
 		/* we are in the run's own mount namespace (run/workloads.c): nobody else sees it */
@@ -89,6 +94,9 @@ int profile_run_setup(struct profile_run *pr, struct run_env *env, const char *m
 		strbuf_release(&why);
 		pr->tracefs_dir = xstrdup(TRACEFS_DEFAULT);
 	}
+	if (pr->kind == PROFILE_RECLAIM)
+		/* instances of runs killed by SIGKILL, which no registry undoes */
+		rl_sweep_stale(pr->tracefs_dir ? pr->tracefs_dir : pr->caps.tracefs);
 	if ((pr->kind == PROFILE_LOCK || pr->kind == PROFILE_ALL) && !pr->lock_via_perf) {
 		struct strbuf why = STRBUF_INIT;
 		int r = lock_stat_enable(&pr->lock_stat_id, &why);
@@ -135,6 +143,17 @@ json_object *profile_run_json(const struct profile_run *pr)
 		json_object_object_add(o, "cpu_source", json_object_new_string(pr->cpu_source));
 	if (pr->cpu_list)
 		json_object_object_add(o, "cpus", json_object_new_string(pr->cpu_list));
+	if (pr->kind == PROFILE_RECLAIM) {
+		json_object *a = json_object_new_array();
+
+		for (unsigned i = 0; i < RL_NPAIRS; i++)
+			if (pr->reclaim_pairs & (1u << i))
+				json_object_array_add(a, json_object_new_string(rl_pairs[i].name));
+		json_object_object_add(o, "reclaim_pairs", a);
+		if (pr->reclaim_why[0])
+			json_object_object_add(o, "reclaim_not_available",
+					       json_object_new_string(pr->reclaim_why));
+	}
 	json_object_object_add(o, "passes", json_object_new_int((int)pr->passes));
 	json_object_object_add(o, "failed_steps", json_object_new_int((int)pr->failed));
 	return o;
@@ -292,6 +311,8 @@ struct pass {
 	struct strbuf why;       /* the first failure */
 	struct perf_record lock, cpu, stat;
 	struct lock_stat_snapshot ls_before;
+	struct rl_session *rl;   /* profile=reclaim */
+	bool want_reclaim;
 	bool want_lock, want_cpu, want_counters, lock_started, cpu_started, stat_started, ls_started;
 };
 
@@ -378,6 +399,14 @@ static void start_profilers(struct pass *p)
 		p->stat.sigint_stop = true;
 		p->stat_started = start_recorder(p, &p->stat, "perf stat", "counters", sub);
 	}
+	if (p->want_reclaim && !p->why.len) {
+		struct strbuf why = STRBUF_INIT;
+
+		if (rl_start(&p->rl, pr->tracefs_dir ? pr->tracefs_dir : pr->caps.tracefs,
+			     pr->caps.reclaim_pairs, &why))
+			fail(p, "%s", why.buf);
+		strbuf_release(&why);
+	}
 }
 
 static void stop_profilers(struct pass *p)
@@ -391,6 +420,9 @@ static void stop_profilers(struct pass *p)
 		fail(p, "%s", why.buf);
 	strbuf_reset(&why);
 	if (p->stat_started && perf_record_stop(&p->stat, &why))
+		fail(p, "%s", why.buf);
+	strbuf_reset(&why);
+	if (p->rl && rl_stop(p->rl, &why))
 		fail(p, "%s", why.buf);
 	strbuf_release(&why);
 }
@@ -591,6 +623,7 @@ static enum wl_status one_pass(struct profile_run *pr, struct wl_ctx *ctx, size_
 	p.want_lock = pr->kind == PROFILE_LOCK || pr->kind == PROFILE_ALL;
 	p.want_cpu = pr->kind == PROFILE_CPU || pr->kind == PROFILE_ALL;
 	p.want_counters = pr->kind == PROFILE_COUNTERS;
+	p.want_reclaim = pr->kind == PROFILE_RECLAIM;
 	json_object_object_add(p.d, "kind", json_object_new_string(profile_kind_names[pr->kind]));
 	if (pr->caps.perf_version[0])
 		json_object_object_add(p.d, "perf_version", json_object_new_string(pr->caps.perf_version));
@@ -631,6 +664,13 @@ static enum wl_status one_pass(struct profile_run *pr, struct wl_ctx *ctx, size_
 				read_cpu(&p, res);
 			if (!p.why.len && p.want_counters && p.stat_started)
 				read_counters(&p, res);
+			if (!p.why.len && p.rl) {
+				rl_results(p.rl, ctx->ops->name, p.step, res, p.d);
+				if (pr->caps.reclaim_why.len)
+					json_object_object_add(json_object_object_get(p.d, "reclaim_latency"),
+							       "not_available", json_object_new_string(
+								       pr->caps.reclaim_why.buf));
+			}
 		}
 		json_object_put(smp.pending_details);
 		wl_result_release(&staging);
@@ -638,6 +678,7 @@ static enum wl_status one_pass(struct profile_run *pr, struct wl_ctx *ctx, size_
 	perf_record_release(&p.lock);
 	perf_record_release(&p.cpu);
 	perf_record_release(&p.stat);
+	rl_release(p.rl);
 	lock_stat_release(&p.ls_before);
 	if (ret == WL_INTERRUPTED || lb_stop_requested()) {
 		json_object_put(p.d);

@@ -11,12 +11,14 @@
  * the memcgs exist:
  *   "<workload> memcg <counter>/s"                    (memcg_rates.h)
  *   "<workload> fairness", "<workload> fairness min/max"
- * With [global] profile = lock | cpu | all, after a step's timed iterations,
+ * With [global] profile = lock | cpu | all | counters | reclaim, after a step's timed iterations,
  * profile_passes (default 1) extra iterations of the same step under the
  * profiler, one sample each:
  *   "<workload> lru_lock wait" (ms), "<workload> lru_lock contended"
  *                                                     (lock: perf lock or lock_stat)
  *   "<workload> spinlock CPU %"                       (cpu: perf record)
+ *   "<workload> <pair> stalls", "... stall us p50|p99|max"
+ *                                  (reclaim: tracepoints, reclaim_latency.h)
  * Its own samples never enter the timed tables; they go to the op's details
  * with their ratio to the timed mean, so the profiler's overhead is visible.
  * A profile that fails (perf killed, exits non-zero, prints what lrubench
@@ -52,6 +54,8 @@ struct profile_run {
 	unsigned failed;             /* steps whose profile failed */
 	char perf_version[64];       /* kept for run.json after the release */
 	const char *cpu_source;      /* cpu_acct_source(), kept likewise */
+	unsigned reclaim_pairs;      /* profile=reclaim: its tracepoint pairs, kept likewise */
+	char reclaim_why[1024];      /* the pairs this kernel lacks, kept likewise */
 };
 
 /*
