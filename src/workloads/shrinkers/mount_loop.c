@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 #include "core/util.h"
@@ -109,6 +110,8 @@ int sk_settler_main(void *arg)
 	char opts[64], name[4096 + 32], *buf;
 	int ret = 0;
 
+	prctl(PR_SET_NAME, "lrb-settler");
+
 	snprintf(opts, sizeof(opts), "size=%llu,mode=0700", (unsigned long long)j->tmpfs_size);
 	if (mount(SK_SOURCE, j->path, "tmpfs", SK_FLAGS, opts))
 		return failed(t, "mount tmpfs on", j->path);
@@ -140,6 +143,7 @@ int sk_mounter_main(void *arg)
 	struct sk_hists *h = &sh->hist[j->slot];
 	uint64_t end;
 
+	prctl(PR_SET_NAME, "lrb-mounter");
 	wait_go(sh);
 	end = (uint64_t)(sh->t_end * 1e9);
 	t->t_first = now_monotonic();
@@ -172,6 +176,7 @@ int sk_presser_main(void *arg)
 	char *buf = xmalloc(len);
 	int fd = open(j->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 
+	prctl(PR_SET_NAME, "lrb-presser");
 	if (fd < 0) {
 		free(buf);
 		return failed(t, "open", j->path);

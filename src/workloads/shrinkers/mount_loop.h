@@ -12,7 +12,8 @@
  *   presser   streams a sparse file through the page cache until the end
  *             time, so the parent memcg sits at its limit and its reclaim
  *             walks every child memcg's shrinkers
- * The results live in one shared mapping (struct sk_shared), read by
+ * Each names itself (lrb-settler, lrb-mounter, lrb-presser: ps and the
+ * tests tell them apart). The results live in one shared mapping (struct sk_shared), read by
  * lrubench after the children are reaped. Mounters and pressers wait at a
  * start flag so all of them run for the same window.
  */

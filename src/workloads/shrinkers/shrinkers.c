@@ -463,6 +463,11 @@ static enum wl_status shrinkers_run_step(struct wl_ctx *ctx, size_t step, struct
 			return r;
 		}
 	}
+	/* a mount point removed under a mounter failed that op; this one has it back */
+	for (size_t j = 0; j < k->m; j++)
+		if (mkdir(st->dirs[st->maxn + j], 0700) && errno != EEXIST)
+			warning("shrinkers: cannot create the mount point %s: %s", st->dirs[st->maxn + j],
+				strerror(errno));
 	sh = sk_shared_create(n, k->m);
 	if (!sh)
 		return WL_FAILED;
