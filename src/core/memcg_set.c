@@ -8,9 +8,25 @@
 #include "core/cleanup.h"
 #include "core/workload.h"
 
+/* One member: below the run parent (env_memcg), or below parent. */
+static int make_one(struct run_env *env, const struct cgroup *parent, const char *name, uint64_t limit,
+		    struct cgroup *out)
+{
+	if (!parent)
+		return env_memcg(env, name, limit, out);
+	memset(out, 0, sizeof(*out));
+	if (cg_create(env->cg, parent, name, out))
+		return -1;
+	if (cg_set_limit(out, limit)) {
+		cg_destroy(out);
+		return -1;
+	}
+	return 0;
+}
+
 /* Room for want members; the root borrowed as the first when root. */
-static enum wl_status make(struct run_env *env, const char *prefix, unsigned first, size_t want,
-			   bool root, uint64_t limit, struct memcg_set *set)
+static enum wl_status make(struct run_env *env, const struct cgroup *parent, const char *prefix,
+			   unsigned first, size_t want, bool root, uint64_t limit, struct memcg_set *set)
 {
 	memset(set, 0, sizeof(*set));
 	set->cg = xcalloc(want + 1, sizeof(*set->cg));
@@ -30,7 +46,7 @@ static enum wl_status make(struct run_env *env, const char *prefix, unsigned fir
 		if (lb_stop_requested())
 			return WL_INTERRUPTED;
 		snprintf(name, sizeof(name), "%s-%zu", prefix, first + set->n);
-		if (env_memcg(env, name, limit, &set->cg[set->n]))
+		if (make_one(env, parent, name, limit, &set->cg[set->n]))
 			return WL_FAILED;
 	}
 	for (size_t m = 0; m < set->n; m++)
@@ -41,13 +57,25 @@ static enum wl_status make(struct run_env *env, const char *prefix, unsigned fir
 enum wl_status memcg_set_make(struct run_env *env, const char *prefix, unsigned first, size_t count,
 			      uint64_t limit, struct memcg_set *set)
 {
-	return make(env, prefix, first, count, !count, limit, set);
+	return make(env, NULL, prefix, first, count, !count, limit, set);
 }
 
 enum wl_status memcg_set_make_n(struct run_env *env, const char *prefix, unsigned first, size_t count,
 				uint64_t limit, struct memcg_set *set)
 {
-	return make(env, prefix, first, count, false, limit, set);
+	return make(env, NULL, prefix, first, count, false, limit, set);
+}
+
+enum wl_status memcg_set_make_under(struct run_env *env, const struct cgroup *parent, const char *prefix,
+				    unsigned first, size_t count, uint64_t limit, struct memcg_set *set)
+{
+	if (!env->cg || env->cg->mode == CG_NONE || !parent || parent->borrowed) {
+		memset(set, 0, sizeof(*set));
+		error("cannot create memcgs %s-*: %s", prefix, parent && parent->borrowed ?
+		      "the root memory cgroup is not a parent of a set" : "no memory cgroup controller");
+		return WL_FAILED;
+	}
+	return make(env, parent, prefix, first, count, false, limit, set);
 }
 
 enum wl_status memcg_set_make_optional(struct run_env *env, const char *prefix, unsigned first,

@@ -45,6 +45,12 @@ enum wl_status memcg_set_make_optional(struct run_env *env, const char *prefix, 
  * "none" rather than the root (colocate's low memcgs). */
 enum wl_status memcg_set_make_n(struct run_env *env, const char *prefix, unsigned first, size_t count,
 				uint64_t limit, struct memcg_set *set);
+/* Exactly count memcgs below parent (a memcg of the run, e.g. one made with
+ * env_memcg and a limit; not the borrowed root) instead of the run parent:
+ * the "parent with a limit, N children below it" shape (shrinkers, whose
+ * limit reclaim walks every child). Removed like any set, before parent. */
+enum wl_status memcg_set_make_under(struct run_env *env, const struct cgroup *parent, const char *prefix,
+				    unsigned first, size_t count, uint64_t limit, struct memcg_set *set);
 /* The cgroup.procs of task t when each member holds per tasks (the root's
  * for every task of a borrowed root; NULL for an empty set). */
 static inline const char *memcg_set_procs(const struct memcg_set *set, size_t t, size_t per)

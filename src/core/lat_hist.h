@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A latency histogram of fixed size for the colocate probe: millions of
- * operations per iteration are recorded without storing them, and p50/p99
+ * A latency histogram of fixed size, shared by the workloads that time
+ * operations in a child and read them in lrubench (colocate's probe,
+ * shrinkers' mounters; moved here from colocate/ when the second one came,
+ * so there is one): millions of operations per iteration are recorded
+ * without storing them, and p50/p99
  * come back within 1/64 (1.6%) of the true value; the maximum is exact.
  * Values are nanoseconds. Below 128 ns every value has its own bucket;
  * above, each power of two is split into 64 equal buckets (log-linear, as
  * HdrHistogram does). Fixed layout and no pointers: it lives in memory
- * shared between the probe process and lrubench.
+ * shared between the timing process and lrubench.
  */
-#ifndef LRUBENCH_COLOCATE_HIST_H
-#define LRUBENCH_COLOCATE_HIST_H
+#ifndef LRUBENCH_LAT_HIST_H
+#define LRUBENCH_LAT_HIST_H
 
 #include <stdint.h>
 
@@ -42,5 +45,7 @@ static inline void lh_record(struct lat_hist *h, uint64_t ns)
  * that holds the value of rank ceil(pct/100 * count), never above max; 0
  * for an empty histogram. */
 double lh_percentile(const struct lat_hist *h, double pct);
+/* Add src's values to dst (several timing tasks, one table). */
+void lh_merge(struct lat_hist *dst, const struct lat_hist *src);
 
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The colocate probe's latency histogram (hist.h). */
-#include "workloads/colocate/hist.h"
+/* A log-linear latency histogram (lat_hist.h). */
+#include "core/lat_hist.h"
 
 #include <math.h>
 
@@ -49,4 +49,14 @@ double lh_percentile(const struct lat_hist *h, double pct)
 		}
 	}
 	return (double)h->max;
+}
+
+void lh_merge(struct lat_hist *dst, const struct lat_hist *src)
+{
+	for (unsigned i = 0; i < LH_BUCKETS; i++)
+		dst->bucket[i] += src->bucket[i];
+	dst->count += src->count;
+	dst->sum += src->sum;
+	if (src->max > dst->max)
+		dst->max = src->max;
 }
