@@ -1067,6 +1067,8 @@ int plot_write_figures(const struct comparison *c, const char *outdir,
 			/* after the workload's last table: where its time went */
 			if (!ret && t + 1 == c->wls[w].ntables && fmt != PLOT_TXT)
 				ret = plot_profile_figures(c, &c->wls[w], outdir, set);
+			if (!ret && t + 1 == c->wls[w].ntables)
+				ret = plot_level_figures(c, &c->wls[w], outdir, set);
 		}
 	return ret;
 }

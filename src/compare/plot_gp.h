@@ -38,5 +38,11 @@ bool base_taken(const struct plot_set *set, const char *base);
  */
 int plot_profile_figures(const struct comparison *c, const struct cmp_workload *w,
 			 const char *outdir, struct plot_set *set);
+/* The levels over time (plot_levels.c): <workload>-levels-<op>-<group> for
+ * each op of its level tables and each group of levels that moved, the
+ * median iteration's series of every label overlaid. -1 with a message
+ * naming the file (and offset) of a series that cannot be read. */
+int plot_level_figures(const struct comparison *c, const struct cmp_workload *w, const char *outdir,
+		       struct plot_set *set);
 
 #endif
