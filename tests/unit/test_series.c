@@ -8,6 +8,7 @@
 #include "unit.h"
 #include "core/series.h"
 #include "monitor/monitor.h"
+#include "vm/merge.h"
 
 /* A temp file of the writer's output: 3 columns, then a fourth, 4 rows. */
 static char *write_sample(int *fdp)
@@ -204,6 +205,63 @@ static void monitor_names(void **state)
 	strbuf_release(&err);
 }
 
+static void touch(const char *dir, const char *name, const char *text)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+
+	assert_int_equal(mkdir_p(dir, 0755), 0);
+	assert_int_equal(write_file_atomic(p, text, strlen(text)), 0);
+	free(p);
+}
+
+static char *slurp(const char *dir, const char *name)
+{
+	char *p = xasprintf("%s/%s", dir, name), *t = read_file_str(p, NULL);
+
+	free(p);
+	return t;
+}
+
+/* VM mode, round 2: its series continue the label's iteration numbers, as
+ * its samples are appended after the label's. */
+static void vm_rounds_renumber_series(void **state)
+{
+	char root[] = "/tmp/lrubench-series-merge-XXXXXX";
+	struct strbuf err = STRBUF_INIT;
+	char *dst, *src, *dw, *sw, *t;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	dst = xasprintf("%s/dst", root);
+	src = xasprintf("%s/src", root);
+	dw = xasprintf("%s/series/readtwice", dst);
+	sw = xasprintf("%s/series/readtwice", src);
+	touch(dw, "memcgs-1.0.series", "d0");
+	touch(dw, "memcgs-1.1.series", "d1");
+	touch(sw, "memcgs-1.0.series", "s0");
+	touch(sw, "memcgs-1.1.series", "s1");
+	touch(sw, "memcgs-2.0.series", "t0");
+	assert_int_equal(vm_merge_label(dst, src, 2, &err), 0);
+	t = slurp(dw, "memcgs-1.2.series");
+	assert_string_equal(t ? t : "(none)", "s0");
+	free(t);
+	t = slurp(dw, "memcgs-1.3.series");
+	assert_string_equal(t ? t : "(none)", "s1");
+	free(t);
+	t = slurp(dw, "memcgs-1.0.series");
+	assert_string_equal(t ? t : "(none)", "d0");
+	free(t);
+	t = slurp(dw, "memcgs-2.0.series");
+	assert_string_equal(t ? t : "(none)", "t0");
+	free(t);
+	assert_int_equal(remove_tree(root), 0);
+	free(dst);
+	free(src);
+	free(dw);
+	free(sw);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -213,6 +271,7 @@ int main(void)
 		cmocka_unit_test(seal_after_kill),
 		cmocka_unit_test(level_tables),
 		cmocka_unit_test(monitor_names),
+		cmocka_unit_test(vm_rounds_renumber_series),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
