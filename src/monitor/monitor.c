@@ -206,6 +206,14 @@ void monitor_iter_end(struct monitor_run *m, struct monitor_iter *mi, const char
 	child_signal(&mi->c, SIGTERM);
 	memset(&ru, 0, sizeof(ru));
 	w = child_wait(&mi->c, 5.0, &code, &ru);
+	if (w == CHILD_STOP) {
+		/* the run is being interrupted: the iteration is not saved, its
+		 * series is rewritten by --resume; the sampler only has to go */
+		child_stop(&mi->c, 1.0);
+		close(mi->fd);
+		mi->fd = -1;
+		goto out;
+	}
 	if (w != CHILD_REAPED) {
 		child_stop(&mi->c, 0.5);
 		code = 128 + SIGKILL;
