@@ -1069,6 +1069,8 @@ int plot_write_figures(const struct comparison *c, const char *outdir,
 				ret = plot_profile_figures(c, &c->wls[w], outdir, set);
 			if (!ret && t + 1 == c->wls[w].ntables)
 				ret = plot_reclaim_figures(c, &c->wls[w], outdir, set);
+			if (!ret && t + 1 == c->wls[w].ntables)
+				ret = plot_level_figures(c, &c->wls[w], outdir, set);
 		}
 	return ret;
 }

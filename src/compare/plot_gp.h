@@ -46,6 +46,12 @@ int write_pair(const char *outdir, const char *base, const struct strbuf *dat,
  */
 int plot_profile_figures(const struct comparison *c, const struct cmp_workload *w,
 			 const char *outdir, struct plot_set *set);
+/* The levels over time (plot_levels.c): <workload>-levels-<op>-<group> for
+ * each op of its level tables and each group of levels that moved, the
+ * median iteration's series of every label overlaid. -1 with a message
+ * naming the file (and offset) of a series that cannot be read. */
+int plot_level_figures(const struct comparison *c, const struct cmp_workload *w, const char *outdir,
+		       struct plot_set *set);
 
 /*
  * The reclaim latency histograms of a workload's profile = reclaim passes

@@ -85,6 +85,13 @@ const struct option_def global_options[] = {
 	{ .name = "interleave", .type = OPT_BOOL, .offset = GOFF(interleave), .def = "no",
 	  .help = "run the steps' iterations in rounds (step 1, step 2, ..., step 1, ...) so that a slow "
 		  "drift spreads over every step; the order is recorded in the results" },
+	{ .name = "monitors", .type = OPT_STR, .offset = GOFF(monitors), .def = "all",
+	  .help = "what is sampled during every timed iteration into a time series beside the results "
+		  "(lrubench-run(1) MONITORS): a comma list of vmstat, meminfo, memcg, cpu, psi, node, "
+		  "or all, or none" },
+	{ .name = "monitor_interval", .type = OPT_UINT, .offset = GOFF(monitor_interval), .def = "250",
+	  .min = 10, .max = 60000,
+	  .help = "milliseconds between two samples of the monitors" },
 	OPT_END,
 };
 

@@ -95,6 +95,9 @@ struct global_opts {
 	unsigned long long min_iterations, max_iterations;
 	double time_budget;    /* seconds of measured iterations per step; 0: none */
 	bool interleave;       /* steps' iterations in rounds (core/schedule.h) */
+	/* the monitors (src/monitor/monitor.h): sampled during every timed iteration */
+	char *monitors;        /* "vmstat,meminfo,...", "all" or "none"; checked by monitor_parse */
+	unsigned long long monitor_interval;  /* ms between two samples */
 };
 extern const struct option_def global_options[];
 

@@ -2,9 +2,11 @@
 /* What /proc says about a process; see procfs.h. */
 #include "core/procfs.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int proc_stat_parse(const char *text, struct proc_stat *st)
 {
@@ -87,4 +89,35 @@ int proc_kernel_stack(pid_t pid, size_t max, struct strbuf *out)
 	}
 	free(text);
 	return n ? 0 : -1;
+}
+
+int proc_pread_text(int fd, struct strbuf *sb)
+{
+	size_t want = sb->alloc > 4096 ? sb->alloc : 4096;
+
+	for (;;) {
+		ssize_t n;
+
+		strbuf_reset(sb);
+		/* room for want bytes and the NUL */
+		strbuf_add(sb, "", 0);
+		if (sb->alloc < want + 1) {
+			sb->buf = xrealloc(sb->buf, want + 1);
+			sb->alloc = want + 1;
+		}
+		do
+			n = pread(fd, sb->buf, want, 0);
+		while (n < 0 && errno == EINTR);
+		if (n < 0)
+			return -1;
+		/* a file that filled the buffer may have more: read it again, larger
+		 * (procfs files are made whole at each read from offset 0) */
+		if ((size_t)n == want && want < ((size_t)4 << 20)) {
+			want *= 2;
+			continue;
+		}
+		sb->len = (size_t)n;
+		sb->buf[n] = '\0';
+		return 0;
+	}
 }

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What /proc says about a process: its stat line, its kernel stack. */
+/* What /proc says about a process: its stat line, its kernel stack; and
+ * reading a /proc or sysfs file again and again from a kept-open descriptor
+ * (the monitors, src/monitor/). */
 #ifndef LRUBENCH_PROCFS_H
 #define LRUBENCH_PROCFS_H
 
@@ -26,5 +28,11 @@ const char *proc_state_name(char state);
  * offsets dropped, at most max frames, appended to out; 0, or -1 when it
  * cannot be read. */
 int proc_kernel_stack(pid_t pid, size_t max, struct strbuf *out);
+
+/* The whole of a kept-open /proc, sysfs or cgroupfs file read again with
+ * pread from offset 0 into sb (reset first; grown as needed, at most 4 MiB):
+ * one system call for a small file, no open or close. 0, or -1 (errno) when
+ * it cannot be read (a removed cgroup's file: ENODEV). */
+int proc_pread_text(int fd, struct strbuf *sb);
 
 #endif

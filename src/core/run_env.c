@@ -49,7 +49,8 @@ void wl_sample(struct wl_samples *s, int table, const char *op, double v)
 	if (!rt->x_known)
 		result_table_set_x_axis(rt, t->x_axis.name, t->x_axis.unit);
 	result_table_add(rt, op, v);
-	s->added++;
+	if (!s->added++)
+		s->first_at = now_monotonic();
 }
 
 void wl_memcg_report(struct run_env *env, struct wl_samples *s, const struct wl_memcg_report *r)

@@ -107,6 +107,8 @@ struct wl_samples {
 	json_object *pending_details;   /* core-owned array */
 	struct strbuf why;              /* why run_step returned WL_OP_FAILED (core-owned;
 					 * child_stuck_report and task_round fill it) */
+	double first_at;                /* monotonic seconds of the first wl_sample: when the
+					 * measured work ended (the monitors' "end"); 0: none */
 };
 /* Record one sample of table index `table` (into ops->tables[]) for op. */
 void wl_sample(struct wl_samples *s, int table, const char *op, double v);

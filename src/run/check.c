@@ -319,6 +319,12 @@ int run_check(struct run_state *rs)
 		ret = LB_EXIT_USAGE;
 		goto out;
 	}
+	/* an unknown monitor is a config error */
+	if (monitor_run_init(&rs->mon, rs->cfg->g.monitors, rs->cfg->g.monitor_interval, &err)) {
+		error("%s", strbuf_str(&err));
+		ret = LB_EXIT_USAGE;
+		goto out;
+	}
 	/* a requested profile this machine cannot make is exit 3 */
 	if ((ret = profile_run_init(&rs->prof, (enum profile_kind)rs->cfg->g.profile,
 				    (unsigned)rs->cfg->g.profile_passes)))

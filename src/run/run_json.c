@@ -89,6 +89,7 @@ int run_json_write(struct run_state *rs, const char *status)
 	if (strcmp(status, "running"))
 		record_taint_end(rs->run_json);
 	json_object_object_add(rs->run_json, "profile", profile_run_json(&rs->prof));
+	json_object_object_add(rs->run_json, "monitors", monitor_run_json(&rs->mon));
 	ret = json_save_file(path, rs->run_json, &err);
 	if (ret)
 		error("%s", strbuf_str(&err));

@@ -30,6 +30,7 @@
 #include "core/kernel_health.h"
 #include "core/knobs.h"
 #include "core/workload.h"
+#include "monitor/monitor.h"
 #include "profile/profile.h"
 
 struct run_state {
@@ -65,6 +66,7 @@ struct run_state {
 	json_object *run_json;
 	json_object *old_run;         /* --resume: the run.json continued */
 	struct profile_run prof;      /* where the kernel spent the time (profile.h) */
+	struct monitor_run mon;       /* the monitors of every timed iteration (monitor.h) */
 	struct kernel_health health;  /* the kernel log from the run's start */
 	json_object *failed_ops;      /* run.json "failed_ops": ops that failed, the run went on */
 	struct wl_ctx *ctxs;          /* one per workload, from run_check on */

@@ -189,6 +189,7 @@ static enum wl_status run_iteration(struct loop *l, size_t s, int it, bool *fini
 	struct wl_result staging = { 0 };
 	struct wl_samples smp;
 	struct iter_counters ic;
+	struct monitor_iter mon;
 	struct strbuf err = STRBUF_INIT;
 	enum wl_status st, out = WL_OK;
 	double (*now)(void) = rs->clock ? rs->clock : now_monotonic;
@@ -200,9 +201,13 @@ static enum wl_status run_iteration(struct loop *l, size_t s, int it, bool *fini
 	progress_unit(&l->pg, ctx->steps[s], it, l->iters, l->warm);
 	/* where the kernel spent the time: CPU split and reclaim counters */
 	profile_iter_begin(&rs->prof, &ic);
+	monitor_iter_begin(&rs->mon, &mon, ctx->ops->name, ctx->steps[s], it);
 	t0 = now();
 	st = ctx->ops->run_step(ctx, s, &smp);
 	secs = now() - t0;
+	/* the memory levels over time: kept whatever happened, tables only when measured */
+	monitor_iter_end(&rs->mon, &mon, ctx->ops->name, ctx->steps[s], smp.first_at,
+			 st == WL_OK && !lb_stop_requested(), &staging, smp.pending_details);
 	/* an iteration that ended after a stop request is not saved */
 	if (lb_stop_requested())
 		st = WL_INTERRUPTED;

@@ -140,6 +140,7 @@ enum wl_status run_workloads(struct run_state *rs)
 		return lb_stop_requested() ? WL_INTERRUPTED : WL_FAILED;
 	if ((out = apply_settings(rs)) != WL_OK)
 		return out;
+	monitor_run_setup(&rs->mon, &rs->env, rs->nwls && rs->ctxs[0].verbose);
 	if (rs->env.run_cg && !strncmp(rs->run_cg.path, rs->cg.root, strlen(rs->cg.root)))
 		rs->health.run_memcg = xstrdup(rs->run_cg.path + strlen(rs->cg.root));
 	info("lrubench %s: %s on %s, results in %s", LRUBENCH_VERSION, rs->label, rs->sys->kernel_release,

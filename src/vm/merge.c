@@ -113,6 +113,100 @@ static json_object *load(const char *path, struct strbuf *err)
 	return json_load_file(path, err);
 }
 
+/* "<step>.<N>.series": the length of <step> and N; false for any other name. */
+static bool series_name(const char *name, size_t *step_len, unsigned long *n)
+{
+	size_t l = strlen(name);
+	const char *dot, *end = name + l - 7;
+	char *stop;
+
+	if (l < 10 || strcmp(end, ".series"))
+		return false;
+	for (dot = end - 1; dot > name && *dot != '.'; dot--)
+		;
+	if (dot <= name || dot + 1 == end)
+		return false;
+	*n = strtoul(dot + 1, &stop, 10);
+	*step_len = (size_t)(dot - name);
+	return stop == end;
+}
+
+/* How many series of step (step_len bytes of name) dir holds. */
+static unsigned long series_count(const char *dir, const char *name, size_t step_len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	unsigned long k = 0, n;
+	size_t sl;
+
+	while (d && (de = readdir(d)))
+		if (series_name(de->d_name, &sl, &n) && sl == step_len && !strncmp(de->d_name, name, sl))
+			k++;
+	if (d)
+		closedir(d);
+	return k;
+}
+
+/*
+ * A later round's monitor series (core/series.h): its samples are appended
+ * after the label's, so its iteration N of a step is the label's iteration
+ * (series of that step so far) + N. Renamed into place; every name is
+ * worked out before the first one moves.
+ */
+static int merge_series(const char *dst_dir, const char *src_dir, struct strbuf *err)
+{
+	char *ss = xasprintf("%s/series", src_dir);
+	DIR *d = opendir(ss);
+	struct dirent *de;
+	int ret = 0;
+
+	while (!ret && d && (de = readdir(d))) {
+		char *sw, *dw, **from = NULL, **to = NULL;
+		size_t n = 0, sl;
+		unsigned long it;
+		DIR *w;
+		struct dirent *e;
+
+		if (de->d_name[0] == '.')
+			continue;
+		sw = xasprintf("%s/%s", ss, de->d_name);
+		dw = xasprintf("%s/series/%s", dst_dir, de->d_name);
+		w = is_dir(sw) ? opendir(sw) : NULL;
+		if (w && mkdir_p(dw, 0755)) {
+			strbuf_addf(err, "cannot make %s: %s", dw, strerror(errno));
+			ret = -1;
+		}
+		while (!ret && w && (e = readdir(w))) {
+			if (!series_name(e->d_name, &sl, &it))
+				continue;
+			from = xrealloc(from, (n + 1) * sizeof(*from));
+			to = xrealloc(to, (n + 1) * sizeof(*to));
+			from[n] = xasprintf("%s/%s", sw, e->d_name);
+			to[n] = xasprintf("%s/%.*s.%lu.series", dw, (int)sl, e->d_name,
+					  series_count(dw, e->d_name, sl) + it);
+			n++;
+		}
+		for (size_t i = 0; i < n; i++) {
+			if (!ret && rename(from[i], to[i])) {
+				strbuf_addf(err, "cannot move %s to %s: %s", from[i], to[i], strerror(errno));
+				ret = -1;
+			}
+			free(from[i]);
+			free(to[i]);
+		}
+		free(from);
+		free(to);
+		if (w)
+			closedir(w);
+		free(sw);
+		free(dw);
+	}
+	if (d)
+		closedir(d);
+	free(ss);
+	return ret;
+}
+
 int vm_merge_label(const char *dst_dir, const char *src_dir, int round, struct strbuf *err)
 {
 	DIR *d = opendir(src_dir);
@@ -158,6 +252,8 @@ int vm_merge_label(const char *dst_dir, const char *src_dir, int round, struct s
 		free(dp);
 	}
 	closedir(d);
+	if (!ret)
+		ret = merge_series(dst_dir, src_dir, err);
 	if (!ret) {
 		char *sl = xasprintf("%s/logs", src_dir);
 		char *dl = xasprintf("%s/logs", dst_dir);
