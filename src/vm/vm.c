@@ -1118,12 +1118,11 @@ int cmd_run_vm(struct vm_args *a)
 	memset(&r, 0, sizeof(r));
 	r.a = *a;   /* its lists are ours now: release() frees them */
 	r.nk = (int)r.a.nkernels;
-	if ((code = check_inputs(&r)))
-		goto out;
-	/* a VM run killed with SIGKILL left host knobs changed: put back first */
+	/* a VM run killed with SIGKILL left host knobs changed: put back first;
+	 * then the host knobs, before anything (the results folder) is made */
 	if (r.a.workdir && *r.a.workdir)
 		knobs_recover(r.a.workdir);
-	if ((code = check_host_settings(&r)))
+	if ((code = check_host_settings(&r)) || (code = check_inputs(&r)))
 		goto out;
 	for (int i = 0; i < r.nk; i++)
 		any_vm |= !r.k[i].host;
