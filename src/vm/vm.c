@@ -869,6 +869,8 @@ static void print_plan(struct vm_run *r)
 				       k->id.git_why, k->id.git_tree);
 			for (size_t m = 0; m < k->mods.ko.n; m++)
 				printf("    %s\n", k->mods.ko.v[m]);
+			if (*k->arg->cmdline)
+				printf("  boot options: %s\n", k->arg->cmdline);
 			kernel_cmdline(r, k, &append);
 			fill_spec(r, k, &q, append.buf, "<staging folder>", "<results folder of the boot>", tags);
 			q.initrd = "<initramfs>";
@@ -892,6 +894,12 @@ static void print_plan(struct vm_run *r)
 		strbuf_release(&append);
 		strbuf_release(&err);
 	}
+	for (size_t i = 0; i < r->host.n; i++)
+		printf("host: %s = %s for the boots (now %s)\n", r->host.v[i].name, r->host.v[i].value,
+		       r->host.v[i].old);
+	if (r->a.balloon)
+		printf("balloon: virtio-balloon-pci with free page reporting%s\n",
+		       r->a.balloon_target ? ", target asked through QMP" : "");
 	vm_placement_describe(&r->place, &pl);
 	printf("placement: %s\n", pl.buf);
 	strbuf_release(&pl);

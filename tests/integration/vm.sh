@@ -695,7 +695,7 @@ test_vm_boot_options_memcg_off() {
     --vm-host-settings "vm.swappiness=$want" --vm-balloon free-page-reporting --vm-balloon-target 1536M \
     --vm-rss-interval 2s -o "$T/results"
   assert_eq "$(cat /proc/sys/vm/swappiness)" "$sw" "host swappiness put back"
-  assert_grep "host: vm.swappiness = $want for the boots (was $sw)" "$T/err"
+  assert_grep "host: vm.swappiness = $want for the boots (was $sw)" "$T/out"
   for l in memcg nomemcg; do
     rj=$T/results/$l/run.json
     assert_eq "$(json_get "$rj" "['status']")" complete "status of $l"
