@@ -111,7 +111,7 @@ static const struct popt run_options[] = {
 	VM_KEY("kernel-a", "vm.kernel_a", "IMG", "kernel A, the baseline: a bzImage, or \"host\""),
 	VM_KEY("kernel-b", "vm.kernel_b", "IMG", "kernel B, compared with A"),
 	POPT_CALLBACK(0, "kernel", NULL, "NAME=IMG",
-		      "one more kernel, labelled NAME (repeatable); \"NAME=IMG OPTS\" boots it with OPTS",
+		      "kernel NAME, repeatable (IMG OPTS: boot options)",
 		      add_kernel),
 	VM_KEY("label-a", "vm.label_a", "NAME", "results label of kernel A (default: its release)"),
 	VM_KEY("label-b", "vm.label_b", "NAME", "results label of kernel B"),
