@@ -105,15 +105,20 @@ static const struct popt run_options[] = {
 		   "compare. Each flag sets a [vm] key (lrubench list vm); so do the aliases\n"
 		   "--vm-memory SIZE, --vm-cpus N, --vm-numa-nodes N, --vm-rounds N,\n"
 		   "--vm-cmdline-extra TEXT, --vm-timeout TIME, --vm-cpus-from none|node|LIST,\n"
-		   "--vm-host-node auto|N and --vm-memory-backend ram|memfd|hugetlb."),
+		   "--vm-host-node auto|N, --vm-memory-backend ram|memfd|hugetlb,\n"
+		   "--vm-host-settings KNOB=VAL,..., --vm-balloon none|free-page-reporting,\n"
+		   "--vm-balloon-target SIZE and --vm-rss-interval TIME."),
 	VM_KEY("kernel-a", "vm.kernel_a", "IMG", "kernel A, the baseline: a bzImage, or \"host\""),
 	VM_KEY("kernel-b", "vm.kernel_b", "IMG", "kernel B, compared with A"),
 	POPT_CALLBACK(0, "kernel", NULL, "NAME=IMG",
-		      "one more kernel, labelled NAME (repeatable)", add_kernel),
+		      "kernel NAME, repeatable (IMG OPTS: boot options)",
+		      add_kernel),
 	VM_KEY("label-a", "vm.label_a", "NAME", "results label of kernel A (default: its release)"),
 	VM_KEY("label-b", "vm.label_b", "NAME", "results label of kernel B"),
 	VM_KEY("modules-a", "vm.modules_a", "DIR", "kernel A's lib/modules/<release> (or its root)"),
 	VM_KEY("modules-b", "vm.modules_b", "DIR", "the same for kernel B"),
+	VM_KEY("cmdline-a", "vm.cmdline_a", "TEXT", "kernel A's own boot options"),
+	VM_KEY("cmdline-b", "vm.cmdline_b", "TEXT", "kernel B's (B may be A's image)"),
 	VM_KEY("vm-memory", "vm.memory", "SIZE", NULL),
 	VM_KEY("vm-cpus", "vm.cpus", "N", NULL),
 	VM_KEY("vm-numa-nodes", "vm.numa_nodes", "N", NULL),
@@ -123,6 +128,10 @@ static const struct popt run_options[] = {
 	VM_KEY("vm-cpus-from", "vm.cpus_from", "WHERE", NULL),
 	VM_KEY("vm-host-node", "vm.host_node", "N", NULL),
 	VM_KEY("vm-memory-backend", "vm.memory_backend", "KIND", NULL),
+	VM_KEY("vm-host-settings", "vm.host_settings", "LIST", NULL),
+	VM_KEY("vm-balloon", "vm.balloon", "KIND", NULL),
+	VM_KEY("vm-balloon-target", "vm.balloon_target", "SIZE", NULL),
+	VM_KEY("vm-rss-interval", "vm.rss_interval", "TIME", NULL),
 	POPT_END(),
 };
 
@@ -378,6 +387,8 @@ static int run_in_vms(struct config *cfg)
 	va.force = A.force;
 	va.resume = A.resume;
 	va.dry_run = A.dry_run;
+	va.workdir = cfg->g.workdir;
+	va.host_settings_from = config_origin(cfg, "vm", "host_settings");
 	if (vm_args_from_config(&va, config_section(cfg, "vm"), &err)) {
 		error("%s", strbuf_str(&err));
 		strbuf_release(&err);

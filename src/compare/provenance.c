@@ -199,6 +199,22 @@ static const char *found_value(const struct comparison *c, size_t l, const char 
 	return NULL;
 }
 
+/* A VM label's own boot options (run.json vm.boot_options, vm/record.h):
+ * what its kernel was booted with on purpose; NULL when not a VM label. */
+static const char *boot_options_of(const struct comparison *c, size_t l)
+{
+	return get_str(get(c->labels[l].run, "vm"), "boot_options");
+}
+
+/* Did some label boot with options of its own? */
+static bool any_boot_options(const struct comparison *c)
+{
+	for (size_t l = 0; l < c->nlabels; l++)
+		if (boot_options_of(c, l) && *boot_options_of(c, l))
+			return true;
+	return false;
+}
+
 /* Every knob some label set, in first-seen order: its name and path. */
 static void setting_paths(const struct comparison *c, struct strlist *names, struct strlist *paths)
 {
@@ -226,6 +242,21 @@ static void deliberate_facts(struct comparison *c)
 	size_t before = c->nfacts;
 
 	setting_paths(c, &names, &paths);
+	if (any_boot_options(c)) {
+		/* the per-kernel command line of VM mode, as the guest's
+		 * /proc/cmdline confirmed it (vm.boot_options_seen) */
+		char **v = xcalloc(c->nlabels, sizeof(*v));
+
+		for (size_t l = 0; l < c->nlabels; l++) {
+			const char *o = boot_options_of(c, l);
+			json_object *seen = get(get(c->labels[l].run, "vm"), "boot_options_seen");
+			bool unseen = seen && !json_object_get_boolean(seen);
+
+			v[l] = !o ? xstrdup("(not a VM run)") : xasprintf("%s%s", *o ? o : "(none)",
+				   unseen ? " (not on the guest's /proc/cmdline)" : "");
+		}
+		cmp_add_fact(c, "set by the run: boot options", v, false);
+	}
 	for (size_t i = 0; i < paths.n; i++) {
 		char **v = xcalloc(c->nlabels, sizeof(*v));
 		char *fact = xasprintf("set by the run: %s", names.v[i]);
@@ -266,6 +297,9 @@ static char *settings_signature(const struct comparison *c, size_t l, const stru
 		if (v)
 			strbuf_addf(&sb, "%s=%s\n", paths->v[i], v);
 	}
+	/* a VM label's boot options are deliberate too: "" and none alike */
+	if (boot_options_of(c, l) && *boot_options_of(c, l))
+		strbuf_addf(&sb, "boot options=%s\n", boot_options_of(c, l));
 	return strbuf_detach(&sb);
 }
 
@@ -305,6 +339,7 @@ static void same_kernel(struct comparison *c)
 	char **sig = xcalloc(c->nlabels ? c->nlabels : 1, sizeof(*sig));
 	struct strlist names = STRLIST_INIT, paths = STRLIST_INIT;
 	size_t n = 0, ng = 0;
+	bool deliberate;
 
 	for (size_t l = 0; l < c->nlabels; l++) {
 		const char *id = get_str(kernel_of(c, l), "build_id");
@@ -324,6 +359,7 @@ static void same_kernel(struct comparison *c)
 	}
 	qsort(groups, ng, sizeof(*groups), first_label_cmp);
 	setting_paths(c, &names, &paths);
+	deliberate = paths.n || any_boot_options(c);
 	for (size_t l = 0; l < c->nlabels; l++)
 		sig[l] = settings_signature(c, l, &paths);
 	for (size_t g = 0; g < ng; g++) {
@@ -346,7 +382,7 @@ static void same_kernel(struct comparison *c)
 				any_alike = true;
 			}
 		}
-		if (any_alike && paths.n && strcmp(alike.buf, who.buf))
+		if (any_alike && deliberate && strcmp(alike.buf, who.buf))
 			strlist_pushf(&c->same_kernel, "these labels ran the same kernel build (build id %s) "
 				      "with the same deliberate settings: %s", k[at].id, alike.buf);
 		else if (any_alike)
@@ -354,8 +390,8 @@ static void same_kernel(struct comparison *c)
 				      k[at].id, who.buf);
 		else
 			strlist_pushf(&c->same_build_settings, "these labels ran the same kernel build (build "
-				      "id %s) in different deliberate settings (set by the run): %s",
-				      k[at].id, who.buf);
+				      "id %s) in different deliberate settings (set by the run%s): %s",
+				      k[at].id, any_boot_options(c) ? ": knobs or boot options" : "", who.buf);
 		strbuf_release(&who);
 		strbuf_release(&alike);
 	}

@@ -107,6 +107,7 @@ static void vm_cpus_default(const struct sizing *sz, char *buf, size_t len)
 }
 
 const char *const vm_memory_backends[] = { "ram", "memfd", "hugetlb", NULL };
+const char *const vm_balloons[] = { "none", "free-page-reporting", NULL };
 
 const struct option_def vm_options[] = {
 	{ .name = "kernel_a", .type = OPT_STR, .offset = VOFF(kernel[0]), .def = "",
@@ -123,9 +124,16 @@ const struct option_def vm_options[] = {
 		  "(default: beside the image, else /lib/modules) (--modules-a)" },
 	{ .name = "modules_b", .type = OPT_STR, .offset = VOFF(modules[1]), .def = "",
 	  .help = "modules of kernel B (--modules-b)" },
+	{ .name = "cmdline_a", .type = OPT_STR, .offset = VOFF(cmdline[0]), .def = "",
+	  .help = "kernel A's own boot options, after cmdline_extra: the same image can be kernel B "
+		  "with other options (cgroup_disable=memory) (--cmdline-a)" },
+	{ .name = "cmdline_b", .type = OPT_STR, .offset = VOFF(cmdline[1]), .def = "",
+	  .help = "kernel B's own boot options (--cmdline-b)" },
 	{ .name = "kernels", .type = OPT_STR, .offset = VOFF(kernels), .def = "",
 	  .help = "more kernels, NAME=IMG separated by commas, after kernel_a and kernel_b: rounds go "
-		  "A, B, C, ...; NAME is the label, IMG a bzImage or \"host\" (--kernel NAME=IMG, repeatable)" },
+		  "A, B, C, ...; NAME is the label, IMG a bzImage or \"host\"; text after a blank that "
+		  "follows IMG is that kernel's own boot options (NAME=IMG cgroup_disable=memory) "
+		  "(--kernel NAME=IMG, repeatable)" },
 	{ .name = "memory", .type = OPT_SIZE, .offset = VOFF(memory), .def = "4G", .quick = "2G",
 	  .min = 128ULL << 20, .max = 1ULL << 42,
 	  .help = "guest RAM (--vm-memory)" },
@@ -157,6 +165,22 @@ const struct option_def vm_options[] = {
 	  .choices = vm_memory_backends,
 	  .help = "guest RAM: ram (anonymous), memfd (shared file), hugetlb (memfd on 2M huge pages: "
 		  "reserve them in /proc/sys/vm/nr_hugepages first) (--vm-memory-backend)" },
+	{ .name = "host_settings", .type = OPT_STR, .offset = VOFF(host_settings), .def = "",
+	  .help = "knobs set on the host for the boots, KNOB=VALUE separated by commas (vm.swappiness=10, "
+		  "/sys/kernel/mm/transparent_hugepage/enabled=always): the [settings] rules, checked "
+		  "before the first boot, restored after the last (--vm-host-settings)" },
+	{ .name = "balloon", .type = OPT_ENUM, .offset = VOFF(balloon), .def = "none",
+	  .choices = vm_balloons,
+	  .help = "none, or free-page-reporting: a virtio-balloon device whose guest reports free pages "
+		  "to the host (qemu frees them) (--vm-balloon)" },
+	{ .name = "balloon_target", .type = OPT_SIZE, .offset = VOFF(balloon_target), .def = "0",
+	  .max = 1ULL << 42,
+	  .help = "with a balloon: the guest's memory target, asked through QMP once it runs (0: none) "
+		  "(--vm-balloon-target)" },
+	{ .name = "rss_interval", .type = OPT_TIME, .offset = VOFF(rss_interval), .def = "5s",
+	  .min = 1, .max = 3600,
+	  .help = "seconds between samples of qemu's VmRSS, recorded per round in run.json vm.qemu_memory "
+		  "(--vm-rss-interval)" },
 	OPT_END,
 };
 

@@ -112,6 +112,7 @@ struct vm_opts {
 	char *kernel[2];           /* kernel_a, kernel_b: a bzImage, "host" or "" (none) */
 	char *label[2];            /* "": the image's release */
 	char *modules[2];          /* "": found beside the image */
+	char *cmdline[2];          /* cmdline_a, cmdline_b: kernel A's, B's own boot options */
 	char *kernels;             /* "NAME=IMG,NAME=IMG": more kernels, after a and b */
 	uint64_t memory;
 	unsigned long long cpus, numa_nodes, rounds;
@@ -120,7 +121,12 @@ struct vm_opts {
 	char *cpus_from;           /* "none", "node" or a host CPU list ("0-3,8") */
 	char *host_node;           /* "auto" or a host node number */
 	int memory_backend;        /* index into vm_memory_backends */
+	char *host_settings;       /* "KNOB=VALUE, ...": set on the host around the boots */
+	int balloon;               /* index into vm_balloons */
+	uint64_t balloon_target;   /* the guest's memory target through the balloon; 0: none */
+	double rss_interval;       /* seconds between samples of qemu's VmRSS */
 };
+extern const char *const vm_balloons[];          /* "none", "free-page-reporting" */
 extern const char *const vm_memory_backends[];   /* "ram", "memfd", "hugetlb" */
 extern const struct option_def vm_options[];
 

@@ -47,6 +47,39 @@ int proc_stat_read(const char *prefix, pid_t pid, struct proc_stat *st)
 	return r;
 }
 
+int proc_status_kb(const char *text, const char *field, unsigned long long *kb)
+{
+	size_t fl = strlen(field);
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		char *end;
+
+		if (strncmp(p, field, fl) || p[fl] != ':')
+			continue;
+		p += fl + 1;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p < '0' || *p > '9')
+			return -1;
+		*kb = strtoull(p, &end, 10);
+		return strncmp(end, " kB", 3) ? -1 : 0;
+	}
+	return -1;
+}
+
+int proc_memory_read(pid_t pid, unsigned long long *rss_kb, unsigned long long *hwm_kb)
+{
+	char path[64], *text;
+	int r;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	text = read_file_str(path, NULL);
+	r = text && !proc_status_kb(text, "VmRSS", rss_kb) && !proc_status_kb(text, "VmHWM", hwm_kb) ?
+	    0 : -1;
+	free(text);
+	return r;
+}
+
 const char *proc_state_name(char state)
 {
 	switch (state) {

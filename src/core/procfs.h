@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What /proc says about a process: its stat line, its kernel stack; and
- * reading a /proc or sysfs file again and again from a kept-open descriptor
- * (the monitors, src/monitor/). */
+/* What /proc says about a process: its stat line, its memory, its kernel
+ * stack; and reading a /proc or sysfs file again and again from a kept-open
+ * descriptor (the monitors, src/monitor/). */
 #ifndef LRUBENCH_PROCFS_H
 #define LRUBENCH_PROCFS_H
 
@@ -22,6 +22,12 @@ struct proc_stat {
 int proc_stat_parse(const char *text, struct proc_stat *st);
 /* Read and parse /proc/PID/stat under prefix ("" for the real /proc). */
 int proc_stat_read(const char *prefix, pid_t pid, struct proc_stat *st);
+/* A "Field:   N kB" line of /proc/PID/status text (VmRSS, VmHWM): 0 and
+ * *kb, or -1 when the field is absent or malformed. */
+int proc_status_kb(const char *text, const char *field, unsigned long long *kb);
+/* The resident set of pid now and at its peak (/proc/PID/status VmRSS,
+ * VmHWM) in KiB: 0, or -1 when it cannot be read (pid gone). */
+int proc_memory_read(pid_t pid, unsigned long long *rss_kb, unsigned long long *hwm_kb);
 /* "running", "sleeping", "uninterruptible (D)", "stopped (T)", ... */
 const char *proc_state_name(char state);
 /* The kernel stack of pid (/proc/PID/stack, root only) as "f1 < f2 < f3",

@@ -24,7 +24,54 @@ static char *trimmed(const char *s)
 	return xstrndup(s, l);
 }
 
-/* vm.kernels: "NAME=IMG, NAME=IMG" appended after kernel_a and kernel_b */
+/* what VM mode puts on every guest's command line itself (vm/qemu.h) */
+static const char *const own_options[] = { "console", "panic", "oops", "rdinit", "init", NULL };
+
+int vm_cmdline_check(const char *s, const char *what, struct strbuf *err)
+{
+	size_t len = strlen(s);
+
+	if (len > VM_CMDLINE_MAX) {
+		strbuf_addf(err, "%s: %zu bytes of boot options, at most %d (the guest's whole command "
+			    "line must stay within the kernel's 2048)", what, len, VM_CMDLINE_MAX);
+		return -1;
+	}
+	for (const char *p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e || *p == '"' || *p == '\\' ||
+		    *p == '\'') {
+			strbuf_addf(err, "%s: byte 0x%02x at offset %zu: boot options are printable ASCII "
+				    "words separated by blanks, without quotes or backslashes", what,
+				    (unsigned char)*p, (size_t)(p - s));
+			return -1;
+		}
+	for (const char *p = s; *p;) {
+		size_t n, key;
+
+		while (*p == ' ')
+			p++;
+		n = strcspn(p, " ");
+		if (!n)
+			break;
+		key = strcspn(p, "=");
+		key = key < n ? key : n;
+		for (size_t i = 0; own_options[i]; i++)
+			if (key == strlen(own_options[i]) && !strncmp(p, own_options[i], key)) {
+				strbuf_addf(err, "%s: '%.*s': VM mode sets %s= itself (the console, the "
+					    "panic handling and the guest's init are how it runs the suite)",
+					    what, (int)n, p, own_options[i]);
+				return -1;
+			}
+		if (!strncmp(p, "lrubench.", 9)) {
+			strbuf_addf(err, "%s: '%.*s': lrubench.* options are VM mode's own", what, (int)n, p);
+			return -1;
+		}
+		p += n;
+	}
+	return 0;
+}
+
+/* vm.kernels: "NAME=IMG, NAME=IMG OPTIONS" appended after kernel_a and
+ * kernel_b; a blank after IMG starts that kernel's own boot options */
 static int add_listed_kernels(struct vm_args *a, const char *list, struct strbuf *err)
 {
 	size_t n = 0;
@@ -32,8 +79,14 @@ static int add_listed_kernels(struct vm_args *a, const char *list, struct strbuf
 	int ret = 0;
 
 	for (size_t i = 0; i < n && !ret; i++) {
-		char *item = trimmed(items[i]), *eq = strchr(item, '=');
+		char *item = trimmed(items[i]), *eq = strchr(item, '='), *opts = NULL;
 		struct vm_kernel_arg *k;
+
+		if (eq && (opts = strpbrk(eq + 1, " \t"))) {
+			*opts++ = '\0';
+			while (*opts == ' ' || *opts == '\t')
+				opts++;
+		}
 
 		if (!eq || eq == item || !eq[1]) {
 			strbuf_addf(err, "vm.kernels: '%s' is not NAME=IMG (NAME is the label, IMG a "
@@ -44,12 +97,18 @@ static int add_listed_kernels(struct vm_args *a, const char *list, struct strbuf
 			ret = -1;
 		} else {
 			*eq = '\0';
-			strlist_push(&a->owned, item);
-			strlist_push(&a->owned, eq + 1);
 			k = &a->kernel[a->nkernels++];
-			k->label = a->owned.v[a->owned.n - 2];
-			k->image = a->owned.v[a->owned.n - 1];
 			snprintf(k->flag, sizeof(k->flag), "--kernel %.32s", item);
+			if (opts && vm_cmdline_check(opts, k->flag, err)) {
+				ret = -1;
+			} else {
+				strlist_push(&a->owned, item);
+				strlist_push(&a->owned, eq + 1);
+				strlist_push(&a->owned, opts ? opts : "");
+				k->label = a->owned.v[a->owned.n - 3];
+				k->image = a->owned.v[a->owned.n - 2];
+				k->cmdline = a->owned.v[a->owned.n - 1];
+			}
 		}
 		free(item);
 	}
@@ -94,9 +153,9 @@ static int parse_cpus_from(struct vm_args *a, const char *s, struct strbuf *err)
 
 int vm_args_from_config(struct vm_args *a, const struct vm_opts *vm, struct strbuf *err)
 {
-	static const char *const flags[2][3] = {
-		{ "--kernel-a", "--label-a", "--modules-a" },
-		{ "--kernel-b", "--label-b", "--modules-b" },
+	static const char *const flags[2][4] = {
+		{ "--kernel-a", "--label-a", "--modules-a", "--cmdline-a" },
+		{ "--kernel-b", "--label-b", "--modules-b", "--cmdline-b" },
 	};
 	unsigned long long node;
 
@@ -104,11 +163,14 @@ int vm_args_from_config(struct vm_args *a, const struct vm_opts *vm, struct strb
 	for (int k = 0; k < 2; k++) {
 		const char *image = unless_empty(vm->kernel[k]);
 
-		if ((unless_empty(vm->label[k]) || unless_empty(vm->modules[k])) && !image) {
+		if ((unless_empty(vm->label[k]) || unless_empty(vm->modules[k]) ||
+		     unless_empty(vm->cmdline[k])) && !image) {
 			strbuf_addf(err, "%s without %s", unless_empty(vm->label[k]) ? flags[k][1] :
-				    flags[k][2], flags[k][0]);
+				    unless_empty(vm->modules[k]) ? flags[k][2] : flags[k][3], flags[k][0]);
 			return -1;
 		}
+		if (vm->cmdline[k] && vm_cmdline_check(vm->cmdline[k], flags[k][3], err))
+			return -1;
 		if (!image)
 			continue;
 		if (k == 1 && !unless_empty(vm->kernel[0])) {
@@ -118,6 +180,7 @@ int vm_args_from_config(struct vm_args *a, const struct vm_opts *vm, struct strb
 		a->kernel[a->nkernels].image = image;
 		a->kernel[a->nkernels].label = unless_empty(vm->label[k]);
 		a->kernel[a->nkernels].modules = unless_empty(vm->modules[k]);
+		a->kernel[a->nkernels].cmdline = vm->cmdline[k] ? vm->cmdline[k] : "";
 		snprintf(a->kernel[a->nkernels].flag, sizeof(a->kernel[0].flag), "%s", flags[k][0]);
 		a->nkernels++;
 	}
@@ -128,11 +191,39 @@ int vm_args_from_config(struct vm_args *a, const struct vm_opts *vm, struct strb
 			      "or --kernel NAME=IMG for each");
 		return -1;
 	}
+	for (unsigned i = 0; i < a->nkernels; i++)
+		if (!strcmp(a->kernel[i].image, VM_HOST) && *a->kernel[i].cmdline) {
+			strbuf_addf(err, "%s: the running kernel (host) was booted already: boot options "
+				    "are for an image", a->kernel[i].flag);
+			return -1;
+		}
 	a->memory = vm->memory;
 	a->cpus = (unsigned)vm->cpus;
 	a->numa_nodes = (unsigned)vm->numa_nodes;
 	a->rounds = (unsigned)vm->rounds;
 	a->cmdline_extra = vm->cmdline_extra ? vm->cmdline_extra : "";
+	if (vm_cmdline_check(a->cmdline_extra, "vm.cmdline_extra", err))
+		return -1;
+	for (unsigned i = 0; i < a->nkernels; i++)
+		if (strlen(a->cmdline_extra) + 1 + strlen(a->kernel[i].cmdline) > VM_CMDLINE_MAX) {
+			strbuf_addf(err, "%s: vm.cmdline_extra and its own boot options together are "
+				    "over %d bytes", a->kernel[i].flag, VM_CMDLINE_MAX);
+			return -1;
+		}
+	a->host_settings = vm->host_settings ? vm->host_settings : "";
+	a->balloon = vm->balloon == 1;
+	a->balloon_target = vm->balloon_target;
+	a->rss_interval = vm->rss_interval;
+	if (a->balloon_target && !a->balloon) {
+		strbuf_addstr(err, "vm.balloon_target needs vm.balloon = free-page-reporting (the "
+			      "target is asked of the balloon device)");
+		return -1;
+	}
+	if (a->balloon_target && a->balloon_target > vm->memory) {
+		strbuf_addstr(err, "vm.balloon_target is more than vm.memory (a balloon can only take "
+			      "memory away)");
+		return -1;
+	}
 	a->timeout = vm->timeout;
 	a->backend = (enum vm_backend)vm->memory_backend;
 

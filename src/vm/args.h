@@ -27,6 +27,7 @@ struct vm_kernel_arg {
 	const char *image;     /* a bzImage path, or VM_HOST */
 	const char *label;     /* NULL: the image's release */
 	const char *modules;   /* NULL: found beside the image */
+	const char *cmdline;   /* its own boot options (after vm.cmdline_extra); "" none */
 	char flag[48];         /* how the user named it, for messages: "--kernel-a", "--kernel rt" */
 };
 
@@ -45,6 +46,12 @@ struct vm_args {
 	uint64_t memory;           /* bytes */
 	unsigned cpus, numa_nodes, rounds;
 	const char *cmdline_extra;
+	const char *host_settings; /* vm.host_settings: "KNOB=VALUE, ..." ("" none) */
+	const char *host_settings_from;   /* where it was set, for messages */
+	const char *workdir;       /* global.workdir: the host knobs' markers (core/knobs.h) */
+	bool balloon;              /* vm.balloon = free-page-reporting */
+	uint64_t balloon_target;   /* bytes, 0: none */
+	double rss_interval;       /* seconds between samples of qemu's VmRSS */
 	double timeout;            /* seconds per boot */
 	/* placement (vm/placement.h resolves it against this host) */
 	enum vm_cpus_from cpus_from;
@@ -67,6 +74,16 @@ struct vm_args {
  * suite and tmpfs the caller has set, and check the rules between them.
  * 0, or -1 with err (a usage error). */
 int vm_args_from_config(struct vm_args *a, const struct vm_opts *vm, struct strbuf *err);
+/*
+ * A kernel's own boot options (vm.cmdline_a, _b, after IMG in vm.kernels,
+ * vm.cmdline_extra): printable ASCII words separated by single blanks, no
+ * quote (the kernel's parser would join words), no option VM mode sets
+ * itself (console=, panic=, oops=, rdinit=, init=, lrubench.*), at most
+ * VM_CMDLINE_MAX bytes so that the whole line stays within the x86
+ * kernel's 2048 bytes. what names it in err. 0, or -1 with err.
+ */
+#define VM_CMDLINE_MAX 1024
+int vm_cmdline_check(const char *s, const char *what, struct strbuf *err);
 void vm_args_release(struct vm_args *a);
 
 #endif

@@ -160,6 +160,9 @@ char *vm_init_script(const struct vm_guest *g)
 	/* from here the console carries the suite's output: kernel messages below
 	 * "alert" stay in dmesg (a panic still prints, panic() forces it), and a
 	 * pipe instead of the tty gives plain progress lines instead of \r updates */
+	/* the console log says which virtio devices a driver bound (virtio_balloon with
+	 * vm.balloon): the guest's /sys, for the record */
+	strbuf_addstr(&s, "echo lrubench: virtio devices bound: /sys/bus/virtio/drivers/*/virtio*\n");
 	strbuf_addstr(&s, "echo 1 > /proc/sys/kernel/printk\n"
 		      "set -o pipefail\n"
 		      "echo " VM_MARK_BEGIN "\n"

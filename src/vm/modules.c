@@ -32,6 +32,7 @@ static const struct kfeature {
 	{ "CONFIG_BLK_DEV_LOOP", "loop", false, "loop devices (sparse_root=loop-ext4/loop-xfs)" },
 	{ "CONFIG_CRYPTO_CRC32C", "crc32c_generic", false, "crc32c (ext4 metadata checksums)" },
 	{ "CONFIG_EXT4_FS", "ext4", false, "ext4 (sparse_root=loop-ext4)" },
+	{ "CONFIG_VIRTIO_BALLOON", "virtio_balloon", false, "virtio balloon (vm.balloon)" },
 };
 
 #define REQUIRED_CONFIGS "CONFIG_9P_FS, CONFIG_NET_9P_VIRTIO and CONFIG_VIRTIO_PCI"
@@ -223,7 +224,9 @@ int vm_plan_modules(const char *config, const char *builtin, const struct moddep
 				    st == 'n' ? "not set in its config" :
 				    md ? "no module in modules.dep" : "no modules found");
 			ret = -1;
-		} else if (st != 'n' || strcmp(f->module, "crc32c_generic")) {
+		} else if (strcmp(f->module, "virtio_balloon") &&
+			   (st != 'n' || strcmp(f->module, "crc32c_generic"))) {
+			/* the balloon driver is wanted only with vm.balloon: no warning for every kernel */
 			strlist_pushf(warnings, "%s is neither built in nor available as a module: no %s in the guest",
 				      f->config, f->what);
 		}

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include "core/cleanup.h"
 #include "core/child.h"
+#include "core/procfs.h"
 #include "vm/initramfs.h"
 #include "vm/placement.h"
 #include "vm/qmp.h"
@@ -133,6 +134,11 @@ int vm_qemu_argv(const struct vm_qemu_spec *s, struct strlist *argv, struct strb
 		strlist_push(argv, sb.buf);
 		strlist_push(argv, "-machine");
 		strlist_push(argv, "memory-backend=mem0");
+	}
+	if (s->balloon) {
+		/* the guest's free pages go back to the host as it frees them */
+		strlist_push(argv, "-device");
+		strlist_push(argv, "virtio-balloon-pci,id=balloon0,free-page-reporting=on");
 	}
 	strlist_push(argv, "-kernel");
 	strlist_push(argv, s->kernel);
@@ -320,6 +326,20 @@ static int place_and_start(const struct vm_qemu_spec *s, struct alive *al, struc
 		b->placement = vm_placement_readback(s->place, q->pid, cpus);
 	if (qmp_execute(&m, "cont", NULL, err))
 		goto out;
+	if (s->balloon && s->balloon_target) {
+		json_object *args = json_object_new_object(), *bl = json_object_new_object();
+		struct strbuf why = STRBUF_INIT;
+
+		json_object_object_add(args, "value", json_object_new_int64((int64_t)s->balloon_target));
+		json_object_object_add(bl, "target", json_object_new_int64((int64_t)s->balloon_target));
+		/* a guest without the balloon driver yet is qemu's to refuse: said, not fatal */
+		if (qmp_execute_args(&m, "balloon", args, NULL, &why))
+			json_object_object_add(bl, "error", json_object_new_string(why.buf));
+		json_object_object_add(bl, "asked", json_object_new_boolean(!why.len));
+		json_object_object_add(b->memory, "balloon", bl);
+		json_object_put(args);
+		strbuf_release(&why);
+	}
 	ret = 0;
 out:
 	json_object_put(cpus);
@@ -342,6 +362,40 @@ static void reread_memory(const struct vm_qemu_spec *s, struct child *q, struct 
 		json_object_put(m);
 }
 
+json_object *vm_qemu_memory_new(double interval)
+{
+	json_object *m = json_object_new_object();
+
+	json_object_object_add(m, "interval_s", json_object_new_double(interval));
+	json_object_object_add(m, "rss_kb", json_object_new_array());
+	json_object_object_add(m, "max_rss_kb", json_object_new_int64(0));
+	json_object_object_add(m, "hwm_kb", json_object_new_int64(0));
+	return m;
+}
+
+void vm_qemu_memory_add(json_object *m, unsigned long long rss_kb, unsigned long long hwm_kb)
+{
+	json_object *a, *mx, *hw;
+
+	json_object_object_get_ex(m, "rss_kb", &a);
+	json_object_object_get_ex(m, "max_rss_kb", &mx);
+	json_object_object_get_ex(m, "hwm_kb", &hw);
+	json_object_array_add(a, json_object_new_int64((int64_t)rss_kb));
+	if ((int64_t)rss_kb > json_object_get_int64(mx))
+		json_object_object_add(m, "max_rss_kb", json_object_new_int64((int64_t)rss_kb));
+	if ((int64_t)hwm_kb > json_object_get_int64(hw))
+		json_object_object_add(m, "hwm_kb", json_object_new_int64((int64_t)hwm_kb));
+}
+
+/* qemu's VmRSS and VmHWM now, into b->memory (nothing once it is gone) */
+static void sample_memory(struct child *q, struct vm_boot *b)
+{
+	unsigned long long rss, hwm;
+
+	if (q->running && !proc_memory_read(q->pid, &rss, &hwm))
+		vm_qemu_memory_add(b->memory, rss, hwm);
+}
+
 int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix,
 		const char *qemu_log, struct vm_boot *b)
 {
@@ -350,7 +404,7 @@ int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix
 	struct console c = { .fd = -1, .prefix = prefix, .b = b, .kvm = s->kvm };
 	struct strbuf err = STRBUF_INIT;
 	struct alive al = { 0 };
-	double start = now_monotonic(), deadline, grace_end = 0, next_read = 0;
+	double start = now_monotonic(), deadline, grace_end = 0, next_read = 0, next_rss = 0;
 	int code = -1, ret = 0, fd;
 	bool reread = false;
 
@@ -360,6 +414,7 @@ int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix
 	strbuf_init(&c.partial);
 	b->guest_code = -1;
 	b->qemu_code = -1;
+	b->memory = vm_qemu_memory_new(s->rss_interval);
 	if (vm_qemu_argv(s, &argv, &err)) {
 		ret = error("%s", err.buf);
 		goto out;
@@ -420,9 +475,16 @@ int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix
 		 * moment later) */
 		if (((c.exited || c.fatal || c.init_failed) && !reread) ||
 		    now_monotonic() > next_read) {
+			if ((c.exited || c.fatal || c.init_failed) && !reread && s->rss_interval > 0)
+				sample_memory(&q, b);   /* the last one, at the verdict */
 			reread_memory(s, &q, b);
 			reread = c.exited || c.fatal || c.init_failed;
 			next_read = now_monotonic() + 5;
+		}
+		/* what the host pays for the guest: qemu's resident set */
+		if (s->rss_interval > 0 && now_monotonic() >= next_rss && !c.exited) {
+			sample_memory(&q, b);
+			next_rss = now_monotonic() + s->rss_interval;
 		}
 		/* after the verdict, give the guest time to power off by itself;
 		 * after a crash, time to print the rest of it */
@@ -473,4 +535,6 @@ void vm_boot_release(struct vm_boot *b)
 	strlist_release(&b->warnings);
 	json_object_put(b->placement);
 	b->placement = NULL;
+	json_object_put(b->memory);
+	b->memory = NULL;
 }

@@ -32,6 +32,9 @@ struct vm_qemu_spec {
 	bool kvm;
 	uint64_t mem_bytes;
 	unsigned cpus, numa_nodes;
+	bool balloon;              /* a virtio-balloon device with free page reporting */
+	uint64_t balloon_target;   /* asked through QMP once the guest runs; 0: none */
+	double rss_interval;       /* seconds between samples of qemu's VmRSS; 0: none */
 };
 
 /* The kernel command line: console, panic handling, the virt marker the
@@ -71,7 +74,17 @@ struct vm_boot {
 	struct strbuf first_line;   /* its first console line */
 	struct strlist warnings;    /* lockup lines that did not fail the round (TCG) */
 	json_object *placement;     /* read back from /proc (vm/placement.h), or NULL */
+	json_object *memory;        /* qemu's own memory over the boot (vm_qemu_memory_new) */
 };
+
+/*
+ * run.json vm.qemu_memory[] of one boot: {"interval_s", "rss_kb": [VmRSS of
+ * the qemu process every interval], "max_rss_kb", "hwm_kb" (VmHWM, its
+ * peak), "balloon": {"target", "asked", "error"} with a balloon}. What the
+ * host paid for the guest, as /proc/<qemu pid>/status said.
+ */
+json_object *vm_qemu_memory_new(double interval);
+void vm_qemu_memory_add(json_object *m, unsigned long long rss_kb, unsigned long long hwm_kb);
 
 /* Boot and wait. Guest output between the begin and exit markers is echoed
  * to stdout with `prefix`. qemu's own stderr goes to qemu_log. Under KVM a

@@ -87,7 +87,15 @@ static int write_all(int fd, const char *s, size_t len)
 
 int qmp_execute(struct qmp *q, const char *command, json_object **ret, struct strbuf *err)
 {
-	char *msg = xasprintf("{\"execute\": \"%s\"}\n", command);
+	return qmp_execute_args(q, command, NULL, ret, err);
+}
+
+int qmp_execute_args(struct qmp *q, const char *command, json_object *args, json_object **ret,
+		     struct strbuf *err)
+{
+	char *msg = args ? xasprintf("{\"execute\": \"%s\", \"arguments\": %s}\n", command,
+				     json_object_to_json_string_ext(args, JSON_C_TO_STRING_PLAIN))
+			 : xasprintf("{\"execute\": \"%s\"}\n", command);
 	int rc = -1;
 
 	if (ret)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/config.h"
+#include "core/knobs.h"
 #include "core/results.h"
 #include "vm/args.h"
 #include "vm/identity.h"
@@ -87,6 +88,46 @@ static void record_failure(json_object *vm, const struct vm_round_record *n)
 	strbuf_release(&sb);
 }
 
+/* Is every word of want on the command line the guest booted with? */
+static bool options_seen(const char *want, const char *cmdline)
+{
+	for (const char *p = want; *p;) {
+		size_t n;
+		bool found = false;
+
+		while (*p == ' ')
+			p++;
+		n = strcspn(p, " ");
+		if (!n)
+			break;
+		for (const char *q = cmdline; *q && !found;) {
+			size_t m;
+
+			while (*q == ' ')
+				q++;
+			m = strcspn(q, " ");
+			found = m == n && !strncmp(p, q, n);
+			q += m;
+		}
+		if (!found)
+			return false;
+		p += n;
+	}
+	return true;
+}
+
+/* vm.boot_options, and whether /proc/cmdline in the guest had them */
+static void record_boot_options(json_object *run, json_object *vm, const struct vm_round_record *n)
+{
+	json_object *sys, *cl;
+
+	json_object_object_add(vm, "boot_options", json_object_new_string(n->boot_options ? n->boot_options : ""));
+	if (json_object_object_get_ex(run, "system", &sys) && json_object_object_get_ex(sys, "cmdline", &cl) &&
+	    json_object_is_type(cl, json_type_string))
+		json_object_object_add(vm, "boot_options_seen", json_object_new_boolean(
+			options_seen(n->boot_options ? n->boot_options : "", json_object_get_string(cl))));
+}
+
 static void record(json_object *run, void *arg)
 {
 	const struct vm_round_record *n = arg;
@@ -102,6 +143,14 @@ static void record(json_object *run, void *arg)
 		json_object_object_add(vm, "cpus", json_object_new_int((int)n->cpus));
 		json_object_object_add(vm, "numa_nodes", json_object_new_int((int)n->numa_nodes));
 		json_object_object_add(vm, "kernel_cmdline", json_object_new_string(n->append ? n->append : ""));
+		record_boot_options(run, vm, n);
+		json_object_object_add(vm, "balloon", json_object_new_string(n->balloon ? "free-page-reporting" : "none"));
+		if (n->qemu_memory) {
+			json_object *m = json_object_get(n->qemu_memory);
+
+			json_object_object_add(m, "round", json_object_new_int(n->round));
+			json_object_array_add(array_member(vm, "qemu_memory"), m);
+		}
 		if (n->modules_dir)
 			json_object_object_add(vm, "modules_dir", json_object_new_string(n->modules_dir));
 		json_object_object_add(vm, "console_log", json_object_new_string("logs/vm-console.log"));
@@ -111,6 +160,10 @@ static void record(json_object *run, void *arg)
 			json_object_array_add(array_member(vm, "console_warnings"),
 					      json_object_new_string(n->warnings->v[i]));
 	}
+	if (n->host_facts && !json_object_object_get_ex(vm, "host", NULL))
+		json_object_object_add(vm, "host", json_object_get(n->host_facts));
+	if (n->host_settings && n->host_settings->n)
+		json_object_object_add(vm, "host_settings", knob_set_json(n->host_settings));
 	json_object_object_add(vm, "rounds", json_object_new_int(n->round));
 	json_object_array_add(array_member(vm, "round_seconds"), json_object_new_double(n->seconds));
 	if (n->id)

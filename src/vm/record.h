@@ -6,6 +6,14 @@
  * that compare turns into "B: panicked in round 2 (first line ...)". A
  * label the guest never wrote (it crashed before its suite started) gets a
  * run.json of its own, so the kernel still shows in the comparison.
+ *
+ * The deliberate difference of a label is vm.boot_options (the kernel's own
+ * boot options, compare's "set by the run: boot options"), checked against
+ * the guest's /proc/cmdline (system.cmdline, written by the guest's own
+ * run): vm.boot_options_seen says whether every option was on it. The host
+ * side: vm.host (its kernel, THP and KSM state, host_state.h), vm.host_settings
+ * (knob_set_json of vm.host_settings), vm.qemu_memory[] one per round
+ * (vm/qemu.h: qemu's VmRSS series and VmHWM, the balloon's target).
  */
 #ifndef LRUBENCH_VM_RECORD_H
 #define LRUBENCH_VM_RECORD_H
@@ -18,6 +26,7 @@
 
 struct vm_placement;
 struct vm_identity;
+struct knob_set;
 
 struct vm_round_record {
 	/* the kernel and its VM: the same every round */
@@ -31,6 +40,10 @@ struct vm_round_record {
 	const char *modules_dir;         /* or NULL */
 	const struct vm_placement *place;
 	const struct vm_identity *id;    /* what the guest cannot say (vm/identity.h), or NULL */
+	const char *boot_options;        /* its own boot options, on purpose ("" none) */
+	const struct knob_set *host_settings;   /* vm.host_settings held for the boots */
+	json_object *host_facts;         /* the host's kernel, THP, KSM, state (borrowed), or NULL */
+	bool balloon;                    /* vm.balloon = free-page-reporting */
 	/* this round */
 	int round;
 	int code;                        /* LB_EXIT_* */
@@ -41,6 +54,7 @@ struct vm_round_record {
 	const char *append;              /* the kernel command line used */
 	double seconds;
 	json_object *placement;          /* read back (vm/placement.h), or NULL */
+	json_object *qemu_memory;        /* qemu's RSS over the boot (vm/qemu.h), or NULL */
 	const struct strlist *warnings;  /* console lockup lines that did not fail it (TCG) */
 	const char *console_rel;         /* the round's console log, relative to the label */
 	const char *console_abs;

@@ -28,6 +28,8 @@
 #include <json-c/json.h>
 #include "core/child.h"
 #include "core/cleanup.h"
+#include "core/host_state.h"
+#include "core/knobs.h"
 #include "core/label_name.h"
 #include "core/path.h"
 #include "core/net_client.h"
@@ -80,7 +82,11 @@ struct vm_run {
 	struct tmpdir tmp;
 	struct vm_exports x;     /* what the guests see of the host */
 	bool mapped_file;        /* the temp folder has no user xattrs: mapped-file */
+	struct knob_set host;    /* vm.host_settings, held on the host for the boots */
+	json_object *host_facts; /* the host's kernel, THP, KSM while the boots ran */
 };
+
+static void restore_host_settings(struct vm_run *r);
 
 /* "--label-a" for kernels a and b, else how the kernel was named */
 static void label_flag(const struct kernel *k, char *buf, size_t len)
@@ -170,6 +176,28 @@ static int check_inputs(struct vm_run *r)
 	return 0;
 }
 
+/* vm.balloon: does this qemu have virtio-balloon-pci with free page
+ * reporting (qemu 5.1 and later)? Its own help says. 0, or -1 said. */
+static int check_balloon(struct vm_run *r)
+{
+	char *out = xasprintf("%s/qemu-balloon-help.txt", r->tmp.path), *text;
+	const char *argv[] = { QEMU, "-device", "virtio-balloon-pci,help", NULL };
+	struct child c = { .argv = argv, .name = "qemu -device help", .out_path = out };
+	int code = child_run(&c, 30), ret = 0;
+
+	text = read_file_str(out, NULL);
+	if (code != 0 || !text || !strstr(text, "free-page-reporting")) {
+		error("vm.balloon = free-page-reporting: %s has no virtio-balloon-pci device with the "
+		      "free-page-reporting property (qemu 5.1 or later)%s", QEMU,
+		      code ? " (its -device help failed)" : "");
+		ret = -1;
+	}
+	free(text);
+	unlink(out);
+	free(out);
+	return ret;
+}
+
 static int check_tools(struct vm_run *r)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -192,6 +220,8 @@ static int check_tools(struct vm_run *r)
 		if (path_exists(busyboxes[i]) && !elf_is_static(busyboxes[i], &err))
 			r->busybox = xstrdup(busyboxes[i]);
 	}
+	if (r->a.balloon && check_balloon(r))
+		return LB_EXIT_UNSUPPORTED;
 	if (!r->busybox) {
 		error("VM mode needs a static busybox for the guest's initramfs%s%s "
 		      "(apt-get install busybox-static)", err.len ? ": " : "", strbuf_str(&err));
@@ -236,11 +266,13 @@ struct round_result {
 	char *append;          /* the kernel command line used */
 	double seconds;
 	json_object *placement;      /* read back (vm/placement.h), or NULL */
+	json_object *memory;         /* qemu's RSS over the boot (vm/qemu.h), or NULL */
 	struct strlist warnings;     /* console lockup lines that did not fail it (TCG) */
 };
 
 static void round_result_release(struct round_result *rr)
 {
+	json_object_put(rr->memory);
 	free(rr->why);
 	free(rr->what);
 	free(rr->first_line);
@@ -343,6 +375,21 @@ static void fill_spec(struct vm_run *r, struct kernel *k, struct vm_qemu_spec *q
 	q->cpus = r->a.cpus;
 	q->numa_nodes = r->a.numa_nodes;
 	q->place = &r->place;
+	q->balloon = r->a.balloon;
+	q->balloon_target = r->a.balloon_target;
+	q->rss_interval = r->a.rss_interval;
+}
+
+/* vm.cmdline_extra, then the kernel's own boot options (vm/args.h) */
+static void kernel_cmdline(const struct vm_run *r, const struct kernel *k, struct strbuf *sb)
+{
+	struct strbuf extra = STRBUF_INIT;
+
+	strbuf_addstr(&extra, r->a.cmdline_extra);
+	if (*k->arg->cmdline)
+		strbuf_addf(&extra, "%s%s", extra.len ? " " : "", k->arg->cmdline);
+	vm_kernel_cmdline(sb, r->kvm, extra.buf);
+	strbuf_release(&extra);
 }
 
 /* One boot. The console log is copied to dest/<label>/logs/vm-console.log
@@ -404,7 +451,7 @@ static void run_guest(struct vm_run *r, struct kernel *k, int round, const char 
 	free(init);
 	strlist_release(&cmd);
 
-	vm_kernel_cmdline(&sb, r->kvm, r->a.cmdline_extra);
+	kernel_cmdline(r, k, &sb);
 	console = xasprintf("%s/console-%c-%d.log", r->tmp.path, k->which, round);
 	qlog = xasprintf("%s/qemu-%c-%d.log", r->tmp.path, k->which, round);
 	qmp = xasprintf("%s/qmp-%c-%d.sock", r->tmp.path, k->which, round);
@@ -423,6 +470,7 @@ static void run_guest(struct vm_run *r, struct kernel *k, int round, const char 
 	}
 	rr->seconds = b.seconds;
 	rr->placement = json_object_get(b.placement);
+	rr->memory = json_object_get(b.memory);
 	for (size_t i = 0; i < b.warnings.n; i++) {
 		strlist_push(&rr->warnings, b.warnings.v[i]);
 		warning("kernel %c (%s), round %d: the console reported \"%s\" (under TCG an emulated "
@@ -614,6 +662,8 @@ static int run_round(struct vm_run *r, struct kernel *k, int round)
 			.placement = rr.placement, .warnings = &rr.warnings,
 			.console_rel = console_rel, .console_abs = console,
 			.id = k->host ? NULL : &k->id,
+			.boot_options = k->arg->cmdline, .qemu_memory = rr.memory,
+			.host_settings = &r->host, .balloon = r->a.balloon, .host_facts = r->host_facts,
 		};
 
 		strbuf_reset(&err);
@@ -819,7 +869,9 @@ static void print_plan(struct vm_run *r)
 				       k->id.git_why, k->id.git_tree);
 			for (size_t m = 0; m < k->mods.ko.n; m++)
 				printf("    %s\n", k->mods.ko.v[m]);
-			vm_kernel_cmdline(&append, r->kvm, r->a.cmdline_extra);
+			if (*k->arg->cmdline)
+				printf("  boot options: %s\n", k->arg->cmdline);
+			kernel_cmdline(r, k, &append);
 			fill_spec(r, k, &q, append.buf, "<staging folder>", "<results folder of the boot>", tags);
 			q.initrd = "<initramfs>";
 			q.console_path = "<console log>";
@@ -842,6 +894,12 @@ static void print_plan(struct vm_run *r)
 		strbuf_release(&append);
 		strbuf_release(&err);
 	}
+	for (size_t i = 0; i < r->host.n; i++)
+		printf("host: %s = %s for the boots (now %s)\n", r->host.v[i].name, r->host.v[i].value,
+		       r->host.v[i].old);
+	if (r->a.balloon)
+		printf("balloon: virtio-balloon-pci with free page reporting%s\n",
+		       r->a.balloon_target ? ", target asked through QMP" : "");
 	vm_placement_describe(&r->place, &pl);
 	printf("placement: %s\n", pl.buf);
 	strbuf_release(&pl);
@@ -861,6 +919,9 @@ static void release(struct vm_run *r)
 		free(r->k[i].label);
 		free(r->k[i].dir);
 	}
+	restore_host_settings(r);
+	knob_set_release(&r->host);
+	json_object_put(r->host_facts);
 	tmpdir_remove(&r->tmp);
 	free(r->results);
 	free(r->self);
@@ -924,6 +985,125 @@ static void probe_xattrs(struct vm_run *r)
 	removexattr(r->tmp.path, "user.lrubench.probe");
 }
 
+/* s without its leading and trailing blanks, a copy */
+static char *trimmed_copy(const char *s)
+{
+	size_t l;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	l = strlen(s);
+	while (l && (s[l - 1] == ' ' || s[l - 1] == '\t'))
+		l--;
+	return xstrndup(s, l);
+}
+
+/*
+ * vm.host_settings: "KNOB=VALUE, ..." with [settings]' rules (core/knobs.h):
+ * each resolved, present and accepted (written, read back, put back) before
+ * anything boots, so a bad one is exit 2 or 3 with nothing started. A knob
+ * named twice is refused (two values for one knob of one host).
+ */
+static int check_host_settings(struct vm_run *r)
+{
+	struct strbuf err = STRBUF_INIT;
+	char **items;
+	size_t n = 0;
+	int code = 0;
+
+	if (!*r->a.host_settings)
+		return 0;
+	items = split_commas(r->a.host_settings, &n);
+	r->host.v = xcalloc(n ? n : 1, sizeof(*r->host.v));
+	for (size_t i = 0; i < n && !code; i++) {
+		char *item = trimmed_copy(items[i]), *eq = strchr(item, '=');
+		char origin[160];
+		struct knob *k = &r->host.v[r->host.n];
+
+		snprintf(origin, sizeof(origin), "vm.host_settings (%s)",
+			 r->a.host_settings_from ? r->a.host_settings_from : "--set");
+		strbuf_reset(&err);
+		if (!eq || eq == item) {
+			strbuf_addf(&err, "'%s' is not KNOB=VALUE", item);
+			code = LB_EXIT_USAGE;
+		} else {
+			char *name, *value = trimmed_copy(eq + 1);
+
+			*eq = '\0';
+			name = trimmed_copy(item);
+			if (knob_init(k, name, value, origin, &err))
+				code = LB_EXIT_USAGE;
+			else if (knob_set_find(&r->host, k->path)) {
+				strbuf_addf(&err, "%s is set twice (one value for one knob of the host)", name);
+				code = LB_EXIT_USAGE;
+			} else if ((code = knob_check(k->path, &err)) == 0 &&
+				   (code = knob_try(k, r->a.workdir, &err)) == 0) {
+				r->host.n++;
+			}
+			free(name);
+			free(value);
+		}
+		if (code)
+			error("%s: %s", origin, err.buf);
+		free(item);
+	}
+	free_strv(items);
+	strbuf_release(&err);
+	return code;
+}
+
+/* Set the host knobs for the boots; undone by release() or, on a signal, by
+ * the cleanup registry; after SIGKILL the next run's knobs_recover. */
+static int apply_host_settings(struct vm_run *r)
+{
+	struct strbuf err = STRBUF_INIT;
+	int code = 0;
+
+	for (size_t i = 0; i < r->host.n && !code; i++) {
+		struct knob *k = &r->host.v[i];
+
+		if ((code = knob_apply(k, r->a.workdir, &err)))
+			error("%s: %s", k->origin, err.buf);
+		else
+			info("host: %s = %s for the boots (was %s)", k->name, k->now, k->old);
+	}
+	strbuf_release(&err);
+	return code;
+}
+
+/* run.json vm.host: what the host kernel was and how it was set while the
+ * guests ran (issue 28: the host kernel has a significant impact) */
+static json_object *host_facts(void)
+{
+	json_object *o = json_object_new_object(), *ksm = json_object_new_object();
+	static const char *const ksm_files[] = { "run", "pages_sharing", "pages_shared" };
+	struct utsname u;
+
+	uname(&u);
+	json_object_object_add(o, "kernel_release", json_object_new_string(u.release));
+	json_object_object_add(o, "kernel_version", json_object_new_string(u.version));
+	for (size_t i = 0; i < ARRAY_SIZE(ksm_files); i++) {
+		char path[96], *t;
+
+		snprintf(path, sizeof(path), "/sys/kernel/mm/ksm/%s", ksm_files[i]);
+		t = read_file_str(path, NULL);
+		if (t) {
+			t[strcspn(t, "\n")] = '\0';
+			json_object_object_add(ksm, ksm_files[i], json_object_new_string(t));
+		}
+		free(t);
+	}
+	json_object_object_add(o, "ksm", ksm);
+	json_object_object_add(o, "state", host_state_collect("", 0));
+	return o;
+}
+
+static void restore_host_settings(struct vm_run *r)
+{
+	for (size_t i = r->host.n; i > 0; i--)
+		knob_restore(&r->host.v[i - 1]);
+}
+
 static int resolve_placement(struct vm_run *r)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -946,7 +1126,11 @@ int cmd_run_vm(struct vm_args *a)
 	memset(&r, 0, sizeof(r));
 	r.a = *a;   /* its lists are ours now: release() frees them */
 	r.nk = (int)r.a.nkernels;
-	if ((code = check_inputs(&r)))
+	/* a VM run killed with SIGKILL left host knobs changed: put back first;
+	 * then the host knobs, before anything (the results folder) is made */
+	if (r.a.workdir && *r.a.workdir)
+		knobs_recover(r.a.workdir);
+	if ((code = check_host_settings(&r)) || (code = check_inputs(&r)))
 		goto out;
 	for (int i = 0; i < r.nk; i++)
 		any_vm |= !r.k[i].host;
@@ -1002,6 +1186,9 @@ int cmd_run_vm(struct vm_args *a)
 		print_plan(&r);
 		goto out;
 	}
+	if ((code = apply_host_settings(&r)))
+		goto out;
+	r.host_facts = host_facts();
 	/* A, B, C, A, B, C ...: drift hits every kernel alike; with iterations
 	 * = auto, until the kernels' changes against A are decided */
 	for (unsigned round = 1; round <= r.a.rounds && !interrupted && !decided; round++) {
@@ -1025,6 +1212,7 @@ int cmd_run_vm(struct vm_args *a)
 		if (r.a.adaptive && !interrupted)
 			decided = rounds_decided(&r, round);
 	}
+	restore_host_settings(&r);   /* before compare: the host is the user's again */
 	if (interrupted) {
 		code = LB_EXIT_INTERRUPTED;
 		error("interrupted: completed labels are kept in %s", r.results);

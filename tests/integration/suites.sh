@@ -46,6 +46,8 @@ eff = json.load(open(sys.argv[1]))
 cpus, name = int(sys.argv[3]), sys.argv[4]
 for line in open(sys.argv[2]):
     sec, key, val = line.rstrip("\n").split(" ", 2)
+    if sec == "vm":
+        continue   # [vm] is VM mode's, never in run.json's config (lrubench-vm(7))
     if sec == "global" and key == "workloads":
         for w in val.split(","):
             assert w in eff, (name, "workload section missing", w)

@@ -641,3 +641,93 @@ MK
   [ -z "$(find "$R" ! -user root -print)" ] || fail "files not owned by root: $(find "$R" ! -user root)"
   vm_no_leftovers
 }
+
+# Bad boot options and host side keys, refused before anything boots (no VM
+# needed: the image is a fake with a real boot header).
+test_vm_boot_options_refused() {
+  need_root
+  vm_fake_bzimage "$T/bzImage" "9.9.9-lrubench"
+  local long
+  long=$(printf 'x%.0s' $(seq 1025))
+  expect_exit 2 "$LRUBENCH" run --kernel-a "$T/bzImage" --kernel-b "$T/bzImage" --label-b b \
+    --cmdline-b 'quiet "a b"' -o "$T/results"
+  assert_grep_err "cmdline-b: byte 0x22 at offset 6"
+  expect_exit 2 "$LRUBENCH" run --kernel-a "$T/bzImage" --cmdline-a "$(printf 'a\nb')" -o "$T/results"
+  assert_grep_err "cmdline-a: byte 0x0a at offset 1"
+  expect_exit 2 "$LRUBENCH" run --kernel-a "$T/bzImage" --cmdline-a "rdinit=/bin/sh" -o "$T/results"
+  assert_grep_err "VM mode sets rdinit= itself"
+  expect_exit 2 "$LRUBENCH" run --kernel-a "$T/bzImage" --cmdline-a "$long" -o "$T/results"
+  assert_grep_err "cmdline-a: 1025 bytes of boot options, at most 1024"
+  expect_exit 2 "$LRUBENCH" run --kernel-a "$T/bzImage" --kernel "c=$T/bzImage lrubench.virt=kvm" -o "$T/results"
+  assert_grep_err "kernel c: 'lrubench.virt=kvm': lrubench.\* options are VM mode's own"
+  expect_exit 2 "$LRUBENCH" run --kernel-a host --cmdline-a quiet -o "$T/results"
+  assert_grep_err "the running kernel (host) was booted already"
+  # host knobs: outside the allowed trees, twice, not KNOB=VALUE
+  expect_exit 2 "$LRUBENCH" run --kernel-a "$T/bzImage" --vm-host-settings kernel.panic=1 -o "$T/results"
+  assert_grep_err "vm.host_settings (--vm-host-settings kernel.panic=1): "
+  expect_exit 2 "$LRUBENCH" run --kernel-a "$T/bzImage" \
+    --vm-host-settings "vm.swappiness=10, vm.swappiness=20" -o "$T/results"
+  assert_grep_err "vm.swappiness is set twice"
+  expect_exit 2 "$LRUBENCH" run --kernel-a "$T/bzImage" --vm-host-settings "vm.swappiness" -o "$T/results"
+  assert_grep_err "'vm.swappiness' is not KNOB=VALUE"
+  expect_exit 2 "$LRUBENCH" run --kernel-a "$T/bzImage" --vm-balloon-target 1G -o "$T/results"
+  assert_grep_err "vm.balloon_target needs vm.balloon = free-page-reporting"
+  assert_no_file "$T/results"
+}
+
+# The 000 thread's diagnosis of the mmap-read regression as one VM A/B: one
+# image booted twice, the second with cgroup_disable=memory; mmapread with
+# memcgs = 0 runs in both, the second with no memory controller. The guest's
+# own /proc/cmdline shows each boot's options; the gate passes one build in
+# two boot settings and says why. The host side in the same run: a host knob
+# held for the boots and put back, the balloon device bound in the guest with
+# a target asked, qemu's RSS recorded per round.
+test_vm_boot_options_memcg_off() {
+  vm_kernels
+  mkdir -p "$T/tmp"
+  local sw want rj
+  sw=$(cat /proc/sys/vm/swappiness)
+  want=$(( sw == 10 ? 11 : 10 ))
+  TMPDIR=$T/tmp expect_exit 0 "$LRUBENCH" run --quick -w mmapread --set mmapread.memcgs=0 \
+    --set mmapread.tasks_per_memcg=1 --set mmapread.file_size=64M --set mmapread.runtime=2s \
+    --set global.iterations=2 \
+    --kernel-a "$KA" --label-a memcg --kernel-b "$KA" --label-b nomemcg --cmdline-b cgroup_disable=memory \
+    --vm-host-settings "vm.swappiness=$want" --vm-balloon free-page-reporting --vm-balloon-target 1536M \
+    --vm-rss-interval 2s -o "$T/results"
+  assert_eq "$(cat /proc/sys/vm/swappiness)" "$sw" "host swappiness put back"
+  assert_grep "host: vm.swappiness = $want for the boots (was $sw)" "$T/out"
+  for l in memcg nomemcg; do
+    rj=$T/results/$l/run.json
+    assert_eq "$(json_get "$rj" "['status']")" complete "status of $l"
+    vm_positive_samples "$T/results/$l/mmapread.json"
+    assert_eq "$(json_get "$rj" "['vm']['host_settings']['vm.swappiness']['during']")" "$want" "host knob of $l"
+    assert_eq "$(json_get "$rj" "['vm']['balloon']")" free-page-reporting "balloon of $l"
+    assert_grep "virtio devices bound: .*virtio_balloon/virtio" "$T/results/$l/logs/vm-console.log"
+    python3 - "$rj" <<'PY' || fail "qemu memory of $l"
+import json, sys
+vm = json.load(open(sys.argv[1]))["vm"]
+m = vm["qemu_memory"]
+assert len(m) == 1 and m[0]["round"] == 1, m
+assert m[0]["rss_kb"] and all(x > 0 for x in m[0]["rss_kb"]), m
+assert m[0]["hwm_kb"] >= m[0]["max_rss_kb"] > 0, m
+assert m[0]["balloon"]["target"] == 1536 << 20 and m[0]["balloon"]["asked"] is True, m
+assert vm["host"]["kernel_release"] and "thp" in vm["host"]["state"], vm["host"]
+PY
+  done
+  # each boot as asked, as the guest itself saw it
+  assert_eq "$(json_get "$T/results/memcg/run.json" "['vm']['boot_options']")" "" "A's options"
+  assert_eq "$(json_get "$T/results/nomemcg/run.json" "['vm']['boot_options']")" cgroup_disable=memory "B's options"
+  assert_eq "$(json_get "$T/results/nomemcg/run.json" "['vm']['boot_options_seen']")" True "B's seen"
+  assert_grep "cgroup_disable=memory" <(json_get "$T/results/nomemcg/run.json" "['system']['cmdline']")
+  if json_get "$T/results/memcg/run.json" "['system']['cmdline']" | grep -q cgroup_disable; then
+    fail "A booted with cgroup_disable"
+  fi
+  # no memory controller in B: its details say so; A had one
+  assert_grep "no memory controller" "$T/results/nomemcg/mmapread.json"
+  if grep -q "no memory controller" "$T/results/memcg/mmapread.json"; then fail "A ran without memcg"; fi
+  # one build, two boot settings: said first, and the gate passes it with the reason
+  assert_grep "set by the run: boot options *(none) | cgroup_disable=memory" "$T/out"
+  expect_exit 0 "$LRUBENCH" compare --fail-on-regression 100000 "$T/results/memcg" "$T/results/nomemcg"
+  assert_grep_err "same kernel, compared on purpose: .*boot options): memcg, nomemcg"
+  vm_no_leftovers
+}

@@ -93,6 +93,65 @@ static void test_same_kernel(void **state)
 	strbuf_release(&err);
 }
 
+/* VM mode's per-kernel boot options (vm.boot_options, vm/record.h): one
+ * image booted twice, once with cgroup_disable=memory, is a comparison on
+ * purpose -- passed with the reason, the options first among the facts;
+ * two labels booted alike still fail; options the guest's /proc/cmdline
+ * did not show are said. */
+static void test_same_kernel_boot_options(void **state)
+{
+	struct label_result l[3];
+	struct comparison c;
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT, gerr = STRBUF_INIT;
+	struct gate_opts g = { .pct = 5 };
+	char *txt = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	make_label(&l[0], "memcg", "{\"status\": \"complete\", \"vm\": {\"boot_options\": \"\", "
+		   "\"boot_options_seen\": true}, " KERNEL("e4f18d9d", "") "}");
+	make_label(&l[1], "nomemcg", "{\"status\": \"complete\", \"vm\": {\"boot_options\": "
+		   "\"cgroup_disable=memory\", \"boot_options_seen\": true}, " KERNEL("e4f18d9d", "") "}");
+	add(&l[0], "memcgs-0", five, 5);
+	add(&l[1], "memcgs-0", five, 5);
+	assert_int_equal(comparison_build(l, 2, 0.10, &c, &err), 0);
+	report_text(&c, &out);
+	assert_non_null(strstr(out.buf, "set by the run: boot options (none) | cgroup_disable=memory"));
+	assert_null(strstr(out.buf, "WARNING: these labels ran the same kernel build"));
+	assert_int_equal(failures(&c, &g, "same kernel"), 0);
+	f = open_memstream(&txt, &len);
+	report_checks(&c, &g, f);
+	fclose(f);
+	assert_non_null(strstr(txt, "same kernel, compared on purpose: these labels ran the same kernel "
+				 "build (build id e4f18d9d) in different deliberate settings (set by the run: "
+				 "knobs or boot options): memcg, nomemcg"));
+	free(txt);
+	comparison_release(&c);
+	release(l, 2);
+
+	/* a third label booted as the first: the same measurement twice */
+	make_label(&l[0], "memcg", "{\"status\": \"complete\", \"vm\": {\"boot_options\": \"\"}, "
+		   KERNEL("e4f18d9d", "") "}");
+	make_label(&l[1], "nomemcg", "{\"status\": \"complete\", \"vm\": {\"boot_options\": "
+		   "\"cgroup_disable=memory\", \"boot_options_seen\": false}, " KERNEL("e4f18d9d", "") "}");
+	make_label(&l[2], "again", "{\"status\": \"complete\", \"vm\": {\"boot_options\": \"\"}, "
+		   KERNEL("e4f18d9d", "") "}");
+	for (int i = 0; i < 3; i++)
+		add(&l[i], "memcgs-0", five, 5);
+	strbuf_reset(&out);
+	assert_int_equal(comparison_build(l, 3, 0.10, &c, &err), 0);
+	report_text(&c, &out);
+	assert_non_null(strstr(out.buf, "with the same deliberate settings: memcg, again"));
+	assert_non_null(strstr(out.buf, "cgroup_disable=memory (not on the guest's /proc/cmdline)"));
+	assert_int_equal(failures(&c, &g, "same kernel"), 1);
+	comparison_release(&c);
+	release(l, 3);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	strbuf_release(&gerr);
+}
+
 static void test_kernels_differ(void **state)
 {
 	struct label_result l[2];
@@ -295,6 +354,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_kernel),
+		cmocka_unit_test(test_same_kernel_boot_options),
 		cmocka_unit_test(test_kernels_differ),
 		cmocka_unit_test(test_health_and_failed_ops),
 		cmocka_unit_test(test_missing_data),

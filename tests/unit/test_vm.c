@@ -4,6 +4,7 @@
 #include "unit.h"
 #include <sys/stat.h>
 #include <sys/xattr.h>
+#include "core/procfs.h"
 #include "vm/args.h"
 #include "vm/exports.h"
 #include "vm/import.h"
@@ -620,6 +621,163 @@ static void test_rounds_verdict(void **state)
 	strbuf_release(&sb);
 }
 
+/* A kernel's own boot options (vm/args.h): --cmdline-a/-b and the text
+ * after IMG in vm.kernels; refused: bytes that are not printable ASCII,
+ * quotes, VM mode's own options, too many bytes, options for "host". */
+static void test_boot_options(void **state)
+{
+	struct config cfg;
+	struct vm_args a;
+	struct strbuf err = STRBUF_INIT, cl = STRBUF_INIT;
+	char *huge;
+	(void)state;
+
+	assert_int_equal(config_init(&cfg, NULL, false), 0);
+	assert_int_equal(config_set(&cfg, "vm.kernel_a=/k/img", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.kernel_b=/k/img", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.cmdline_b=cgroup_disable=memory", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.kernels=nothp=/k/img  transparent_hugepage=never mitigations=off, "
+				    "plain=/k/img", &err), 0);
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), 0);
+	assert_int_equal(a.nkernels, 4);
+	assert_string_equal(a.kernel[0].cmdline, "");
+	assert_string_equal(a.kernel[1].cmdline, "cgroup_disable=memory");
+	assert_string_equal(a.kernel[2].image, "/k/img");
+	assert_string_equal(a.kernel[2].label, "nothp");
+	assert_string_equal(a.kernel[2].cmdline, "transparent_hugepage=never mitigations=off");
+	assert_string_equal(a.kernel[3].cmdline, "");
+	vm_args_release(&a);
+
+	/* what must be refused, each named */
+	static const struct { const char *set, *msg; } bad[] = {
+		{ "vm.cmdline_b=a\"b", "--cmdline-b: byte 0x22 at offset 1" },
+		{ "vm.cmdline_b=x\ty", "--cmdline-b: byte 0x09 at offset 1" },
+		{ "vm.cmdline_b=init=/bin/sh", "'init=/bin/sh': VM mode sets init= itself" },
+		{ "vm.cmdline_b=quiet console=tty0", "VM mode sets console= itself" },
+		{ "vm.cmdline_b=lrubench.virt=kvm", "lrubench.* options are VM mode's own" },
+		{ "vm.cmdline_extra=rdinit=/x", "vm.cmdline_extra: 'rdinit=/x'" },
+		{ "vm.kernels=x=/k/img panic=0", "--kernel x: 'panic=0'" },
+		{ "vm.kernels=h=host quiet", "--kernel h: the running kernel (host) was booted already" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		struct config c2;
+
+		assert_int_equal(config_init(&c2, NULL, false), 0);
+		assert_int_equal(config_set(&c2, "vm.kernel_a=/k/img", &err), 0);
+		assert_int_equal(config_set(&c2, "vm.kernel_b=/k/img", &err), 0);
+		assert_int_equal(config_set(&c2, bad[i].set, &err), 0);
+		memset(&a, 0, sizeof(a));
+		strbuf_reset(&err);
+		assert_int_equal(vm_args_from_config(&a, config_section(&c2, "vm"), &err), -1);
+		if (!strstr(err.buf, bad[i].msg))
+			fail_msg("%s: got '%s'", bad[i].set, err.buf);
+		vm_args_release(&a);
+		config_release(&c2);
+	}
+	/* too long: one option of 1025 bytes */
+	huge = malloc(VM_CMDLINE_MAX + 16);
+	memcpy(huge, "vm.cmdline_b=", 13);
+	memset(huge + 13, 'x', VM_CMDLINE_MAX + 1);
+	huge[13 + VM_CMDLINE_MAX + 1] = '\0';
+	strbuf_reset(&err);
+	assert_int_equal(config_set(&cfg, huge, &err), 0);
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), -1);
+	assert_non_null(strstr(err.buf, "--cmdline-b: 1025 bytes of boot options, at most 1024"));
+	vm_args_release(&a);
+	free(huge);
+	/* cmdline_b without kernel_b */
+	assert_int_equal(config_set(&cfg, "vm.cmdline_b=quiet", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.kernel_b=", &err), 0);
+	memset(&a, 0, sizeof(a));
+	strbuf_reset(&err);
+	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), -1);
+	assert_non_null(strstr(err.buf, "--cmdline-b without --kernel-b"));
+	vm_args_release(&a);
+	/* the guest's line: ours, then cmdline_extra, then the kernel's own */
+	vm_kernel_cmdline(&cl, false, "quiet cgroup_disable=memory");
+	assert_string_equal(cl.buf, "console=ttyS0 panic=1 oops=panic rdinit=/init lrubench.virt=tcg "
+			    "quiet cgroup_disable=memory");
+	config_release(&cfg);
+	strbuf_release(&cl);
+	strbuf_release(&err);
+}
+
+/* The host side: the balloon device on qemu's command line, qemu's VmRSS
+ * parsed from /proc/PID/status text and gathered into vm.qemu_memory, and
+ * the balloon keys' rules. */
+static void test_host_side(void **state)
+{
+	struct vm_qemu_spec s = {
+		.kernel = "/k/vmlinuz", .initrd = "/t/initrd", .append = "console=ttyS0",
+		.console_path = "/t/con", .mem_bytes = 2ULL << 30, .cpus = 1, .numa_nodes = 1,
+	};
+	struct strlist argv = STRLIST_INIT;
+	struct strbuf err = STRBUF_INIT;
+	unsigned long long kb = 0;
+	struct config cfg;
+	struct vm_args a;
+	json_object *m, *v;
+	(void)state;
+
+	assert_int_equal(vm_qemu_argv(&s, &argv, &err), 0);
+	assert_false(strlist_has(&argv, "virtio-balloon-pci,id=balloon0,free-page-reporting=on"));
+	strlist_release(&argv);
+	s.balloon = true;
+	assert_int_equal(vm_qemu_argv(&s, &argv, &err), 0);
+	assert_true(has_pair(&argv, "-device", "virtio-balloon-pci,id=balloon0,free-page-reporting=on"));
+	strlist_release(&argv);
+
+	assert_int_equal(proc_status_kb("Name:\tqemu\nVmHWM:\t  204800 kB\nVmRSS:\t  102400 kB\n",
+					"VmRSS", &kb), 0);
+	assert_int_equal(kb, 102400);
+	assert_int_equal(proc_status_kb("VmRSS:\t102400 kB\n", "VmHWM", &kb), -1);
+	assert_int_equal(proc_status_kb("VmRSSx:\t1 kB\n", "VmRSS", &kb), -1);
+	assert_int_equal(proc_status_kb("VmRSS:\t12 pages\n", "VmRSS", &kb), -1);
+	assert_int_equal(proc_status_kb("VmRSS:\tlots kB\n", "VmRSS", &kb), -1);
+	m = vm_qemu_memory_new(5);
+	vm_qemu_memory_add(m, 1000, 1500);
+	vm_qemu_memory_add(m, 3000, 3100);
+	vm_qemu_memory_add(m, 2000, 3100);
+	assert_true(json_object_object_get_ex(m, "rss_kb", &v));
+	assert_int_equal(json_object_array_length(v), 3);
+	assert_int_equal(json_object_get_int64(json_object_array_get_idx(v, 2)), 2000);
+	assert_true(json_object_object_get_ex(m, "max_rss_kb", &v));
+	assert_int_equal(json_object_get_int64(v), 3000);
+	assert_true(json_object_object_get_ex(m, "hwm_kb", &v));
+	assert_int_equal(json_object_get_int64(v), 3100);
+	json_object_put(m);
+
+	assert_int_equal(config_init(&cfg, NULL, false), 0);
+	assert_int_equal(config_set(&cfg, "vm.kernel_a=/k/img", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.memory=1G", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.balloon_target=512M", &err), 0);
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), -1);
+	assert_non_null(strstr(err.buf, "vm.balloon_target needs vm.balloon = free-page-reporting"));
+	vm_args_release(&a);
+	assert_int_equal(config_set(&cfg, "vm.balloon=free-page-reporting", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.balloon_target=2G", &err), 0);
+	memset(&a, 0, sizeof(a));
+	strbuf_reset(&err);
+	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), -1);
+	assert_non_null(strstr(err.buf, "vm.balloon_target is more than vm.memory"));
+	vm_args_release(&a);
+	assert_int_equal(config_set(&cfg, "vm.balloon_target=512M", &err), 0);
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), 0);
+	assert_true(a.balloon);
+	assert_int_equal(a.balloon_target, 512ULL << 20);
+	assert_true(a.rss_interval == 5);
+	vm_args_release(&a);
+	strbuf_reset(&err);
+	assert_int_equal(config_set(&cfg, "vm.balloon=inflate", &err), -1);
+	assert_non_null(strstr(err.buf, "inflate"));
+	config_release(&cfg);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -632,6 +790,8 @@ int main(void)
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_import),
 		cmocka_unit_test(test_rounds_verdict),
+		cmocka_unit_test(test_boot_options),
+		cmocka_unit_test(test_host_side),
 	};
 	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
 }
