@@ -3,7 +3,7 @@
  * 64 per power of two above), its percentiles against sorted samples, and
  * the probe's random numbers. */
 #include "unit.h"
-#include "workloads/colocate/hist.h"
+#include "core/hist.h"
 #include "workloads/colocate/tasks.h"
 
 static void buckets(void **state)

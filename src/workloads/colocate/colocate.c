@@ -32,7 +32,7 @@
 #include "core/cleanup.h"
 #include "core/memcg_set.h"
 #include "core/workload.h"
-#include "workloads/colocate/hist.h"
+#include "core/hist.h"
 #include "workloads/colocate/tasks.h"
 #include "workloads/colocate/zram.h"
 

@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "workloads/colocate/hist.h"
+#include "core/hist.h"
 
 enum co_kind { CO_READ_OR_FILE = 0, CO_ANON = 1 };
 

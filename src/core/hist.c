@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The colocate probe's latency histogram (hist.h). */
-#include "workloads/colocate/hist.h"
+/* The log-linear latency histogram (hist.h). */
+#include "core/hist.h"
 
 #include <math.h>
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A latency histogram of fixed size for the colocate probe: millions of
+ * A latency histogram of fixed size (colocate's probe, useonce's protected
+ * set; moved here from workloads/colocate/ when the second workload needed
+ * it, unchanged): millions of
  * operations per iteration are recorded without storing them, and p50/p99
  * come back within 1/64 (1.6%) of the true value; the maximum is exact.
  * Values are nanoseconds. Below 128 ns every value has its own bucket;
@@ -8,8 +10,8 @@
  * HdrHistogram does). Fixed layout and no pointers: it lives in memory
  * shared between the probe process and lrubench.
  */
-#ifndef LRUBENCH_COLOCATE_HIST_H
-#define LRUBENCH_COLOCATE_HIST_H
+#ifndef LRUBENCH_HIST_H
+#define LRUBENCH_HIST_H
 
 #include <stdint.h>
 
