@@ -4,7 +4,7 @@
 #include "core/workload.h"
 
 extern const struct workload_ops readtwice_ops, thpscale_ops, sysbench_ops, kernbench_ops,
-	mmapread_ops, colocate_ops, faultscale_ops;
+	mmapread_ops, colocate_ops, faultscale_ops, useonce_ops;
 
 const struct workload_ops *const workloads[] = {
 	&readtwice_ops,
@@ -14,6 +14,7 @@ const struct workload_ops *const workloads[] = {
 	&mmapread_ops,
 	&colocate_ops,
 	&faultscale_ops,
+	&useonce_ops,
 	NULL,
 };
 
