@@ -132,7 +132,7 @@ test_useonce_disk_too_small_is_exit_3() {
   need_cmd unshare util-linux
   truncate -s 48M "$T/small.img" && mkfs.ext4 -q -F "$T/small.img" || fail "mkfs.ext4"
   mkdir "$T/mnt"
-  local need=$(( (64 << 20) + (64 << 20) / 100 + (16 << 20) ))
+  local need=$(( ((64 << 20) + (64 << 20) / 100 + (16 << 20) + (1 << 20) - 1) / (1 << 20) * (1 << 20) ))
   expect_exit 3 uo_in_fs ext4 "$LRUBENCH" run "${UO[@]}" -o "$T/r" --label s \
     --set global.workdir="$T/mnt/work" --set useonce.file_size=64M
   assert_grep_err "useonce: the work folder $T/mnt/work needs .* ($need bytes) for its data files"

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statfs.h>
@@ -22,7 +23,9 @@
 
 uint64_t uo_disk_need(uint64_t data_bytes)
 {
-	return data_bytes + data_bytes / 100 + (16ULL << 20);
+	uint64_t mib = 1ULL << 20, need = data_bytes + data_bytes / 100 + 16 * mib;
+
+	return (need + mib - 1) / mib * mib;   /* whole MiB: it reads as one */
 }
 
 enum wl_status uo_disk_check(const char *folder, uint64_t need, struct strbuf *err)
@@ -60,7 +63,7 @@ enum wl_status uo_disk_check(const char *folder, uint64_t need, struct strbuf *e
 	avail = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
 	if (avail < need) {
 		format_size(need, a, sizeof(a));
-		format_size(avail, b, sizeof(b));
+		snprintf(b, sizeof(b), "%.1fM", (double)avail / (1 << 20));
 		strbuf_addf(err, "useonce: the work folder %s needs %s (%llu bytes) for its data files, and "
 			    "its filesystem (at %s) has %s (%llu bytes) free: lower useonce.file_size or set "
 			    "global.workdir elsewhere", folder, a, (unsigned long long)need, at, b,

@@ -21,7 +21,7 @@
 #include "core/util.h"
 
 /* bytes a filesystem needs beside the data (extent blocks, journal growth):
- * 1% of it and 16 MiB */
+ * 1% of it and 16 MiB, rounded up to a MiB */
 uint64_t uo_disk_need(uint64_t data_bytes);
 
 /*
