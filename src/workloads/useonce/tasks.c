@@ -28,8 +28,7 @@ static const char *const counter_keys[UO_NCOUNTERS][2] = {
 	[UO_ACTIVATE] = { "workingset_activate_file", "workingset_activate" },
 };
 
-/* "key value" at the start of a line of text */
-static bool stat_lookup(const char *text, const char *key, uint64_t *v)
+bool uo_stat_lookup(const char *text, const char *key, uint64_t *v)
 {
 	size_t kl = strlen(key);
 
@@ -59,12 +58,12 @@ static void counters_read(const char *memory_stat, int *source, uint64_t *v)
 			const char *key = counter_keys[c][k];
 
 			if ((source[c] == UO_SRC_NONE || source[c] == UO_SRC_MEMCG) && mem &&
-			    stat_lookup(mem, key, &v[c])) {
+			    uo_stat_lookup(mem, key, &v[c])) {
 				source[c] = UO_SRC_MEMCG;
 				break;
 			}
 			if ((source[c] == UO_SRC_NONE || source[c] == UO_SRC_VMSTAT) && vm &&
-			    stat_lookup(vm, key, &v[c])) {
+			    uo_stat_lookup(vm, key, &v[c])) {
 				source[c] = UO_SRC_VMSTAT;
 				break;
 			}

@@ -72,6 +72,10 @@ struct uo_protect_arg {
 	struct uo_protect_result *res;
 };
 
+/* "KEY VALUE" at the start of a line of text (memory.stat, /proc/vmstat):
+ * true with *v; false when no line has exactly that key */
+bool uo_stat_lookup(const char *text, const char *key, uint64_t *v);
+
 /* child bodies (core/child.h fn): 0, or 1 with res->err set */
 int uo_stream_main(void *stream_arg);
 /* runs until killed; returns only on an error */
