@@ -9,11 +9,17 @@
  * Usage: mmap-reader SECONDS FILE...
  * Prints: one line "task I bytes B seconds S mbps M" per file, then
  * "aggregate_mbps X" (1 MB = 10^6 bytes, the sum of the tasks' rates).
+ *
+ * The reference for bench/useonce-vs-dd's mmap pass too, a fixed amount of
+ * work instead of a time: `mmap-reader --passes K FILE` maps FILE, reads one
+ * byte of every page, unmaps, K times, with no fadvise (what leaves memory
+ * is reclaim's choice, as in useonce), and prints "seconds S" for all K.
  */
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -66,12 +72,39 @@ static int reader(const char *file, double secs, int out)
 	return 0;
 }
 
+/* useonce's passes: K whole-file mapped passes, timed together */
+static int passes(const char *file, int k)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), size;
+	struct stat st;
+	double start;
+	int fd = open(file, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st))
+		return perror(file), 1;
+	size = (size_t)st.st_size / pg * pg;
+	start = now();
+	for (int i = 0; i < k; i++) {
+		const volatile unsigned char *p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+
+		if (p == MAP_FAILED)
+			return perror("mmap"), 1;
+		for (size_t off = 0; off < size; off += pg)
+			(void)p[off];
+		munmap((void *)p, size);
+	}
+	printf("seconds %.6f\n", now() - start);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int pfd[2];
 	double secs, agg = 0;
 	FILE *f;
 
+	if (argc == 4 && !strcmp(argv[1], "--passes") && atoi(argv[2]) > 0)
+		return passes(argv[3], atoi(argv[2]));
 	if (argc < 3 || (secs = atof(argv[1])) <= 0) {
 		fprintf(stderr, "usage: mmap-reader SECONDS FILE...\n");
 		return 2;

@@ -4,7 +4,7 @@
 #include "core/workload.h"
 
 extern const struct workload_ops readtwice_ops, thpscale_ops, sysbench_ops, kernbench_ops,
-	mmapread_ops, colocate_ops, faultscale_ops, shrinkers_ops;
+	mmapread_ops, colocate_ops, faultscale_ops, shrinkers_ops, useonce_ops;
 
 const struct workload_ops *const workloads[] = {
 	&readtwice_ops,
@@ -15,6 +15,7 @@ const struct workload_ops *const workloads[] = {
 	&colocate_ops,
 	&faultscale_ops,
 	&shrinkers_ops,
+	&useonce_ops,
 	NULL,
 };
 
