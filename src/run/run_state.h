@@ -67,6 +67,7 @@ struct run_state {
 	struct profile_run prof;      /* where the kernel spent the time (profile.h) */
 	struct kernel_health health;  /* the kernel log from the run's start */
 	json_object *failed_ops;      /* run.json "failed_ops": ops that failed, the run went on */
+	json_object *page_cache;      /* run.json "page_cache": per unit run, was the cache dropped */
 	struct wl_ctx *ctxs;          /* one per workload, from run_check on */
 	struct wl_result *res;        /* their results */
 	char **summaries;             /* their print_summary text */
