@@ -375,6 +375,14 @@ static void readtwice_plan(struct wl_ctx *ctx, struct wl_plan *p)
 	file_plan(ctx, p, &(struct file_plan_spec){ &o->memcgs, o->readers_per_memcg, 1, false, false,
 						    o->file_size, o->memcg_limit, o->runtime,
 						    "ROTATE_BYTES per memcg file", tasks });
+	if (o->fs_per_memcg) {   /* (no run env here: the kind and size are global.sparse_*) */
+		unsigned long long most = 1;
+
+		for (size_t i = 0; i < o->memcgs.n; i++)
+			most = o->memcgs.v[i] > most ? o->memcgs.v[i] : most;
+		strbuf_addf(&p->text, "  filesystems: one per memcg (fs_per_memcg = yes): %llu loop "
+			    "filesystems of global.sparse_root's kind and sparse_size\n", most);
+	}
 }
 
 const struct workload_ops readtwice_ops = {
