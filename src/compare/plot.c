@@ -755,11 +755,13 @@ static void gp_render(struct strbuf *sb, const struct figspec *f, const char *ba
 		}
 		strbuf_addstr(sb, "\n");
 	} else {   /* K_BARS */
-		double group = 0.8, w = group / (double)(nused ? nused : 1), lo, hi;
-		size_t n = cells_span(f, nl, used, true, &lo, &hi);
+		double group = 0.8, w = group / (double)(nused ? nused : 1), lo, hi, bottom, top;
+		size_t n = cells_span(f, nl, used, false, &lo, &hi);
 
+		cells_span(f, nl, used, true, &bottom, &top);
 		gp_op_xtics(sb, f);
-		plot_gp_yrange(sb, n, lo, hi, true);   /* bars stand on 0 */
+		/* bars stand on 0: the lowest bar, the highest error bar */
+		plot_gp_yrange(sb, n, lo, top, true);
 		strbuf_addstr(sb, "set offsets 0, 0, graph 0.08, 0\n"
 			      "set bars 2 front lc rgb \"black\" lw 1.2\n");
 		strbuf_addf(sb, "set boxwidth %.4f absolute\n", w * 0.95);
