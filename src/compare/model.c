@@ -19,7 +19,7 @@ const char *cmp_row_name(enum cmp_row row, int better)
 
 	switch (row) {
 	case ROW_MIN: return "Min";
-	case ROW_MEAN: return hi ? "Hmean" : "Amean";
+	case ROW_MEAN: return stats_mean_name(better);
 	case ROW_STDDEV: return "Stddev";
 	case ROW_COEFFVAR: return "CoeffVar";
 	case ROW_MAX: return "Max";
@@ -281,11 +281,9 @@ static void apply_statistic_hints(struct comparison *c, const struct label_resul
 			    json_object_is_type(v, json_type_string))
 				said = json_object_get_string(v);
 		}
-		if (!said || strcmp(said, "amean"))
-			continue;
 		for (size_t ti = 0; ti < w->ntables; ti++)
-			if (w->tables[ti].better == BETTER_HIGHER && !w->tables[ti].explains)
-				w->tables[ti].better = BETTER_HIGHER_AMEAN;
+			w->tables[ti].better = stats_mean_better(w->tables[ti].better,
+								 w->tables[ti].explains, said);
 	}
 }
 

@@ -257,7 +257,7 @@ static char *sweep_axis(const struct ptable *pt, const char *series)
 
 static const char *mean_name(int better)
 {
-	return better > 0 ? "Hmean" : "Amean";
+	return stats_mean_name(better);   /* Amean for a statistic = amean table */
 }
 
 static void fmt_num(struct strbuf *sb, double v)
@@ -394,25 +394,38 @@ static void gp_op_xtics(struct strbuf *sb, const struct figspec *f)
  * error bars, but an axis of non-negative numbers (MB/s, latencies) does not
  * dip below 0 just for padding.
  */
-static void gp_yoffsets(struct strbuf *sb, const struct figspec *f, size_t nl, const bool *used)
+/* The span of the plotted means (with_sd: mean ± stddev) of the figure's
+ * cells; how many there are. */
+static size_t cells_span(const struct figspec *f, size_t nl, const bool *used, bool with_sd,
+			 double *lo, double *hi)
 {
 	const struct ptable *pt = f->pt;
-	double lo = 0, hi = 0;
-	bool any = false;
+	size_t n = 0;
 
+	*lo = *hi = 0;
 	for (size_t l = 0; l < nl; l++)
 		for (size_t i = 0; used[l] && i < f->nops; i++) {
 			const struct cell *c = &pt->cells[l * pt->nops + f->ops[i]];
-			double a = c->mean - c->sd, b = c->mean + c->sd;
+			double sd = with_sd ? c->sd : 0, a = c->mean - sd, b = c->mean + sd;
 
 			if (!c->present)
 				continue;
-			lo = any && lo < a ? lo : a;
-			hi = any && hi > b ? hi : b;
-			any = true;
+			*lo = n && *lo < a ? *lo : a;
+			*hi = n && *hi > b ? *hi : b;
+			n++;
 		}
-	if (any && lo >= 0 && lo - (hi - lo) * 0.08 < 0)
-		strbuf_addstr(sb, "set yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\n");
+	return n;
+}
+
+static void gp_yoffsets(struct strbuf *sb, const struct figspec *f, size_t nl, const bool *used)
+{
+	double lo, hi;
+	size_t n = cells_span(f, nl, used, true, &lo, &hi);
+	bool from0 = n && lo >= 0 && lo - (hi - lo) * 0.08 <= 0;   /* <=: all 0 too */
+
+	plot_gp_yrange(sb, n, lo, hi, from0);
+	if (from0)
+		strbuf_addstr(sb, "set offsets 0, 0, graph 0.08, 0\n");
 	else
 		strbuf_addstr(sb, "set offsets 0, 0, graph 0.08, graph 0.08\n");
 }
@@ -514,7 +527,7 @@ static void gp_render_candles(struct strbuf *sb, const struct figspec *f, const 
 	for (size_t i = 0; i < f->nops; i++) {
 		size_t idx = 0;
 		double lo = 0, hi = 0, step;
-		bool any = false;
+		bool any = false, from0;
 
 		for (size_t l = 0; l < nl; l++) {
 			const struct cell *c = &pt->cells[l * pt->nops + f->ops[i]];
@@ -539,12 +552,14 @@ static void gp_render_candles(struct strbuf *sb, const struct figspec *f, const 
 			strbuf_addf(sb, "set ytics %g\n", step);
 		else
 			strbuf_addstr(sb, "set ytics autofreq\n");
-		if (any && lo >= 0 && lo - (hi - lo) * 0.1 < 0)
-			strbuf_addstr(sb, "set yrange [0:*]\nset offsets 0, 0, graph 0.1, 0\n");
+		from0 = any && lo >= 0 && lo - (hi - lo) * 0.1 <= 0;   /* <=: all 0 too */
+		plot_gp_yrange(sb, any, lo, hi, from0);
+		if (from0)
+			strbuf_addstr(sb, "set offsets 0, 0, graph 0.1, 0\n");
 		else
-			strbuf_addstr(sb, "set yrange [*:*]\nset offsets 0, 0, graph 0.1, graph 0.1\n");
+			strbuf_addstr(sb, "set offsets 0, 0, graph 0.1, graph 0.1\n");
 		if (!any) {   /* no label has this op: an empty panel keeps the grid in order */
-			strbuf_addstr(sb, "set yrange [0:1]\nplot NaN notitle\n");
+			strbuf_addstr(sb, "plot NaN notitle\n");
 			continue;
 		}
 		strbuf_addstr(sb, "plot ");
@@ -634,6 +649,7 @@ static void gp_render_txt(struct strbuf *sb, const struct figspec *f, const char
 	for (size_t l = 0; l < nl; l++)
 		if (used[l])
 			names[tf.nlabels++] = labels[l].label;
+	tf.ny = cells_span(f, nl, used, false, &tf.ylo, &tf.yhi);   /* the means it draws */
 	tf.title = full.buf;
 	tf.ylabel = ylabel.buf;
 	tf.xlabel = xlabel.buf;
@@ -739,10 +755,14 @@ static void gp_render(struct strbuf *sb, const struct figspec *f, const char *ba
 		}
 		strbuf_addstr(sb, "\n");
 	} else {   /* K_BARS */
-		double group = 0.8, w = group / (double)(nused ? nused : 1);
+		double group = 0.8, w = group / (double)(nused ? nused : 1), lo, hi, bottom, top;
+		size_t n = cells_span(f, nl, used, false, &lo, &hi);
 
+		cells_span(f, nl, used, true, &bottom, &top);
 		gp_op_xtics(sb, f);
-		strbuf_addstr(sb, "set yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\n"
+		/* bars stand on 0: the lowest bar, the highest error bar */
+		plot_gp_yrange(sb, n, lo, top, true);
+		strbuf_addstr(sb, "set offsets 0, 0, graph 0.08, 0\n"
 			      "set bars 2 front lc rgb \"black\" lw 1.2\n");
 		strbuf_addf(sb, "set boxwidth %.4f absolute\n", w * 0.95);
 		strbuf_addstr(sb, "plot ");

@@ -74,6 +74,14 @@ void plot_set_release(struct plot_set *set);
 void plot_gp_terminal(struct strbuf *sb, enum plot_format fmt);
 /* s as a single-quoted gnuplot string: a label never becomes a command. */
 void plot_gp_quote(struct strbuf *sb, const char *s);
+/*
+ * "set yrange" for a figure whose n plotted values (means, error bars,
+ * whiskers) lie in [lo, hi]: autoscaled where they differ, explicit where
+ * they are all the same or none (gnuplot would warn "empty y range").
+ * from_zero: the axis starts at 0 (bars, values near 0); bars of negative
+ * values end at 0. Every figure generator uses it (plot_range.c).
+ */
+void plot_gp_yrange(struct strbuf *sb, size_t n, double lo, double hi, bool from_zero);
 
 /* Is `gnuplot` an executable in PATH? */
 bool plot_have_gnuplot(void);

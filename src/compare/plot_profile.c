@@ -138,6 +138,7 @@ static int cpu_split_figure(const struct comparison *c, const struct cmp_workloa
 	struct oporder *ops;
 	char *wslug = plot_slug(w->name), *want, *base;
 	size_t nl = c->nlabels, bars = 0, longest = 0;
+	double tallest = 0;   /* the highest stack */
 	bool sweep;
 	int ret;
 
@@ -178,6 +179,7 @@ static int cpu_split_figure(const struct comparison *c, const struct cmp_workloa
 				cum += v[p];
 				strbuf_addf(&dat, " %.6f", cum);
 			}
+			tallest = cum > tallest ? cum : tallest;
 			strbuf_addstr(&dat, "\n");
 			strbuf_addstr(&tics, bars++ ? ", " : "");
 			plot_gp_quote(&tics, c->labels[l].label);
@@ -194,8 +196,9 @@ static int cpu_split_figure(const struct comparison *c, const struct cmp_workloa
 		plot_gp_quote(&gp, title);
 		free(title);
 	}
-	strbuf_addstr(&gp, " font \",14\"\nset ylabel '% of the bound CPUs (Amean)'\n"
-		      "set yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\n"
+	strbuf_addstr(&gp, " font \",14\"\nset ylabel '% of the bound CPUs (Amean)'\n");
+	plot_gp_yrange(&gp, bars, 0, tallest, true);   /* no CPU time at all: 0 .. 1 */
+	strbuf_addstr(&gp, "set offsets 0, 0, graph 0.08, 0\n"
 		      "set style fill solid 0.9 border rgb \"#333333\"\nset boxwidth 0.8\n"
 		      "set key below horizontal\nset grid ytics lc rgb \"#dddddd\"\n"
 		      "set border 3\nset tics nomirror\nset bmargin 8\n");
@@ -243,8 +246,24 @@ static bool shares_ops(const struct cmp_table *a, const struct cmp_table *b)
 	return false;
 }
 
+/* The span of a panel's values (mean ± stddev) and how many. */
+struct span {
+	size_t n;
+	double lo, hi;
+};
+
+static void span_add(struct span *s, const struct cmp_cell *cc)
+{
+	double a = cc->row[ROW_MEAN] - cc->row[ROW_STDDEV], b = cc->row[ROW_MEAN] + cc->row[ROW_STDDEV];
+
+	s->lo = s->n && s->lo < a ? s->lo : a;
+	s->hi = s->n && s->hi > b ? s->hi : b;
+	s->n++;
+}
+
 static void panel(struct strbuf *gp, const char *base, const struct comparison *c,
-		  const bool *used, const bool *has, int ycol, const char *title, const char *ylabel)
+		  const bool *used, const bool *has, int ycol, const char *title, const char *ylabel,
+		  const struct span *sp)
 {
 	size_t idx = 0, shown = 0;
 
@@ -252,7 +271,9 @@ static void panel(struct strbuf *gp, const char *base, const struct comparison *
 	plot_gp_quote(gp, title);
 	strbuf_addstr(gp, "\nset ylabel ");
 	plot_gp_quote(gp, ylabel);
-	strbuf_addstr(gp, "\nplot ");
+	strbuf_addstr(gp, "\n");
+	plot_gp_yrange(gp, sp->n, sp->lo, sp->hi, true);
+	strbuf_addstr(gp, "plot ");
 	for (size_t l = 0; l < c->nlabels; l++) {
 		if (!used[l])
 			continue;
@@ -277,6 +298,7 @@ static int beside_figure(const struct comparison *c, const struct cmp_workload *
 	bool sweep, *used, *has_thr, *has_wait;
 	char *wslug, *tslug, *want, *base, *title;
 	size_t nl = c->nlabels, blocks = 0;
+	struct span sthr = { 0 }, swait = { 0 };
 	int ret;
 
 	if (!wait)
@@ -318,12 +340,16 @@ static int beside_figure(const struct comparison *c, const struct cmp_workload *
 			any = true;
 			dat_quote(&dat, ops[o].op);
 			strbuf_addf(&dat, " %g", sweep ? (double)ops[o].num : (double)o);
-			if (a)
+			if (a) {
 				strbuf_addf(&dat, " %.6f %.6f", a->row[ROW_MEAN], a->row[ROW_STDDEV]);
+				span_add(&sthr, a);
+			}
 			else
 				strbuf_addstr(&dat, " NaN NaN");
-			if (b)
+			if (b) {
 				strbuf_addf(&dat, " %.6f %.6f\n", b->row[ROW_MEAN], b->row[ROW_STDDEV]);
+				span_add(&swait, b);
+			}
 			else
 				strbuf_addstr(&dat, " NaN NaN\n");
 		}
@@ -332,7 +358,7 @@ static int beside_figure(const struct comparison *c, const struct cmp_workload *
 	strbuf_init(&gp);
 	gp_header(&gp, base, set->format, c->labels, nl);
 	strbuf_addstr(&gp, "set key below horizontal\nset grid ytics lc rgb \"#dddddd\"\n"
-		      "set border 3\nset tics nomirror\nset yrange [0:*]\nset bars 1.5\nset bmargin 6\n");
+		      "set border 3\nset tics nomirror\nset bars 1.5\nset bmargin 6\n");
 	if (sweep) {
 		char *xl = axis_label(thr, ops[0].op);
 
@@ -360,12 +386,12 @@ static int beside_figure(const struct comparison *c, const struct cmp_workload *
 	}
 	strbuf_addstr(&gp, " font \",14\"\n");
 	{
-		char *yl = xasprintf("%s (%s)", thr->better > 0 ? "Hmean" : "Amean", thr->unit);
-		panel(&gp, base, c, used, has_thr, 3, title, yl);
+		char *yl = xasprintf("%s (%s)", stats_mean_name(thr->better), thr->unit);
+		panel(&gp, base, c, used, has_thr, 3, title, yl, &sthr);
 		free(yl);
 	}
 	panel(&gp, base, c, used, has_wait, 5, "lru_lock wait (one profiled pass per op)",
-	      "ms (lower is better)");
+	      "ms (lower is better)", &swait);
 	strbuf_addstr(&gp, "unset multiplot\n");
 	ret = blocks ? write_pair(outdir, base, &dat, &gp) : 0;
 	if (!ret && blocks) {

@@ -21,8 +21,7 @@ void plot_txt_render(struct strbuf *sb, const struct plot_txt_fig *f)
 	strbuf_addstr(sb, "\nset key outside below vertical Left reverse noautotitle\n"
 		      "set border 3\nset tics nomirror\n"
 		      "set offsets graph 0.04, graph 0.04, graph 0.08, graph 0.08\n");
-	if (f->from_zero)
-		strbuf_addstr(sb, "set yrange [0:*]\n");
+	plot_gp_yrange(sb, f->ny, f->ylo, f->yhi, f->from_zero);
 	if (f->log2 && f->nx)
 		strbuf_addf(sb, "set logscale x 2\nset xrange [%g:%g]\n", f->x[0] / 1.2,
 			    f->x[f->nx - 1] * 1.2);

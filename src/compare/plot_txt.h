@@ -23,6 +23,8 @@ struct plot_txt_fig {
 	bool sweep;              /* x is a count (lines); else categories (points) */
 	bool log2;
 	bool from_zero;          /* categories of non-negative values: y from 0 */
+	size_t ny;               /* how many values it draws, from ylo to yhi */
+	double ylo, yhi;         /* (plot_gp_yrange: explicit when all the same) */
 	const double *x;         /* the x of each tic */
 	const char *const *xtic; /* its text: NULL for the number itself */
 	size_t nx;

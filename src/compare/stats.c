@@ -62,6 +62,18 @@ double stats_mean(const struct stats *st, int better)
 	return st->n ? st->amean : 0;
 }
 
+const char *stats_mean_name(int better)
+{
+	return better > 0 && better != BETTER_HIGHER_AMEAN ? "Hmean" : "Amean";
+}
+
+int stats_mean_better(int better, bool explains, const char *statistic)
+{
+	if (better > 0 && !explains && statistic && !strcmp(statistic, "amean"))
+		return BETTER_HIGHER_AMEAN;
+	return better;
+}
+
 static int cmp_desc(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

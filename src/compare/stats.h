@@ -28,6 +28,14 @@ void stats_compute(const double *x, size_t n, struct stats *st);
 /* The mean row: Hmean when higher is better, else Amean (0 when undefined);
  * Amean for BETTER_HIGHER_AMEAN. */
 double stats_mean(const struct stats *st, int better);
+/* Its name: "Hmean" or "Amean". */
+const char *stats_mean_name(int better);
+/* A table's better as its mean row is chosen, given the run's
+ * config.<workload>.statistic word ("amean"; "mmtests" or NULL leave it):
+ * amean turns a throughput table (higher, not explaining) into
+ * BETTER_HIGHER_AMEAN. The one rule for compare's model and run's own
+ * end-of-run summary (core/run_summary.c). */
+int stats_mean_better(int better, bool explains, const char *statistic);
 /* BHmean-pct (higher) / BAmean-pct (lower) of the best pct% of the samples. */
 double stats_bmean(const double *x, size_t n, int pct, int better, bool *ok);
 /* Percent columns: positive is always better. */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * End-of-run summary, hyperfine-like: mean ± σ, CoeffVar, min … max, n per
- * op, with the same statistics compare uses (Hmean when higher is better),
- * and advice when the spread is large.
+ * op, with the same statistics compare uses (Hmean when higher is better,
+ * Amean where the workload says statistic = amean: stats_mean_better), and
+ * advice when the spread is large.
  */
 #include "core/run_summary.h"
 
@@ -83,7 +84,8 @@ static void adaptive_suffix(const struct wl_result *res, const char *table, cons
 	}
 }
 
-void run_summary_print(const struct wl_result *res, const char *extra, FILE *out)
+void run_summary_print(const struct wl_result *res, const char *statistic, const char *extra,
+		       FILE *out)
 {
 	bool noisy = false;
 
@@ -91,6 +93,7 @@ void run_summary_print(const struct wl_result *res, const char *extra, FILE *out
 		return;
 	for (size_t t = 0; t < res->ntables; t++) {
 		const struct result_table *tb = &res->tables[t];
+		int better = stats_mean_better(tb->better, tb->explains, statistic);
 		size_t w = 2;
 
 		if (tb->explains)
@@ -106,8 +109,8 @@ void run_summary_print(const struct wl_result *res, const char *extra, FILE *out
 
 			stats_compute(op->v, op->n, &st);
 			fprintf(out, "  %-*s  %s %12.2f ± %9.2f  CoeffVar %6.2f%%  min %.2f … max %.2f  n=%zu",
-				(int)w, op->op, tb->better == BETTER_HIGHER ? "Hmean" : "Amean",
-				stats_mean(&st, tb->better), st.stddev_ok ? st.stddev : 0.0, st.coeffvar,
+				(int)w, op->op, stats_mean_name(better),
+				stats_mean(&st, better), st.stddev_ok ? st.stddev : 0.0, st.coeffvar,
 				st.min, st.max, st.n);
 			adaptive_suffix(res, tb->title, op->op, out);
 			fputc('\n', out);

@@ -9,7 +9,10 @@
 /* The workload's own lines (its print_summary hook), taken while its state
  * is still there, before teardown: malloc'ed text, NULL when it has none. */
 char *run_summary_capture(struct wl_ctx *ctx);
-/* The tables of res, then `extra` (from run_summary_capture, may be NULL). */
-void run_summary_print(const struct wl_result *res, const char *extra, FILE *out);
+/* The tables of res, then `extra` (from run_summary_capture, may be NULL).
+ * statistic: the workload's config statistic word (wl_statistics: "amean"
+ * gives its throughput tables the Amean row, as compare prints them). */
+void run_summary_print(const struct wl_result *res, const char *statistic, const char *extra,
+		       FILE *out);
 
 #endif

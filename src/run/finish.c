@@ -34,8 +34,12 @@ int run_finish(struct run_state *rs, enum wl_status out)
 		out = WL_OP_FAILED;
 	run_json_write(rs, out == WL_OK ? "complete" : out == WL_INTERRUPTED ? "interrupted" : "failed");
 	if (out == WL_OK || out == WL_OP_FAILED) {
-		for (size_t i = 0; i < rs->nwls; i++)
-			run_summary_print(&rs->res[i], rs->summaries[i], stdout);
+		for (size_t i = 0; i < rs->nwls; i++) {
+			const struct wl_common_opts *co = config_common(rs->cfg, rs->wls[i]->name);
+
+			run_summary_print(&rs->res[i], co ? wl_statistics[co->statistic] : NULL,
+					  rs->summaries[i], stdout);
+		}
 		if (rs->prof.failed)
 			warning("the profile of %u step%s failed (see \"profile\" in the details): the "
 				"timed samples are complete", rs->prof.failed, rs->prof.failed > 1 ? "s" : "");

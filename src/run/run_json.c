@@ -82,6 +82,8 @@ int run_json_write(struct run_state *rs, const char *status)
 	}
 	if (rs->failed_ops)
 		json_object_object_add(rs->run_json, "failed_ops", json_object_get(rs->failed_ops));
+	if (rs->page_cache)
+		json_object_object_add(rs->run_json, "page_cache", json_object_get(rs->page_cache));
 	/* the deliberate settings (core/knobs.h): what was set, the value before
 	 * and the one read back while the run held it; compare names them first */
 	if (rs->knobs.n)

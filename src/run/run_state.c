@@ -28,7 +28,8 @@ void run_state_release(struct run_state *rs)
 	json_object_put(rs->run_json);
 	json_object_put(rs->env.facts);
 	json_object_put(rs->failed_ops);
-	rs->old_run = rs->run_json = rs->env.facts = rs->failed_ops = NULL;
+	json_object_put(rs->page_cache);
+	rs->old_run = rs->run_json = rs->env.facts = rs->failed_ops = rs->page_cache = NULL;
 	kernel_health_end(&rs->health);
 	free(rs->env.label_dir);
 	free(rs->env.log_dir);

@@ -69,6 +69,7 @@ struct run_state {
 	struct monitor_run mon;       /* the monitors of every timed iteration (monitor.h) */
 	struct kernel_health health;  /* the kernel log from the run's start */
 	json_object *failed_ops;      /* run.json "failed_ops": ops that failed, the run went on */
+	json_object *page_cache;      /* run.json "page_cache": per unit run, was the cache dropped */
 	struct wl_ctx *ctxs;          /* one per workload, from run_check on */
 	struct wl_result *res;        /* their results */
 	char **summaries;             /* their print_summary text */

@@ -114,6 +114,33 @@ static void record_failed_op(struct run_state *rs, const char *wl, const char *s
 }
 
 /*
+ * The cache state a unit (warm-up or timed iteration) started from, as it
+ * was made: run.json "page_cache", one entry per unit run, in run order
+ * ({"workload", "step", "iteration": "iteration 2" | "warm-up 1",
+ * "dropped": true when sync + drop_caches = 3 ran just before it}). A suite
+ * that promises a warm cache (sysbench-node1: SYSBENCH_CACHE_COLD=no) is
+ * checked by these records, not by its config.
+ */
+static void record_page_cache(struct run_state *rs, const char *wl, const char *step, int it,
+			      int warm, bool dropped)
+{
+	json_object *o = json_object_new_object(), *old;
+	char itxt[48];
+
+	if (!rs->page_cache)   /* --resume: the records of the run continued go on */
+		rs->page_cache = rs->old_run && json_object_object_get_ex(rs->old_run, "page_cache", &old) &&
+				 json_object_is_type(old, json_type_array)
+				 ? json_object_get(old) : json_object_new_array();
+	json_object_object_add(o, "workload", json_object_new_string(wl));
+	json_object_object_add(o, "step", json_object_new_string(step));
+	snprintf(itxt, sizeof(itxt), "%s %d", it < 0 ? "warm-up" : "iteration",
+		 it < 0 ? warm + it + 1 : it + 1);
+	json_object_object_add(o, "iteration", json_object_new_string(itxt));
+	json_object_object_add(o, "dropped", json_object_new_boolean(dropped));
+	json_object_array_add(rs->page_cache, o);
+}
+
+/*
  * After an iteration: what the kernel logged during it counts for its
  * step, and a process of this run the kernel OOM-killed fails the op, with
  * that reason, whatever the workload made of its death.
@@ -294,6 +321,7 @@ enum wl_status run_workload(struct run_state *rs, struct wl_ctx *ctx, struct wl_
 			out = WL_FAILED;
 			break;
 		}
+		record_page_cache(rs, ctx->ops->name, ctx->steps[s], it, l.warm, rs->env.g->drop_caches);
 		out = run_iteration(&l, s, it, &finished);
 		/* the step's timed iterations are done: one more, untimed, under the profiler */
 		if (out == WL_OK && finished && l.want_profile[s])

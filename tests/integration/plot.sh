@@ -148,6 +148,28 @@ test_plot_names_order_the_legend() {
   assert_grep_err "nosuchlabel"
 }
 
+# Tables whose every value is the same (irq CPU % all 0, fairness all 1, a
+# constant negative offset, a CPU split with no CPU time, an lru_lock wait of
+# 0 ms; tests/fixtures/plot/constant): gnuplot draws every figure without a
+# warning ("empty y range [0:0]" before plot_gp_yrange), in every format.
+test_plot_constant_tables_no_gnuplot_warning() {
+  need_cmd gnuplot gnuplot-nox
+  local fix="$LRUBENCH_SRC/tests/fixtures/plot/constant" fmt
+  for fmt in png svg txt; do
+    expect_exit 0 "$LRUBENCH" plot -f "$fmt" -o "$T/plots-$fmt" "$fix/base" "$fix/new"
+    # plot passes on what gnuplot said (warnings of a run that worked)
+    if grep -qiE "empty y range|warning|gnuplot" "$T/err"; then
+      cat "$T/err"; fail "gnuplot said something for -f $fmt"
+    fi
+  done
+  assert_file "$T/plots-png/readtwice-irq-cpu-candles.png"
+  assert_file "$T/plots-png/readtwice-cpu-split.png"
+  assert_file "$T/plots-png/readtwice-lru-lock-wait-beside-mb-s-aggregate.png"
+  assert_file "$T/plots-png/readtwice-offset-bars.png"   # negative bars hang from 0
+  assert_grep "^set yrange \[0:1\]" "$T/plots-png/readtwice-cpu-split.gp"
+  assert_grep "^set yrange \[0.9:1.1\]" "$T/plots-png/readtwice-fairness-candles.gp"
+}
+
 # gnuplot missing is simulated with a PATH that holds no gnuplot (the real one
 # stays installed): exit 3, the package named, scripts, data and index.md written.
 test_plot_gnuplot_missing() {

@@ -189,3 +189,66 @@ assert x["pgpgout_total"] == sum(own), x
 PY
   assert_no_leaks
 }
+
+# fs_per_memcg = yes: each memcg's file on a filesystem of its own (a tmpfs,
+# a sparse image, a loop device, ext4, a mount per memcg, as each posted
+# container had its own XFS), told by the files' devices in run.json; all of
+# it gone after a complete run, after SIGINT and after SIGKILL while the
+# filesystems are mounted (the loop devices are visible outside the run's
+# mount namespace; the mounts are not, and go with it).
+rt_fs_loops() {   # the loop devices of a run's per-memcg images
+  losetup -a 2>/dev/null | grep -c "run-$1/readtwice/fs-"
+}
+rt_left_by() {   # what run PID left: its cgroups, mounts, loop devices
+  leak_candidates | grep -E "(lrubench|run)-$1([^0-9]|$)"
+}
+
+test_readtwice_fs_per_memcg() {
+  need_cmd mkfs.ext4 e2fsprogs
+  local sig pid rc i
+  expect_exit 0 "$LRUBENCH" run "${RT[@]}" -i 1 -o "$T/r" --label f \
+    --set readtwice.memcgs=1,3 --set readtwice.file_size=64M \
+    --set readtwice.fs_per_memcg=yes --set global.sparse_size=1G
+  assert_grep "3 filesystems, one per memcg (loop-ext4, image 1G each)" "$T/out"
+  python3 - "$T/r/f/run.json" <<'PY' || fail "the files' filesystems"
+import json, sys
+f = json.load(open(sys.argv[1]))["workload_facts"]["readtwice"]
+assert f["fs_per_memcg"] is True, f
+assert len(f["file_devices"]) == 3 and len(set(f["file_devices"])) == 3, f
+PY
+  assert_no_leaks
+  # the default: one filesystem for every file
+  expect_exit 0 "$LRUBENCH" run "${RT[@]}" -i 1 -o "$T/r" --label s \
+    --set readtwice.memcgs=2 --set readtwice.file_size=64M
+  python3 - "$T/r/s/run.json" <<'PY' || fail "one shared filesystem"
+import json, sys
+f = json.load(open(sys.argv[1]))["workload_facts"]["readtwice"]
+assert f["fs_per_memcg"] is False and len(set(f["file_devices"])) == 1, f
+PY
+  for sig in INT KILL; do
+    "$LRUBENCH" run "${RT[@]}" -i 3 -o "$T/r" --label "k$sig" --set readtwice.memcgs=3 \
+      --set readtwice.file_size=64M --set readtwice.fs_per_memcg=yes \
+      --set global.sparse_size=1G --set readtwice.runtime=20s >"$T/out" 2>"$T/err" &
+    pid=$!
+    for i in $(seq 1 600); do
+      [ "$(rt_fs_loops "$pid")" = 3 ] && break
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    [ "$(rt_fs_loops "$pid")" = 3 ] || { kill -KILL "$pid"; fail "no 3 loop devices"; }
+    kill -"$sig" "$pid"
+    wait "$pid"; rc=$?
+    [ "$sig" = KILL ] || assert_eq "$rc" 130 "exit after SIGINT"
+    for i in $(seq 1 100); do
+      [ "$(rt_fs_loops "$pid")" = 0 ] && break
+      sleep 0.1
+    done
+    assert_eq "$(rt_fs_loops "$pid")" 0 "loop devices left after SIG$sig"
+    # (not assert_no_leaks: on a shared machine another run may be ending just now)
+    wait_for "the cgroups of the run killed by SIG$sig" eval '[ -z "$(rt_left_by "$pid")" ]'
+  done
+  # a folder is not a filesystem made per memcg
+  expect_exit 2 "$LRUBENCH" run "${RT[@]}" -o "$T/r" --label d --set readtwice.fs_per_memcg=yes \
+    --set "global.sparse_root=dir:$T"
+  assert_grep_err "readtwice.fs_per_memcg=yes needs global.sparse_root = loop-ext4 or loop-xfs"
+}

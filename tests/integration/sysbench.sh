@@ -112,6 +112,14 @@ for o in lat["ops"]:
         assert m and float(m.group(1)) == v, "latency op %s it %d" % (o["op"], i)
 EOF
   assert_eq "$(json_get "$dir/run.json" '["status"]')" complete "run status"
+  # drop_caches = yes (the default): run.json records a drop before every unit run
+  python3 - "$dir/run.json" <<'EOF' || fail "page_cache records"
+import json, sys
+pc = json.load(open(sys.argv[1]))["page_cache"]
+units = [(x["step"], x["iteration"]) for x in pc if x["workload"] == "sysbench"]
+assert len(units) == len(set(units)) and ("threads-2", "iteration 1") in units, units
+assert all(x["dropped"] is True for x in pc), pc
+EOF
   # errors per second are recorded per iteration
   python3 - "$dir/sysbench.json" <<'EOF' || fail "details missing"
 import json, sys
@@ -290,7 +298,7 @@ test_sysbench_fixed_events_time_table() {
   sb_need
   "$LRUBENCH" run -w sysbench --quick -o "$T/r" --label t -i 2 --set sysbench.threads=1,2 \
     --set sysbench.events=300 --set sysbench.memcgs=0 --set global.warmup=0 \
-    >"$T/out" 2>"$T/err" &
+    --set global.drop_caches=no >"$T/out" 2>"$T/err" &
   local pid=$!; SB_PIDS=$pid
   local i made=""
   # while it runs: no sysbench memcg under the run's parent
@@ -327,6 +335,14 @@ for o in tt["ops"]:
 assert len(tables["sysbench Transactions per second"]["ops"]) == 2
 EOF2
   assert_eq "$(json_get "$dir/run.json" '["config"]["sysbench"]["events"]')" 300 "events in config"
+  # the warm cache of sysbench-node1 (drop_caches = no): no drop before any of
+  # the 2 x 2 iterations, by the run's records; the tables prepared once
+  python3 - "$dir/run.json" <<'EOF2' || fail "page_cache records"
+import json, sys
+pc = json.load(open(sys.argv[1]))["page_cache"]
+assert len(pc) == 4 and not any(x["dropped"] for x in pc), pc
+EOF2
+  assert_eq "$(ls "$dir/logs" | grep -c '^sysbench-prepare')" 1 "prepare logs"
   sb_assert_gone "$(sb_cluster "$dir")"
   sb_no_leaks
 }

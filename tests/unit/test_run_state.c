@@ -341,6 +341,21 @@ static void test_run_complete(void **state)
 	run = load_run_json("complete");
 	assert_string_equal(run_status(run), "complete");
 	assert_null(json_object_object_get(run, "failed_ops"));
+	{   /* drop_caches = no: every unit run is recorded as started warm */
+		json_object *pc = json_object_object_get(run, "page_cache"), *e;
+
+		assert_int_equal(json_object_array_length(pc), 6);
+		e = json_object_array_get_idx(pc, 0);
+		assert_string_equal(json_object_get_string(json_object_object_get(e, "step")), "s-1");
+		assert_string_equal(json_object_get_string(json_object_object_get(e, "iteration")),
+				    "warm-up 1");
+		e = json_object_array_get_idx(pc, 5);
+		assert_string_equal(json_object_get_string(json_object_object_get(e, "iteration")),
+				    "iteration 2");
+		for (size_t i = 0; i < 6; i++)
+			assert_false(json_object_get_boolean(json_object_object_get(
+				json_object_array_get_idx(pc, i), "dropped")));
+	}
 	json_object_put(run);
 	load_results("complete", &res);
 	assert_int_equal(samples_of(&res, "s-1"), 2);
@@ -489,6 +504,8 @@ static void test_resume(void **state)
 	run = load_run_json("resume");
 	assert_string_equal(run_status(run), "complete");
 	assert_true(json_object_get_boolean(json_object_object_get(run, "resumed")));
+	/* the cache records of both invocations: 4 unit runs, then 3 */
+	assert_int_equal(json_object_array_length(json_object_object_get(run, "page_cache")), 7);
 	json_object_put(run);
 	load_results("resume", &res);
 	assert_int_equal(samples_of(&res, "s-1"), 2);

@@ -7,6 +7,8 @@
 #include "unit.h"
 #include <math.h>
 #include "compare/stats.h"
+#include "core/results.h"
+#include "core/run_summary.h"
 
 #define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 /* "reproduced to the printed precision": within half a unit of the last digit */
@@ -427,6 +429,50 @@ static void test_welch(void **state)
 	assert_true(ok);
 }
 
+/* run's end-of-run summary of one throughput table {1000, 4000} (Hmean 1600,
+ * Amean 2500) under the workload's statistic word */
+static char *summary_of(const char *statistic)
+{
+	struct wl_result r = { 0 };
+	struct result_table *t;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	r.workload = xstrdup("readtwice");
+	t = wl_result_table(&r, "readtwice MB/s per reader", "MB/s", BETTER_HIGHER);
+	result_table_add(t, "memcgs-2", 1000);
+	result_table_add(t, "memcgs-2", 4000);
+	t = wl_result_explaining_table(&r, "readtwice CPU %", "%", BETTER_HIGHER);
+	result_table_add(t, "memcgs-2", 1);
+	result_table_add(t, "memcgs-2", 4);
+	run_summary_print(&r, statistic, NULL, f);
+	fclose(f);
+	wl_result_release(&r);
+	return text;
+}
+
+/* statistic = amean: run's summary names and prints the Amean, as compare
+ * does (one rule: stats_mean_better); the explaining tables keep mmtests'. */
+static void test_run_summary_statistic(void **state)
+{
+	char *am = summary_of("amean"), *mm = summary_of("mmtests"), *none = summary_of(NULL);
+	(void)state;
+	assert_non_null(strstr(am, "Amean      2500.00"));
+	assert_null(strstr(am, "Hmean"));
+	assert_non_null(strstr(am, "memcgs-2 1.60  (%)"));   /* Hmean of {1, 4} */
+	assert_non_null(strstr(mm, "Hmean      1600.00"));
+	assert_non_null(strstr(none, "Hmean      1600.00"));
+	assert_int_equal(stats_mean_better(BETTER_HIGHER, false, "amean"), BETTER_HIGHER_AMEAN);
+	assert_int_equal(stats_mean_better(BETTER_HIGHER, true, "amean"), BETTER_HIGHER);
+	assert_int_equal(stats_mean_better(BETTER_LOWER, false, "amean"), BETTER_LOWER);
+	assert_int_equal(stats_mean_better(BETTER_HIGHER, false, "mmtests"), BETTER_HIGHER);
+	free(am);
+	free(mm);
+	free(none);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -445,6 +491,7 @@ int main(void)
 		cmocka_unit_test(test_t_table),
 		cmocka_unit_test(test_t_quantile),
 		cmocka_unit_test(test_welch),
+		cmocka_unit_test(test_run_summary_statistic),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,8 +11,11 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include "core/cleanup.h"
+#include "core/sparse_root.h"
 #include "core/file_plan.h"
 #include "core/file_sizing.h"
 #include "workloads/readtwice/readers.h"
@@ -27,11 +30,15 @@ struct readtwice_opts {
 	uint64_t memcg_limit;
 	double runtime;
 	int reader;            /* enum rt_reader_mode */
+	bool fs_per_memcg;     /* each memcg's file on a filesystem of its own */
 };
 
 struct readtwice_state {
 	char **files;          /* one per memcg of the largest step */
 	size_t nfiles;
+	struct sparse_root **roots;   /* fs_per_memcg: file m's own loop filesystem */
+	const char **root_dirs;       /* where each is mounted (owned by the root) */
+	size_t nroots;
 	uint64_t file_size;    /* file_size, or what auto sized (sizing.h) */
 };
 
@@ -90,6 +97,10 @@ static const struct option_def readtwice_options[] = {
 	  .help = "native: one read() per 4 KiB block, wrapping at end of file; dd: GNU dd bs=4k "
 		  "of=/dev/null's system calls (a read() and a write() to /dev/null per block), "
 		  "stopping at end of file as dd does" },
+	{ .name = "fs_per_memcg", .type = OPT_BOOL, .offset = ROFF(fs_per_memcg), .def = "no",
+	  .help = "yes: each memcg's file on a filesystem of its own (global.sparse_root's kind, "
+		  "loop-ext4 or loop-xfs, each its own tmpfs, image of global.sparse_size, loop "
+		  "device and mount), as each posted container had its own; no: one shared" },
 	OPT_END,
 };
 
@@ -108,6 +119,11 @@ static enum wl_status readtwice_validate(struct wl_ctx *ctx, struct strbuf *err)
 	struct readtwice_opts *o = ctx->opts;
 	char a[32];
 
+	if (o->fs_per_memcg && strncmp(ctx->env->g->sparse_root, "loop-", 5)) {
+		strbuf_addf(err, "readtwice.fs_per_memcg=yes needs global.sparse_root = loop-ext4 or "
+			    "loop-xfs (a filesystem made per memcg), not %s", ctx->env->g->sparse_root);
+		return WL_BAD_CONFIG;
+	}
 	if (o->memcg_limit && o->memcg_limit < 4 * READTWICE_BLOCK * o->readers_per_memcg) {
 		format_size(o->memcg_limit, a, sizeof(a));
 		strbuf_addf(err, "readtwice.memcg_limit=%s is too small for %llu readers", a,
@@ -117,12 +133,53 @@ static enum wl_status readtwice_validate(struct wl_ctx *ctx, struct strbuf *err)
 	return WL_OK;
 }
 
+/*
+ * fs_per_memcg: a filesystem of its own for each memcg's file, as each
+ * posted container had (vm-scalability's create_sparse_root in the
+ * container: a tmpfs, a sparse image on it, a loop device, mkfs, mount):
+ * sparse_root_setup once per memcg, under <workdir>/fs-<m>. Every tmpfs,
+ * loop device and mount is in the cleanup registry (and in the run's mount
+ * namespace) from the moment it exists; teardown undoes them.
+ */
+static enum wl_status per_memcg_roots(struct wl_ctx *ctx, size_t most)
+{
+	struct readtwice_state *st = ctx->priv;
+	const struct global_opts *g = ctx->env->g;
+	char size[32];
+
+	st->roots = xcalloc(most, sizeof(*st->roots));
+	st->root_dirs = xcalloc(most, sizeof(*st->root_dirs));
+	for (size_t m = 0; m < most; m++) {
+		char *wd = xasprintf("%s/fs-%zu", ctx->workdir, m);
+		enum wl_status r;
+
+		if (lb_stop_requested()) {
+			free(wd);
+			return WL_INTERRUPTED;
+		}
+		if (mkdir_p(wd, 0755)) {
+			free(wd);
+			return WL_FAILED;
+		}
+		r = sparse_root_setup(g->sparse_root, wd, g->sparse_size, &st->roots[m], &st->root_dirs[m]);
+		free(wd);
+		if (r != WL_OK)
+			return r == WL_UNSUPPORTED ? WL_UNSUPPORTED
+			       : lb_stop_requested() ? WL_INTERRUPTED : WL_FAILED;
+		st->nroots = m + 1;
+	}
+	format_size(g->sparse_size, size, sizeof(size));
+	info("readtwice: %zu filesystems, one per memcg (%s, image %s each)", most, g->sparse_root, size);
+	return WL_OK;
+}
+
 static enum wl_status readtwice_setup(struct wl_ctx *ctx)
 {
 	struct readtwice_opts *o = ctx->opts;
 	struct readtwice_state *st = ctx->priv;
-	const char *dir;
+	const char *dir = NULL;
 	size_t most = 1;   /* memcgs = 0 reads one file too */
+	json_object *devs;
 	enum wl_status r;
 
 	for (size_t i = 0; i < o->memcgs.n; i++) {
@@ -130,18 +187,27 @@ static enum wl_status readtwice_setup(struct wl_ctx *ctx)
 		if (o->memcgs.v[i] > most)
 			most = o->memcgs.v[i];
 	}
-	r = env_sparse_dir(ctx->env, &dir);
-	if (r != WL_OK)
+	if (!o->fs_per_memcg && (r = env_sparse_dir(ctx->env, &dir)) != WL_OK)
 		return r;
 	/* auto: every memcg's file is ROTATE_BYTES, as each posted container made one */
 	st->file_size = file_size_resolve(ctx->env, "readtwice", o->file_size, most, 1, 1ULL << 20,
 					  "ROTATE_BYTES per memcg file (the container case)");
 	env_fact(ctx->env, "readtwice", "reader", json_object_new_string(reader_modes[o->reader]));
 	st->files = xcalloc(most, sizeof(char *));
+	if (o->fs_per_memcg && (r = per_memcg_roots(ctx, most)) != WL_OK)
+		return r;
+	devs = json_object_new_array();
+	env_fact(ctx->env, "readtwice", "file_devices", devs);
+	env_fact(ctx->env, "readtwice", "fs_per_memcg", json_object_new_boolean(o->fs_per_memcg));
 	for (size_t m = 0; m < most; m++) {
+		struct stat sb;
+		char dev[32];
 		int fd;
 
-		st->files[m] = xasprintf("%s/readtwice-%zu", dir, m);
+		if (o->fs_per_memcg)
+			st->files[m] = xasprintf("%s/readtwice-%zu", st->root_dirs[m], m);
+		else
+			st->files[m] = xasprintf("%s/readtwice-%zu", dir, m);
 		st->nfiles = m + 1;
 		fd = open(st->files[m], O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd < 0) {
@@ -149,12 +215,15 @@ static enum wl_status readtwice_setup(struct wl_ctx *ctx)
 			return WL_FAILED;
 		}
 		/* all holes: reads make clean page-cache pages without block I/O */
-		if (ftruncate(fd, (off_t)st->file_size)) {
+		if (ftruncate(fd, (off_t)st->file_size) || fstat(fd, &sb)) {
 			error_errno("cannot size %s", st->files[m]);
 			close(fd);
 			return WL_FAILED;
 		}
 		close(fd);
+		/* the filesystem each file is on, by device: one, or one per memcg */
+		snprintf(dev, sizeof(dev), "%u:%u", major(sb.st_dev), minor(sb.st_dev));
+		json_object_array_add(devs, json_object_new_string(dev));
 	}
 	return WL_OK;
 }
@@ -287,6 +356,13 @@ static void readtwice_teardown(struct wl_ctx *ctx)
 	free(st->files);
 	st->files = NULL;
 	st->nfiles = 0;
+	for (size_t m = 0; m < st->nroots; m++)
+		sparse_root_teardown(st->roots[m]);   /* unmount, loop, tmpfs; pops their entries */
+	free(st->roots);
+	free(st->root_dirs);
+	st->roots = NULL;
+	st->root_dirs = NULL;
+	st->nroots = 0;
 }
 
 /* run --dry-run --machine (core/file_plan.h): every memcg's file is ROTATE_BYTES with auto */
@@ -299,6 +375,14 @@ static void readtwice_plan(struct wl_ctx *ctx, struct wl_plan *p)
 	file_plan(ctx, p, &(struct file_plan_spec){ &o->memcgs, o->readers_per_memcg, 1, false, false,
 						    o->file_size, o->memcg_limit, o->runtime,
 						    "ROTATE_BYTES per memcg file", tasks });
+	if (o->fs_per_memcg) {   /* (no run env here: the kind and size are global.sparse_*) */
+		unsigned long long most = 1;
+
+		for (size_t i = 0; i < o->memcgs.n; i++)
+			most = o->memcgs.v[i] > most ? o->memcgs.v[i] : most;
+		strbuf_addf(&p->text, "  filesystems: one per memcg (fs_per_memcg = yes): %llu loop "
+			    "filesystems of global.sparse_root's kind and sparse_size\n", most);
+	}
 }
 
 const struct workload_ops readtwice_ops = {
