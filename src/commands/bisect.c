@@ -303,7 +303,7 @@ static int run_logged(const char *const *argv, const char *dir, const char *log,
 	if (child_start(&c))
 		return -1;
 	w = child_wait(&c, -1, &code, NULL);
-	if (w == -2) {
+	if (w == CHILD_STOP) {
 		/* it leads its own process group: pass the stop on, let it clean up */
 		child_stop(&c, 120);
 		return LB_EXIT_INTERRUPTED;

@@ -179,7 +179,7 @@ static int fetch_results(char **urls, int n, const struct fetch_opts *fo)
 	strbuf_release(&saved);
 	if (r == NET_INTERRUPTED || lb_stop_requested())
 		return LB_EXIT_INTERRUPTED;
-	return r == -3 ? LB_EXIT_USAGE : r ? LB_EXIT_FAIL : LB_EXIT_OK;
+	return r == NET_BAD_INPUT ? LB_EXIT_USAGE : r ? LB_EXIT_FAIL : LB_EXIT_OK;
 }
 
 int cmd_fetch(int argc, char **argv)

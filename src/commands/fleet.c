@@ -201,7 +201,7 @@ static char *sbatch(const struct strlist *args, int *exit_code)
 	int code = slurm_run("sbatch", args, &out);
 	char *id = NULL;
 
-	if (code == -3) {
+	if (code == SLURM_NOT_INSTALLED) {
 		*exit_code = LB_EXIT_UNSUPPORTED;
 	} else if (code != 0 || !(id = slurm_parse_jobid(out.buf))) {
 		error("Slurm refused the job (sbatch exited with %d): %s", code,
@@ -397,7 +397,7 @@ static int status(const struct fleet_plan *p)
 		strlist_push(&all, s.collect);
 	r = slurm_query(&all, &st);
 	if (r) {
-		ret = r == -3 ? LB_EXIT_UNSUPPORTED : LB_EXIT_FAIL;
+		ret = r == SLURM_NOT_INSTALLED ? LB_EXIT_UNSUPPORTED : LB_EXIT_FAIL;
 		goto out;
 	}
 	printf("fleet %s: %zu tasks in job arrays", p->name, p->ntasks);

@@ -131,10 +131,10 @@ int cmd_plot(int argc, char **argv)
 		goto out;
 	}
 	/* everything is made in a staging folder, renamed into -o at the end;
-	 * -o is opened by descriptor, a symlink refused (-2: usage) */
+	 * -o is opened by descriptor, a symlink refused (OUTPUT_DIR_REFUSED: usage) */
 	n = plot_stage_open(&stage, outdir);
 	if (n) {
-		ret = n == -2 ? LB_EXIT_USAGE : LB_EXIT_FAIL;
+		ret = n == OUTPUT_DIR_REFUSED ? LB_EXIT_USAGE : LB_EXIT_FAIL;
 		goto out;
 	}
 	/* OUTDIR was checked above: a write failing from here on is an I/O

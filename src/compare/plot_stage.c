@@ -27,7 +27,7 @@ int plot_stage_open(struct plot_stage *st, const char *outdir)
 		error("%s", err.buf);
 		strbuf_release(&err);
 		st->outdir = NULL;
-		return r == -2 ? -2 : -1;
+		return r == OUTPUT_DIR_REFUSED ? OUTPUT_DIR_REFUSED : -1;
 	}
 	st->tmp = xcalloc(1, sizeof(*st->tmp));
 	if (tmpdir_create(st->tmp, outdir, ".lrubench-plot.", NULL)) {

@@ -27,8 +27,9 @@ struct plot_stage {
 	struct tmpdir *tmp;
 };
 
-/* Open OUTDIR and create the staging folder in it; -1 with a message, -2
- * (also printed) when OUTDIR is a symlink or not a folder: a usage error. */
+/* Open OUTDIR and create the staging folder in it; -1 with a message,
+ * OUTPUT_DIR_REFUSED (core/util.h; also printed) when OUTDIR is a symlink or
+ * not a folder: a usage error. */
 int plot_stage_open(struct plot_stage *st, const char *outdir);
 /* Rename every file of the staging folder into OUTDIR, then remove it. */
 int plot_stage_publish(struct plot_stage *st);

@@ -2,6 +2,7 @@
 /* A set of memcgs, made, read and removed together (memcg_set.h). */
 #include "core/memcg_set.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,75 @@ int memcg_set_remove(struct memcg_set *set)
 	return ret;
 }
 
+/* The length of the name at line (up to its space), or 0 when the line is
+ * not "NAME VALUE"; *v the value. */
+static size_t stat_line(const char *line, uint64_t *v)
+{
+	size_t l = strcspn(line, " \n");
+	unsigned long long x;
+	char *end;
+
+	if (!l || line[l] != ' ')
+		return 0;
+	errno = 0;
+	x = strtoull(line + l + 1, &end, 10);
+	if (errno || end == line + l + 1)
+		return 0;
+	*v = x;
+	return l;
+}
+
+/* Counter c of the names, given that a member's line number j often is c. */
+static long name_index(const struct memcg_stats *st, size_t j, const char *name, size_t len)
+{
+	if (j < st->nnames && strlen(st->names[j]) == len && !strncmp(st->names[j], name, len))
+		return (long)j;
+	for (size_t c = 0; c < st->nnames; c++)
+		if (strlen(st->names[c]) == len && !strncmp(st->names[c], name, len))
+			return (long)c;
+	return -1;
+}
+
+/* Member m's every counter from its memory.stat text (NULL: unreadable,
+ * all absent). The first readable member names the counters: every member
+ * of one kernel and cgroup version has the same lines. */
+static void parse_all(struct memcg_stats *st, size_t m, const char *text)
+{
+	size_t j = 0;
+
+	if (text && !st->names) {
+		size_t lines = 0;
+
+		for (const char *p = text; *p; p++)
+			lines += *p == '\n';
+		st->names = xcalloc(lines + 2, sizeof(*st->names));
+		for (const char *p = text; *p; ) {
+			uint64_t v;
+			size_t l = stat_line(p, &v);
+
+			if (l && st->nnames <= lines)
+				st->names[st->nnames++] = xstrndup(p, l);
+			p = strchr(p, '\n');
+			p = p ? p + 1 : "";
+		}
+		st->all = xmalloc((st->n * st->nnames + 1) * sizeof(*st->all));
+		for (size_t i = 0; i < st->n * st->nnames; i++)
+			st->all[i] = MEMCG_STAT_NONE;
+	}
+	if (!text || !st->all)
+		return;
+	for (const char *p = text; *p; j++) {
+		uint64_t v;
+		size_t l = stat_line(p, &v);
+		long c = l ? name_index(st, j, p, l) : -1;
+
+		if (c >= 0)
+			st->all[m * st->nnames + (size_t)c] = v;
+		p = strchr(p, '\n');
+		p = p ? p + 1 : "";
+	}
+}
+
 void memcg_stats_take(struct memcg_stats *st, const struct memcg_set *set, const char *const *keys,
 		      size_t nkeys)
 {
@@ -114,7 +184,9 @@ void memcg_stats_take(struct memcg_stats *st, const struct memcg_set *set, const
 	st->n = set->n;
 	st->vals = xcalloc(set->n * nkeys + 1, sizeof(*st->vals));
 	st->have = xcalloc(nkeys + 1, sizeof(*st->have));
-	st->text = xcalloc(set->n + 1, sizeof(*st->text));
+	st->names = NULL;
+	st->nnames = 0;
+	st->all = NULL;
 	for (size_t k = 0; k < nkeys; k++)
 		st->have[k] = set->n > 0;
 	/* one read of memory.stat per member, every key from it: a v1
@@ -125,7 +197,8 @@ void memcg_stats_take(struct memcg_stats *st, const struct memcg_set *set, const
 		for (size_t k = 0; k < nkeys; k++)
 			if (cg_stat_in(&set->cg[m], text, keys[k], &st->vals[m * nkeys + k]))
 				st->have[k] = false;
-		st->text[m] = text;
+		parse_all(st, m, text);
+		free(text);
 	}
 }
 
@@ -142,11 +215,25 @@ bool memcg_stats_have(const struct memcg_stats *before, const struct memcg_stats
 	return before->have && after->have && before->n == after->n && before->have[k] && after->have[k];
 }
 
+bool memcg_stats_get(const struct memcg_stats *st, size_t m, const char *name, uint64_t *v)
+{
+	long c;
+
+	if (!st->all || m >= st->n)
+		return false;
+	c = name_index(st, 0, name, strlen(name));
+	if (c < 0 || st->all[m * st->nnames + (size_t)c] == MEMCG_STAT_NONE)
+		return false;
+	*v = st->all[m * st->nnames + (size_t)c];
+	return true;
+}
+
 void memcg_stats_release(struct memcg_stats *st)
 {
-	for (size_t m = 0; st->text && m < st->n; m++)
-		free(st->text[m]);
-	free(st->text);
+	for (size_t c = 0; st->names && c < st->nnames; c++)
+		free(st->names[c]);
+	free(st->names);
+	free(st->all);
 	free(st->vals);
 	free(st->have);
 	memset(st, 0, sizeof(*st));

@@ -71,9 +71,15 @@ struct memcg_stats {
 	size_t nkeys, n;
 	uint64_t *vals;          /* n * nkeys: member m, key k at [m * nkeys + k] */
 	bool *have;              /* nkeys: key k was read in every member */
-	char **text;             /* n: each member's memory.stat as read (NULL: unreadable),
-				  * for counters beyond keys (the memcg rates, §5) */
+	/* every counter of memory.stat, parsed, for counters beyond keys (the
+	 * memcg rates, §5): numbers only, not each member's text (a thousand
+	 * memcgs' texts were megabytes) */
+	char **names;            /* nnames: the counters' names (the first readable member's) */
+	size_t nnames;
+	uint64_t *all;           /* n * nnames: member m, counter c at [m * nnames + c];
+				  * MEMCG_STAT_NONE where member m had no such line */
 };
+#define MEMCG_STAT_NONE UINT64_MAX
 
 /* Read keys of every member into st (allocated here). */
 void memcg_stats_take(struct memcg_stats *st, const struct memcg_set *set, const char *const *keys,
@@ -83,6 +89,9 @@ uint64_t memcg_stats_delta(const struct memcg_stats *before, const struct memcg_
 			   size_t k);
 /* Key k was read in every member both times. */
 bool memcg_stats_have(const struct memcg_stats *before, const struct memcg_stats *after, size_t k);
+/* Counter `name` of member m as memory.stat spelled it (no v1/v2 mapping):
+ * true with *v, false when the member had no such line. */
+bool memcg_stats_get(const struct memcg_stats *st, size_t m, const char *name, uint64_t *v);
 void memcg_stats_release(struct memcg_stats *st);
 
 #endif

@@ -243,6 +243,7 @@ enum wl_status round_run(const struct round_spec *spec, struct round_slot *out)
 	int ready[2] = { -1, -1 }, go[2] = { -1, -1 };
 	enum wl_status ret = WL_FAILED;
 	struct child_watch watch;
+	double t;
 	/* the set starts and stops them; the waits are the round's own (ready, then done) */
 	struct child_set set = { .n = n, .kids = kids, .bind = spec->bind };
 
@@ -265,15 +266,22 @@ enum wl_status round_run(const struct round_spec *spec, struct round_slot *out)
 	}
 	/* forked on without waiting for each task to join its cgroup
 	 * (core/child_set.h): the joins of many tasks run at once */
+	t = now_monotonic();
 	ret = child_set_start(&set);
 	if (ret != WL_OK)
 		goto stop;
+	if (spec->times)
+		spec->times->start = now_monotonic() - t;
+	t = now_monotonic();
 	ret = WL_FAILED;
 	/* getting ready takes no time of its own: grace from now */
 	child_watch_start(&watch, 0, spec->grace);
 	ret = wait_ready(spec, ready[0], kids, shared, &watch);
 	if (ret != WL_OK)
 		goto stop;
+	if (spec->times)
+		spec->times->ready = now_monotonic() - t;
+	t = now_monotonic();
 	close(go[1]);   /* release every task at once */
 	go[1] = -1;
 	/* one deadline for all: runtime after the release, plus grace */
@@ -302,6 +310,8 @@ enum wl_status round_run(const struct round_spec *spec, struct round_slot *out)
 		}
 	}
 	memcpy(out, shared, shared_len);
+	if (spec->times)
+		spec->times->reap = now_monotonic() - t - spec->runtime;
 	ret = WL_OK;
 stop:
 	child_set_release(&set);

@@ -65,6 +65,14 @@ struct round_spec {
 	struct strbuf *why;        /* NULL: a killed or stuck task is an error (WL_FAILED);
 				    * set: it fails the op (WL_OP_FAILED), the message
 				    * printed is put here */
+	struct round_times *times; /* NULL: not recorded */
+};
+
+/* Where a round's wall time went (bench/memcg-scale), seconds. */
+struct round_times {
+	double start;   /* every task forked and started (child_set_start) */
+	double ready;   /* from then until the last one said it is ready */
+	double reap;    /* from the release until the last one was reaped */
 };
 
 /* Run one round: WL_OK with out[ntasks] filled; WL_FAILED when a task

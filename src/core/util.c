@@ -836,7 +836,7 @@ int open_output_dir(const char *path, struct strbuf *err)
 	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
 		strbuf_addf(err, "%s is a symbolic link: lrubench writes only into a real folder, "
 			    "never through a link (give the folder it leads to)", path);
-		return -2;
+		return OUTPUT_DIR_REFUSED;
 	}
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0)
@@ -844,7 +844,7 @@ int open_output_dir(const char *path, struct strbuf *err)
 	if (errno == ELOOP || errno == ENOTDIR) {
 		strbuf_addf(err, "%s is %s: lrubench writes only into a real folder", path,
 			    errno == ELOOP ? "a symbolic link" : "not a folder");
-		return -2;
+		return OUTPUT_DIR_REFUSED;
 	}
 	{
 		int e = errno;

@@ -153,10 +153,12 @@ int check_private_dir(const char *path);
  * An output folder by descriptor (plot -o, fetch --results DIR; issue 30,
  * 22): open(O_DIRECTORY|O_NOFOLLOW), so a symlink planted at path is
  * refused, never followed, and what is written goes into the folder opened
- * (openat, renameat), even should path be swapped afterwards. The fd; -2
- * when path is a link or not a folder (a usage error), -1 otherwise (errno
- * kept: ENOENT when it does not exist); the reason appended to err.
+ * (openat, renameat), even should path be swapped afterwards. The fd;
+ * OUTPUT_DIR_REFUSED when path is a link or not a folder (a usage error),
+ * -1 otherwise (errno kept: ENOENT when it does not exist); the reason
+ * appended to err.
  */
+#define OUTPUT_DIR_REFUSED (-2)
 int open_output_dir(const char *path, struct strbuf *err);
 /* Is the folder at path (one we just made in it) an entry of the folder
  * open as dirfd, not one elsewhere that a swapped link led to? */

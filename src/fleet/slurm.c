@@ -46,12 +46,12 @@ int slurm_run(const char *prog, const struct strlist *args, struct strbuf *out)
 	if (!path) {
 		error("Slurm's %s is not installed here (not found in PATH): run lrubench fleet on a "
 		      "machine of the cluster (a login node), or install slurm-client", prog);
-		return -3;
+		return SLURM_NOT_INSTALLED;
 	}
 	log = temp_output();
 	if (!log) {
 		free(path);
-		return -1;
+		return SLURM_CANNOT_RUN;
 	}
 	id = cleanup_push("Slurm output file", unlink_output, log);
 	strlist_push(&argv, path);
@@ -230,7 +230,7 @@ int slurm_query(const struct strlist *jobs, struct slurm_states *st)
 	strlist_push(&a, "-o");
 	strlist_push(&a, "%i|%T|%N");
 	rq = slurm_run("squeue", &a, &out);
-	if (rq == -3)
+	if (rq == SLURM_NOT_INSTALLED)
 		goto out;
 	if (rq == 0)
 		slurm_parse_states(out.buf, st);
@@ -244,13 +244,13 @@ int slurm_query(const struct strlist *jobs, struct slurm_states *st)
 	strlist_push(&a, ids.buf);
 	strlist_push(&a, "-o");
 	strlist_push(&a, "JobID,State,NodeList,ExitCode");
-	ra = program_in_path("sacct") ? slurm_run("sacct", &a, &out) : -3;
+	ra = program_in_path("sacct") ? slurm_run("sacct", &a, &out) : SLURM_NOT_INSTALLED;
 	if (ra == 0)
 		slurm_parse_states(out.buf, st);
 	if (rq && ra) {
 		error("neither squeue nor sacct could tell the state of jobs %s: %s", ids.buf,
 		      out.len ? out.buf : "(no output)");
-		rq = -1;
+		rq = SLURM_CANNOT_RUN;
 	} else {
 		rq = 0;
 	}

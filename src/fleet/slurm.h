@@ -14,10 +14,14 @@
 
 /*
  * Run Slurm's prog with args; out gets what it printed (stdout and stderr,
- * at most 4 MiB). Returns its exit code; -1 when it could not run (a
- * message printed), -3 when prog is not installed (a message printed:
- * the caller's exit 3).
+ * at most 4 MiB). Returns its exit code, or an enum slurm_status: it could
+ * not run (a message printed), or prog is not installed (a message
+ * printed: the caller's exit 3).
  */
+enum slurm_status {
+	SLURM_CANNOT_RUN = -1,
+	SLURM_NOT_INSTALLED = -3,
+};
 int slurm_run(const char *prog, const struct strlist *args, struct strbuf *out);
 
 /* A job script: "#!/bin/sh", a comment, and `exec ARGV...` with every word
@@ -56,7 +60,8 @@ void slurm_states_release(struct slurm_states *st);
 
 /* Task states of the jobs, from squeue (jobs Slurm still holds, all
  * states) and, where it has accounting, sacct (exit codes, older jobs).
- * 0, or -1 when neither answered (a message printed); -3 not installed. */
+ * 0, SLURM_CANNOT_RUN when neither answered (a message printed), or
+ * SLURM_NOT_INSTALLED. */
 int slurm_query(const struct strlist *jobs, struct slurm_states *st);
 
 #endif

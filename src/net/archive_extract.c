@@ -3,6 +3,7 @@
  * Safe tarball extraction with libarchive; the rules are in archive_extract.h.
  */
 #include "net/archive_extract.h"
+#include "core/net_client.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -317,7 +318,7 @@ static int refuse(const char *path, const char *entry, const char *why)
 	return error("refusing entry '%s' of %s: %s", entry, path, why);
 }
 
-/* Copy the entry's data; 0, -1 error, -2 interrupted. */
+/* Copy the entry's data; 0, -1 error, NET_INTERRUPTED. */
 static int copy_data(struct archive *in, struct archive *out, const char *path, const char *name)
 {
 	for (;;) {
@@ -327,12 +328,12 @@ static int copy_data(struct archive *in, struct archive *out, const char *path, 
 		int r;
 
 		if (lb_stop_requested())
-			return -2;
+			return NET_INTERRUPTED;
 		r = archive_read_data_block(in, &buf, &len, &off);
 		if (r == ARCHIVE_EOF)
 			return 0;
 		if (r < ARCHIVE_WARN)
-			return lb_stop_requested() ? -2 :
+			return lb_stop_requested() ? NET_INTERRUPTED :
 				error("cannot read '%s' from %s: %s", name, path, archive_error_string(in));
 		if (archive_write_data_block(out, buf, len, off) < ARCHIVE_WARN)
 			return error("cannot write '%s': %s", name, archive_error_string(out));
@@ -398,14 +399,14 @@ static int extract_all(struct archive *in, const char *path, const struct extrac
 		int r;
 
 		if (lb_stop_requested()) {
-			ret = -2;
+			ret = NET_INTERRUPTED;
 			break;
 		}
 		r = archive_read_next_header(in, &e);
 		if (r == ARCHIVE_EOF)
 			break;
 		if (r < ARCHIVE_WARN) {
-			ret = lb_stop_requested() ? -2 :
+			ret = lb_stop_requested() ? NET_INTERRUPTED :
 				error("cannot read %s: %s", path, archive_error_string(in));
 			break;
 		}
@@ -571,10 +572,10 @@ out:
 		archive_read_free(in);
 	stop_feeder(&f, threaded);
 	if (ret && lb_stop_requested())
-		ret = -2;
+		ret = NET_INTERRUPTED;
 	if (ret) {
 		remove_tree(s->path);
-		if (ret == -2)
+		if (ret == NET_INTERRUPTED)
 			error("interrupted while extracting %s; removed %s", path, s->path);
 	}
 	cleanup_pop(s->cleanup_id, false);

@@ -35,7 +35,7 @@
 #include <sys/types.h>
 #include "core/net_client.h"
 
-/* 0 ok; -1 error (printed); -2 interrupted (nothing left behind). dest must not exist. */
+/* NET_OK; NET_FAILED (printed); NET_INTERRUPTED (nothing left behind). dest must not exist. */
 int archive_extract_tree(const char *path, const char *dest, const struct extract_limits *lim);
 
 /* Pure checks, unit-tested. Each returns NULL when fine, else a static

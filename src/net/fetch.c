@@ -259,7 +259,8 @@ static const char *limit_names(const struct fetch_opts *o, const char *flag)
 					    "--max-size, kernbench.fetch_max_size";
 }
 
-/* One attempt. 0 ok; -1 failed (*transient says whether to retry, msg says why); -2 interrupted */
+/* One attempt: FETCH_OK; FETCH_FAILED (*transient says whether to retry, msg says
+ * why); FETCH_INTERRUPTED */
 static int attempt(CURL *h, const char *url, const struct fetch_opts *o, struct download *d,
 		   bool *transient, struct strbuf *msg)
 {
@@ -316,7 +317,7 @@ static int attempt(CURL *h, const char *url, const struct fetch_opts *o, struct 
 	if (rc == CURLE_OK)
 		return 0;
 	if (rc == CURLE_ABORTED_BY_CALLBACK || lb_stop_requested())
-		return -2;
+		return FETCH_INTERRUPTED;
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &http);
 	failed_host(h, url, ip, sizeof(ip));
 	*transient = fetch_is_transient(rc, http, ip);
@@ -409,7 +410,7 @@ static enum fetch_status download(CURL *h, const char *url, const struct fetch_o
 		if (i && truncate_tmp(d))
 			goto out;
 		r = attempt(h, url, o, d, &transient, &msg);
-		if (r != -1)
+		if (r != FETCH_FAILED)
 			break;
 		if (!transient || i == retries)
 			break;
@@ -421,11 +422,11 @@ static enum fetch_status download(CURL *h, const char *url, const struct fetch_o
 		warning("cannot fetch %s: %s; retrying in %.0f s (%d of %d)", shown, msg.buf,
 			delay, i + 1, retries);
 		if (lb_sleep(delay)) {
-			r = -2;
+			r = FETCH_INTERRUPTED;
 			break;
 		}
 	}
-	if (r == -2) {
+	if (r == FETCH_INTERRUPTED) {
 		error("interrupted while fetching %s", shown);
 		st = FETCH_INTERRUPTED;
 		goto out;

@@ -203,7 +203,7 @@ static int do_extract(struct args *a, struct strbuf *result)
 			return misuse("extract", s);
 	}
 	r = archive_extract_tree(a->pos.v[0], a->pos.v[1], &lim);
-	if (r == -2 || (r && lb_stop_requested()))
+	if (r == NET_INTERRUPTED || (r && lb_stop_requested()))
 		return LB_EXIT_INTERRUPTED;
 	return r ? LB_EXIT_FAIL : LB_EXIT_OK;
 }
@@ -225,7 +225,7 @@ static int do_cpio(struct args *a, struct strbuf *result)
 
 static int status_exit(int r)
 {
-	if (r == -2 || (r && lb_stop_requested()))
+	if (r == NET_INTERRUPTED || (r && lb_stop_requested()))
 		return LB_EXIT_INTERRUPTED;
 	return r ? LB_EXIT_FAIL : LB_EXIT_OK;
 }
@@ -345,7 +345,7 @@ static int do_push(struct args *a, struct strbuf *result)
 		if (r) {
 			strlist_release(&files);
 			strlist_release(&urls);
-			return r == -2 || lb_stop_requested() ? LB_EXIT_INTERRUPTED : NET_EXIT_BAD_INPUT;
+			return r == NET_INTERRUPTED || lb_stop_requested() ? LB_EXIT_INTERRUPTED : NET_EXIT_BAD_INPUT;
 		}
 	}
 	r = push_files(files.v, urls.v, files.n, &o, result);
@@ -379,7 +379,7 @@ static int do_fetch_results(struct args *a, struct strbuf *result)
 			return misuse("fetch-results", s);
 	}
 	r = store_fetch(a->pos.v[0], a->pos.v + 1, a->pos.n - 1, &o, result);
-	return r == -3 ? NET_EXIT_BAD_INPUT : status_exit(r);
+	return r == NET_BAD_INPUT ? NET_EXIT_BAD_INPUT : status_exit(r);
 }
 
 /* A kernel config (plain or compressed): its sha256, a newline, its text. */

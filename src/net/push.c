@@ -204,7 +204,7 @@ static bool http_transient(long http)
  * method url: one request, retried while the failure is transient.
  * 0 with out->http the final status (any: the caller decides what it
  * means); -1 when no status came (out->rc says why) or every attempt ended
- * in a transient status; -2 interrupted.
+ * in a transient status; NET_INTERRUPTED.
  */
 static int request(struct session *s, const char *method, const char *url, struct body *b,
 		   struct curl_slist *headers, struct outcome *out, bool unwinding)
@@ -241,7 +241,7 @@ static int request(struct session *s, const char *method, const char *url, struc
 				snprintf(out->where, sizeof(out->where), "%s", eff);
 		}
 		if (!unwinding && (out->rc == CURLE_ABORTED_BY_CALLBACK || lb_stop_requested())) {
-			ret = -2;
+			ret = NET_INTERRUPTED;
 			break;
 		}
 		if (out->rc == CURLE_OK && !http_transient(out->http)) {
@@ -264,7 +264,7 @@ static int request(struct session *s, const char *method, const char *url, struc
 				out->err[0] ? out->err : curl_easy_strerror(out->rc), delay, i + 1,
 				retries);
 		if (lb_sleep(delay)) {
-			ret = -2;
+			ret = NET_INTERRUPTED;
 			break;
 		}
 	}
@@ -428,14 +428,14 @@ static char *beside(const char *url, const char *final)
 
 /* After a MOVE that answered 2xx: is final there (HEAD)? A store that
  * answers 201 and does nothing must not be reported as pushed. 0; -1
- * (printed); -2 interrupted. */
+ * (printed); NET_INTERRUPTED. */
 static int check_there(struct session *s, const char *final)
 {
 	struct outcome out;
 	char *shown;
 	int r = request(s, "HEAD", final, NULL, NULL, &out, false);
 
-	if (r == -2 || (!r && ok_status(out.http)))
+	if (r == NET_INTERRUPTED || (!r && ok_status(out.http)))
 		return r;
 	shown = store_url_shown(final);
 	if (!r && (out.http == 404 || out.http == 410)) {
@@ -493,7 +493,7 @@ static int push_one(struct session *s, const char *file, const char *url, struct
 	if (ret) {
 		/* a half-sent body is dropped by the server, but a stop may have
 		 * come after it stored the whole */
-		if (ret == -2)
+		if (ret == NET_INTERRUPTED)
 			delete_temp(s, temp);
 		goto done;
 	}
@@ -570,7 +570,7 @@ struct pool {
 	const struct push_opts *o;
 	const struct store_auth *auth;
 	struct strbuf *lines;     /* per file: its final URL */
-	int status;               /* the first failure: -1 or -2 */
+	int status;               /* the first failure: NET_FAILED or NET_INTERRUPTED */
 	pthread_mutex_t mu;
 };
 
@@ -599,7 +599,7 @@ static void *worker(void *arg)
 		r = push_one(&s, p->files[i], p->urls[i], &p->lines[i]);
 		if (r) {
 			pthread_mutex_lock(&p->mu);
-			if (!p->status || r == -2)
+			if (!p->status || r == NET_INTERRUPTED)
 				p->status = r;
 			pthread_mutex_unlock(&p->mu);
 		}
@@ -658,7 +658,7 @@ int push_files(char *const *files, char *const *urls, size_t n, const struct pus
 	}
 	free(p.lines);
 	pthread_mutex_destroy(&p.mu);
-	if (p.status == -2)
+	if (p.status == NET_INTERRUPTED)
 		error("interrupted while pushing; temporary uploads deleted");
 	store_auth_release(&auth);
 	return p.status;

@@ -48,7 +48,8 @@ struct push_opts {
 
 /* Upload files[i] to urls[i] (a URL ending in '/' gets the file's name).
  * result gets one line per file: its final URL (without the query).
- * 0; -1 error (printed); -2 interrupted (temporary uploads deleted). */
+ * NET_OK; NET_FAILED (printed); NET_INTERRUPTED (temporary uploads deleted;
+ * core/net_client.h). */
 int push_files(char *const *files, char *const *urls, size_t n, const struct push_opts *o,
 	       struct strbuf *result);
 

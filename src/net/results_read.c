@@ -37,7 +37,7 @@ static int refuse(struct reader *r, const char *name, const char *why)
 static int damaged(struct reader *r)
 {
 	if (lb_stop_requested())
-		return -2;
+		return NET_INTERRUPTED;
 	return error("%s: damaged or truncated archive: %s", r->path, archive_error_string(r->a));
 }
 
@@ -45,7 +45,7 @@ static int damaged(struct reader *r)
 static int not_an_archive(struct reader *r)
 {
 	if (lb_stop_requested())
-		return -2;
+		return NET_INTERRUPTED;
 	return error("%s is not a results archive (a tar, compressed with zstd, gzip or xz), or is "
 		     "damaged or truncated: %s", r->path, archive_error_string(r->a));
 }
@@ -101,12 +101,12 @@ static int copy_data(struct reader *r, const char *name, int fd, uint64_t size)
 			if (w < 0 && errno == EINTR && !lb_stop_requested())
 				continue;
 			if (w < 0)
-				return lb_stop_requested() ? -2 :
+				return lb_stop_requested() ? NET_INTERRUPTED :
 					error_errno("cannot write %s/%s", r->dest, name);
 			done += (size_t)w;
 		}
 		if (lb_stop_requested())
-			return -2;
+			return NET_INTERRUPTED;
 	}
 	return 0;
 }
@@ -234,7 +234,7 @@ static int read_archive(struct reader *rp)
 		int h;
 
 		if (lb_stop_requested()) {
-			ret = -2;
+			ret = NET_INTERRUPTED;
 			break;
 		}
 		h = archive_read_next_header(r.a, &e);
@@ -255,18 +255,18 @@ out:
 	close(fd);
 	free(r.buf);
 	if (ret && lb_stop_requested())
-		ret = -2;
+		ret = NET_INTERRUPTED;
 	return ret;
 }
 
-int results_read(const char *path, const char *dest, bool results_only)
+enum net_status results_read(const char *path, const char *dest, bool results_only)
 {
 	struct reader r = { .path = path, .dest = dest, .results_only = results_only };
 
 	return read_archive(&r);
 }
 
-int results_check_head(const char *path)
+enum net_status results_check_head(const char *path)
 {
 	struct reader r = { .path = path, .head_only = true };
 

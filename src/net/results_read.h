@@ -31,18 +31,20 @@
 #define LRUBENCH_NET_RESULTS_READ_H
 
 #include <stdbool.h>
+#include "core/net_client.h"
 
 /* Check path; with dest (an existing empty folder) also write it there,
  * all of it, or with results_only just the manifest and each label's
  * top-level files (run.json and the workload results: what compare and
  * plot read; the logs are checked and dropped, which halves the files to
- * create and remove). 0; -1 error (printed; dest may hold part of it: the
- * caller owns dest and removes it); -2 interrupted. */
-int results_read(const char *path, const char *dest, bool results_only);
+ * create and remove). NET_OK; NET_FAILED (printed; dest may hold part of it:
+ * the caller owns dest and removes it); NET_INTERRUPTED. */
+enum net_status results_read(const char *path, const char *dest, bool results_only);
 
 /* Only the first entry: is path a results archive at all (its manifest
  * first)? The quick check of `push`, which sends archives on and leaves the
- * full checks to whoever reads them. 0; -1 (printed); -2. */
-int results_check_head(const char *path);
+ * full checks to whoever reads them. NET_OK; NET_FAILED (printed);
+ * NET_INTERRUPTED. */
+enum net_status results_check_head(const char *path);
 
 #endif

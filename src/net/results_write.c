@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Writing a results archive; the rules are in results_write.h. */
 #include "net/results_write.h"
+#include "core/net_client.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -108,7 +109,7 @@ static int add_file(struct packer *p, const char *name, int dirfd, const char *n
 		ssize_t r;
 
 		if (lb_stop_requested()) {
-			ret = -2;
+			ret = NET_INTERRUPTED;
 			break;
 		}
 		r = read(fd, p->buf, left < COPY_BUF ? (size_t)left : COPY_BUF);
@@ -116,7 +117,7 @@ static int add_file(struct packer *p, const char *name, int dirfd, const char *n
 		if (r < 0 && errno == EINTR && !lb_stop_requested())
 			continue;
 		if (r < 0)
-			ret = lb_stop_requested() ? -2 : error_errno("cannot read %s", path);
+			ret = lb_stop_requested() ? NET_INTERRUPTED : error_errno("cannot read %s", path);
 		else if (r == 0)
 			ret = error("%s shrank while it was packed (is a run still writing it?)", path);
 		else if (archive_write_data(p->a, p->buf, (size_t)r) != r)
@@ -184,7 +185,7 @@ static int add_logs(struct packer *p, const char *name, int dirfd, const char *p
 		struct stat st;
 
 		if (lb_stop_requested()) {
-			ret = -2;
+			ret = NET_INTERRUPTED;
 		} else if (fstatat(dirfd, n, &st, AT_SYMLINK_NOFOLLOW)) {
 			ret = error_errno("cannot read %s", sub_path);
 		} else if (why) {
@@ -243,7 +244,7 @@ static int add_label(struct packer *p, const char *label, const char *dir)
 		struct stat st;
 
 		if (lb_stop_requested()) {
-			ret = -2;
+			ret = NET_INTERRUPTED;
 		} else if (fstatat(dfd, n, &st, AT_SYMLINK_NOFOLLOW)) {
 			ret = error_errno("cannot read %s", path);
 		} else if (!strcmp(n, "logs") && S_ISDIR(st.st_mode)) {
@@ -382,8 +383,8 @@ int results_write(const char *out, enum ra_compress c, bool force, char *const *
 out:
 	close(fd);
 	if (ret && lb_stop_requested())
-		ret = -2;
-	if (ret == -2)
+		ret = NET_INTERRUPTED;
+	if (ret == NET_INTERRUPTED)
 		error("interrupted while packing %s; removed the partial archive", out);
 	cleanup_pop(t->cleanup_id, ret != 0);
 	free(p.buf);

@@ -32,8 +32,8 @@ struct pack_stats {
 	unsigned long long bytes_in, bytes_out;
 };
 
-/* labels[i] is packed from dirs[i] as folder labels[i]/. 0; -1 error
- * (printed); -2 interrupted (nothing left behind). */
+/* labels[i] is packed from dirs[i] as folder labels[i]/. NET_OK; NET_FAILED
+ * (printed); NET_INTERRUPTED (nothing left behind; core/net_client.h). */
 int results_write(const char *out, enum ra_compress c, bool force, char *const *labels,
 		  char *const *dirs, size_t n, struct pack_stats *st);
 

@@ -67,12 +67,14 @@ int store_fetch_open_dir(const char *dir, bool create)
 	fd = open_output_dir(dir, &err);
 	if (fd == -1 && errno == ENOENT && !create) {
 		strbuf_release(&err);
-		return -2;   /* not there yet: made later */
+		return STORE_DIR_MISSING;   /* not there yet: made later */
 	}
 	if (fd < 0)
 		error("fetch --results: %s", err.buf);
 	strbuf_release(&err);
-	return fd == -2 ? -3 : fd;   /* a link or not a folder: a usage error */
+	if (fd == OUTPUT_DIR_REFUSED)
+		return STORE_DIR_REFUSED;   /* a link or not a folder: a usage error */
+	return fd < 0 ? STORE_DIR_FAILED : fd;
 }
 
 int store_fetch_taken(int dirfd, const char *dir, char *const *names, size_t n)
@@ -87,7 +89,7 @@ int store_fetch_taken(int dirfd, const char *dir, char *const *names, size_t n)
 	return 0;
 }
 
-int store_fetch(const char *dir, char *const *urls, size_t n, const struct store_fetch_opts *o,
+enum net_status store_fetch(const char *dir, char *const *urls, size_t n, const struct store_fetch_opts *o,
 		struct strbuf *result)
 {
 	struct tmpdir *t = xcalloc(1, sizeof(*t));
@@ -97,20 +99,23 @@ int store_fetch(const char *dir, char *const *urls, size_t n, const struct store
 				 .timeout = o->timeout > 0 ? o->timeout : FETCH_RESULTS_TIMEOUT };
 	struct fetch_result *res = xcalloc(n + 1, sizeof(*res));
 	char **names = xcalloc(n + 1, sizeof(*names));
-	int ret = 0, dfd = -1;
+	enum net_status ret = NET_OK;
+	int dfd = -1;
 
 	for (size_t i = 0; i < n && !ret; i++)
 		if (store_url_check(urls[i]) || !(names[i] = store_fetch_name(urls[i])))
-			ret = -1;
+			ret = NET_FAILED;
 	/* a name taken, twice or in DIR: refused before anything is written */
 	if (!ret && store_fetch_conflict(dir, urls, names, n))
-		ret = -3;
+		ret = NET_BAD_INPUT;
 	if (!ret) {
 		dfd = store_fetch_open_dir(dir, false);
-		if (dfd == -1 || dfd == -3)
-			ret = dfd;
+		if (dfd == STORE_DIR_FAILED)
+			ret = NET_FAILED;
+		else if (dfd == STORE_DIR_REFUSED)
+			ret = NET_BAD_INPUT;
 		else if (store_fetch_taken(dfd, dir, names, n))
-			ret = -3;
+			ret = NET_BAD_INPUT;
 		if (dfd >= 0)
 			close(dfd);
 	}
@@ -118,19 +123,19 @@ int store_fetch(const char *dir, char *const *urls, size_t n, const struct store
 		free_strv(names);
 		free(res);
 		free(t);
-		return ret ? ret : -1;
+		return ret ? ret : NET_FAILED;
 	}
 	fo.auth = &auth;
 	/* DIR by descriptor from here: a link swapped in for it is not followed
 	 * (the files are renamed into this folder, the one opened) */
 	dfd = store_fetch_open_dir(dir, true);
 	if (dfd < 0) {
-		ret = dfd == -3 ? -3 : -1;
+		ret = dfd == STORE_DIR_REFUSED ? NET_BAD_INPUT : NET_FAILED;
 		goto out_auth;
 	}
 	/* partial downloads; one a killed helper left is swept by the next */
 	if (tmpdir_create(t, dir, ".lrubench-fetch-", NULL)) {
-		ret = -1;
+		ret = NET_FAILED;
 		goto out_auth;
 	}
 	if (!output_dir_holds(dfd, t->path)) {
@@ -145,11 +150,11 @@ int store_fetch(const char *dir, char *const *urls, size_t n, const struct store
 		enum fetch_status st = fetch_url(urls[i], &fo, &res[i]);
 
 		if (st != FETCH_OK) {
-			ret = st == FETCH_INTERRUPTED ? -2 : -1;
+			ret = st == FETCH_INTERRUPTED ? NET_INTERRUPTED : NET_FAILED;
 			break;
 		}
 		ret = results_read(res[i].path, NULL, false);
-		if (ret == -1) {
+		if (ret == NET_FAILED) {
 			char *shown = store_url_shown(urls[i]);
 
 			error("%s is not a results archive that lrubench can read: not saved", shown);
@@ -178,6 +183,6 @@ out_auth:
 	free_strv(names);
 	free(t);
 	if (ret && lb_stop_requested())
-		ret = -2;
+		ret = NET_INTERRUPTED;
 	return ret;
 }

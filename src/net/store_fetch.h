@@ -34,9 +34,10 @@ struct store_fetch_opts {
 	const char *token_file, *netrc_file;  /* NULL: from the environment */
 };
 
-/* result gets DIR/NAME per URL, one a line. 0; -1 error (printed);
- * -2 interrupted; -3 a name taken (printed, nothing written). */
-int store_fetch(const char *dir, char *const *urls, size_t n, const struct store_fetch_opts *o,
+/* result gets DIR/NAME per URL, one a line. NET_OK; NET_FAILED (printed);
+ * NET_INTERRUPTED; NET_BAD_INPUT: a name taken, DIR a link or not a folder
+ * (printed, nothing written). */
+enum net_status store_fetch(const char *dir, char *const *urls, size_t n, const struct store_fetch_opts *o,
 		struct strbuf *result);
 
 /* The file name a URL gives (malloc'ed), or NULL with the reason printed. */
@@ -44,9 +45,14 @@ char *store_fetch_name(const char *url);
 /* Two URLs of one name: -1 with both named (lrubench checks this too,
  * before it starts the helper). */
 int store_fetch_conflict(const char *dir, char *const *urls, char *const *names, size_t n);
-/* DIR opened O_DIRECTORY|O_NOFOLLOW (created first when create): the fd;
- * -3 with a message when it is a link or not a folder; -1 other errors
- * (printed); -2, nothing printed, when it does not exist and !create. */
+/* What store_fetch_open_dir returns in place of a descriptor. */
+enum store_dir_status {
+	STORE_DIR_FAILED = -1,   /* an error (printed) */
+	STORE_DIR_MISSING = -2,  /* it does not exist and !create (nothing printed) */
+	STORE_DIR_REFUSED = -3,  /* a link or not a folder (printed): a usage error */
+};
+/* DIR opened O_DIRECTORY|O_NOFOLLOW (created first when create): the fd,
+ * or an enum store_dir_status. */
 int store_fetch_open_dir(const char *dir, bool create);
 /* A name of names[] already in the folder dirfd (< 0: none): -1 with a message. */
 int store_fetch_taken(int dirfd, const char *dir, char *const *names, size_t n);

@@ -11,6 +11,9 @@
 #include <unistd.h>
 #include "core/cleanup.h"
 
+/* cpu of /proc/stat's "cpu " line (the sum of every CPU), beside -1 (no cpu line) */
+#define CPU_LINE_TOTAL (-2)
+
 int procstat_sum(const char *text, const cpu_set_t *set, long hz, struct cpu_times *out, int *ncpus)
 {
 	const char *line = text;
@@ -28,7 +31,7 @@ int procstat_sum(const char *text, const cpu_set_t *set, long hz, struct cpu_tim
 			char *e;
 
 			if (*p == ' ') {
-				cpu = -2;   /* the total line */
+				cpu = CPU_LINE_TOTAL;   /* the total line */
 			} else {
 				cpu = (int)strtol(p, &e, 10);
 				p = e;
@@ -39,7 +42,7 @@ int procstat_sum(const char *text, const cpu_set_t *set, long hz, struct cpu_tim
 				n = sscanf(p, " %llu %llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1], &f[2],
 					   &f[3], &f[4], &f[5], &f[6], &f[7]);
 		}
-		if (n >= 4 && ((set == NULL && cpu == -2) ||
+		if (n >= 4 && ((set == NULL && cpu == CPU_LINE_TOTAL) ||
 			       (set && cpu >= 0 && cpu < CPU_SETSIZE && CPU_ISSET(cpu, set)))) {
 			out->user += (double)f[0] / (double)hz;
 			out->nice += (double)f[1] / (double)hz;

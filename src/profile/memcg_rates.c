@@ -9,14 +9,25 @@
 #include "profile/profile.h"
 #include "profile/reclaim.h"
 
-/* Member m's memory.stat of st as counters (empty when it was unreadable). */
+/* Member m's memory.stat of st as counters (empty when it was unreadable).
+ * The names are st's: free only the two arrays (member_release). */
 static void member_counters(const struct memcg_stats *st, size_t m, struct counters *c)
 {
 	memset(c, 0, sizeof(*c));
-	if (!st->text || !st->text[m] || counters_parse(st->text[m], c)) {
-		counters_release(c);
-		memset(c, 0, sizeof(*c));
-	}
+	c->keys = xcalloc(st->nnames + 1, sizeof(*c->keys));
+	c->vals = xcalloc(st->nnames + 1, sizeof(*c->vals));
+	for (size_t k = 0; st->all && m < st->n && k < st->nnames; k++)
+		if (st->all[m * st->nnames + k] != MEMCG_STAT_NONE) {
+			c->keys[c->n] = st->names[k];
+			c->vals[c->n++] = st->all[m * st->nnames + k];
+		}
+}
+
+static void member_release(struct counters *c)
+{
+	free(c->keys);
+	free(c->vals);
+	memset(c, 0, sizeof(*c));
 }
 
 static void memcg_rates(struct wl_samples *s, const char *op, const struct memcg_stats *before,
@@ -53,8 +64,8 @@ static void memcg_rates(struct wl_samples *s, const char *op, const struct memcg
 		free(title);
 	}
 	for (size_t m = 0; m < n; m++) {
-		counters_release(&b[m]);
-		counters_release(&a[m]);
+		member_release(&b[m]);
+		member_release(&a[m]);
 	}
 	free(b);
 	free(a);

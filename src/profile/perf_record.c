@@ -79,13 +79,13 @@ static int command(struct perf_record *r, const char *cmd, double timeout, struc
 			}
 		}
 		w = child_wait(&r->c, 0, &code, NULL);
-		if (w == 0) {
+		if (w == CHILD_REAPED) {
 			describe_exit(&r->c, r->what, code, why);
 			if (!r->c.term_signal)
 				add_log_tail(r->log, why);
 			return -1;
 		}
-		if (w == -2) {
+		if (w == CHILD_STOP) {
 			strbuf_addstr(why, "interrupted");
 			return -1;
 		}
@@ -196,11 +196,11 @@ int perf_record_stop(struct perf_record *r, struct strbuf *why)
 		if (poll(&p, 1, 100) > 0 && read(r->ack_fd, buf, sizeof(buf)) > 0)
 			acked = true;
 		w = child_wait(&r->c, 0, &code, NULL);
-		if (w == 0)
+		if (w == CHILD_REAPED)
 			break;
-		if (w == -2 || w == -1) {
+		if (w == CHILD_STOP || w == CHILD_ERROR) {
 			child_stop(&r->c, 1.0);
-			strbuf_addstr(why, w == -2 ? "interrupted" : "cannot wait for perf");
+			strbuf_addstr(why, w == CHILD_STOP ? "interrupted" : "cannot wait for perf");
 			return -1;
 		}
 		if (!acked && !sent_sigint && now_monotonic() > sigint_at) {
@@ -273,9 +273,9 @@ int perf_run_report(const char *perf, const char *const *args, const char *out, 
 		goto out;
 	}
 	w = child_wait(&c, timeout, &code, NULL);
-	if (w != 0) {
+	if (w != CHILD_REAPED) {
 		child_stop(&c, 1.0);
-		strbuf_addf(why, w == -2 ? "interrupted" : "perf %s %s did not finish within %.0f s",
+		strbuf_addf(why, w == CHILD_STOP ? "interrupted" : "perf %s %s did not finish within %.0f s",
 			    args[0], args[1] ? args[1] : "", timeout);
 		goto out;
 	}

@@ -38,7 +38,7 @@ static enum kbuild_result step(struct kbuild *b, const char *what, const char *c
 		return KBUILD_FAILED;
 	}
 	w = child_wait(&c, -1, &code, NULL);
-	if (w == -2) {
+	if (w == CHILD_STOP) {
 		child_stop(&c, 10);
 		return KBUILD_INTERRUPTED;
 	}

@@ -456,11 +456,11 @@ int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix
 		int r = child_wait(&q, 0.2, &code, NULL);
 
 		console_poll(&c);
-		if (r == 0) {
+		if (r == CHILD_REAPED) {
 			b->qemu_code = code;
 			break;
 		}
-		if (r == -2) {
+		if (r == CHILD_STOP) {
 			b->outcome = VM_INTERRUPTED;
 			child_stop(&q, 0);
 			goto verdict;

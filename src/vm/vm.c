@@ -312,7 +312,7 @@ static void run_host(struct vm_run *r, struct kernel *k, const char *dest, struc
 		return;
 	}
 	w = child_wait(&p, -1, &code, NULL);
-	if (w == -2) {
+	if (w == CHILD_STOP) {
 		/* it leads its own process group, so a terminal's ^C reached only us:
 		 * pass the stop on (SIGTERM unwinds it like SIGINT) and let it clean up */
 		child_stop(&p, 120);

@@ -3,8 +3,8 @@
  * The memcg tables through the workload contract: a workload hands its
  * per-memcg throughput and two core memcg_stats snapshots to
  * wl_memcg_report; the run layer's hook (profile/memcg_rates.c) makes the
- * fairness tables and the memcg rates from the memory.stat text the core
- * read once per member. Fake memcg folders under a temp dir stand for
+ * fairness tables and the memcg rates from the memory.stat counters the
+ * core read (and parsed) once per member. Fake memcg folders under a temp dir stand for
  * cgroupfs (no root).
  */
 #include "unit.h"
@@ -72,7 +72,7 @@ static void test_report_makes_the_tables(void **state)
 	t = table(&res, "w fairness min/max");
 	assert_non_null(t);
 	assert_true(fabs(t->ops[0].v[0] - 1.0 / 3) < 1e-9);
-	/* (22 + 78) pages over 2 s, from the text each snapshot kept */
+	/* (22 + 78) pages over 2 s, from the counters each snapshot kept */
 	t = table(&res, "w memcg workingset_refault/s");
 	assert_non_null(t);
 	assert_string_equal(t->ops[0].op, "memcgs-2");

@@ -53,6 +53,17 @@ static void test_stats_deltas(void **state)
 	assert_int_equal(memcg_stats_delta(&a, &b, 1, 0), 0);
 	assert_int_equal(memcg_stats_delta(&a, &b, 0, 1), 3);
 	assert_int_equal(memcg_stats_delta(&a, &b, 1, 1), 4);
+	/* every counter is kept parsed (the memcg rates' beyond keys), as spelled */
+	{
+		uint64_t v = 0;
+
+		assert_true(memcg_stats_get(&b, 1, "workingset_refault_file", &v));
+		assert_int_equal(v, 9);
+		assert_true(memcg_stats_get(&a, 0, "cache", &v));
+		assert_int_equal(v, 4096);
+		assert_false(memcg_stats_get(&a, 0, "pgscan", &v));
+		assert_false(memcg_stats_get(&a, 2, "cache", &v));   /* no member 2 */
+	}
 	memcg_stats_release(&a);
 	memcg_stats_release(&b);
 	/* a member whose memory.stat is gone: the key is not had by the set */
@@ -65,6 +76,12 @@ static void test_stats_deltas(void **state)
 	memcg_stats_take(&a, &set, keys, 3);
 	memcg_stats_take(&b, &set, keys, 3);
 	assert_false(memcg_stats_have(&a, &b, 0));
+	{
+		uint64_t v = 0;
+
+		assert_true(memcg_stats_get(&a, 0, "cache", &v));
+		assert_false(memcg_stats_get(&a, 1, "cache", &v));   /* unreadable: absent */
+	}
 	memcg_stats_release(&a);
 	memcg_stats_release(&b);
 	for (size_t m = 0; m < set.n; m++) {

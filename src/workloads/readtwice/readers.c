@@ -95,7 +95,7 @@ enum wl_status readtwice_round(const struct rt_spec *spec, struct round_slot *ou
 	}
 	/* a stuck or killed reader fails the op (spec->why), a failed read the workload */
 	round = (struct round_spec){ n, tasks, reader_open, reader_read, spec->bind, spec->runtime,
-				     spec->stuck_timeout, "readtwice reader", spec->why };
+				     spec->stuck_timeout, "readtwice reader", spec->why, spec->times };
 	if (spec->reader == RT_READER_DD) {
 		round.prepare = rt_dd_open;
 		round.work = rt_dd_read;

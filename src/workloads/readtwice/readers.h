@@ -40,6 +40,7 @@ struct rt_spec {
 	struct strbuf *why;           /* the reason of a WL_OP_FAILED */
 	enum rt_reader_mode reader;   /* native: one read() per block, wraps at EOF;
 				       * dd: read() + write() to /dev/null, stops at EOF */
+	struct round_times *times;    /* NULL, or where the round's time went */
 };
 
 /* Run one round (a core/task_round.h round of readers). out has nmemcg *

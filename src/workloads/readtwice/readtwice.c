@@ -244,6 +244,7 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 	struct memcg_stats before = { 0 }, after = { 0 };
 	struct rt_spec spec;
 	struct rt_summary sum;
+	struct round_times rt = { 0 };
 	double t0, secs, tm = now_monotonic(), t_make = 0, t_stats = 0, t_remove = 0;
 	enum wl_status ret;
 
@@ -255,7 +256,7 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 	/* every member's memory.stat, read once (0 members without a memory controller) */
 	memcg_stats_take(&before, &set, stat_keys, nk);
 	spec = (struct rt_spec){ n, r, st->files, &set, &ctx->env->bind, o->runtime,
-				 ctx->env->g->stuck_timeout, &s->why, (enum rt_reader_mode)o->reader };
+				 ctx->env->g->stuck_timeout, &s->why, (enum rt_reader_mode)o->reader, &rt };
 	t_stats = now_monotonic() - tm;
 	t0 = now_monotonic();
 	ret = readtwice_round(&spec, res);   /* printed; on WL_OP_FAILED s->why says why */
@@ -297,6 +298,11 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 			json_object_object_add(t, "memcg_set_make", json_object_new_double(t_make));
 			json_object_object_add(t, "memory_stat", json_object_new_double(t_stats));
 			json_object_object_add(t, "readers", json_object_new_double(secs));
+			/* of it: forking and starting them, their getting ready, and
+			 * (past the runtime) their reaping */
+			json_object_object_add(t, "readers_start", json_object_new_double(rt.start));
+			json_object_object_add(t, "readers_ready", json_object_new_double(rt.ready));
+			json_object_object_add(t, "readers_reap", json_object_new_double(rt.reap));
 			json_object_object_add(t, "memcg_set_remove", json_object_new_double(t_remove));
 			json_object_object_add(d, "seconds", t);
 		}
