@@ -19,6 +19,7 @@
 #include "core/cleanup.h"
 #include "core/escape.h"
 #include "core/path.h"
+#include "compare/flamegraph.h"
 #include "compare/plot.h"
 #include "compare/plot_gp.h"
 #include "compare/plot_txt.h"
@@ -1067,6 +1068,8 @@ int plot_write_figures(const struct comparison *c, const char *outdir,
 			/* after the workload's last table: where its time went */
 			if (!ret && t + 1 == c->wls[w].ntables && fmt != PLOT_TXT)
 				ret = plot_profile_figures(c, &c->wls[w], outdir, set);
+			if (!ret && t + 1 == c->wls[w].ntables && fmt != PLOT_TXT)
+				ret = flamegraph_figures(c, &c->wls[w], outdir);
 		}
 	return ret;
 }
