@@ -212,22 +212,37 @@ static void add_name(struct strbuf *out, const char *s, bool narrow)
 		strbuf_add_inert(out, s);
 }
 
+/* A line of prose: wrapped at 72 columns (ASCII) for mail, else as it is. */
+static void add_prose(struct strbuf *out, const char *indent, const struct strbuf *text, bool narrow)
+{
+	if (narrow) {
+		email_add_wrapped(out, indent, "    ", text->buf);
+		return;
+	}
+	strbuf_addf(out, "%s%s\n", indent, text->buf);
+}
+
 void cmp_symdiff_text(const struct comparison *c, const struct cmp_symdiff *d, size_t rows,
 		      bool narrow, struct strbuf *out)
 {
 	const char *a = c->labels[0].label, *b = c->labels[d->label].label;
 	size_t sw = narrow ? 40 : 44;
+	struct strbuf sb = STRBUF_INIT;
 
-	add_name(out, c->wls[d->wl].name, narrow);
-	strbuf_addstr(out, " ");
-	add_name(out, d->op, narrow);
-	strbuf_addstr(out, ": CPU profile of ");
-	add_name(out, b, narrow);
-	strbuf_addstr(out, " against ");
-	add_name(out, a, narrow);
-	strbuf_addf(out, "\n  share of the sampled CPU time, %%, mean of %u and %u profiled pass%s; "
-		    "change in points\n", d->passes[0], d->passes[1],
+	add_name(&sb, c->wls[d->wl].name, narrow);
+	strbuf_addstr(&sb, " ");
+	add_name(&sb, d->op, narrow);
+	strbuf_addstr(&sb, ": CPU profile of ");
+	add_name(&sb, b, narrow);
+	strbuf_addstr(&sb, " (B) against ");
+	add_name(&sb, a, narrow);
+	strbuf_addstr(&sb, " (A)");
+	add_prose(out, "", &sb, narrow);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "share of the sampled CPU time, %%, mean of %u and %u profiled pass%s; "
+		    "change in points", d->passes[0], d->passes[1],
 		    d->passes[0] == 1 && d->passes[1] == 1 ? "" : "es");
+	add_prose(out, "  ", &sb, narrow);
 	strbuf_addf(out, "  %-*s %7s %7s %7s", (int)sw, "symbol ([k] kernel, [.] user)", "A self",
 		    "B self", "change");
 	if (!narrow)
@@ -251,14 +266,12 @@ void cmp_symdiff_text(const struct comparison *c, const struct cmp_symdiff *d, s
 		strbuf_addstr(out, "\n");
 		strbuf_release(&name);
 	}
-	strbuf_addf(out, "  (%zu of %zu symbols, by the change of the self share; A is ",
-		    d->n < rows ? d->n : rows, d->nsymbols);
-	add_name(out, a, narrow);
-	strbuf_addstr(out, ", B ");
-	add_name(out, b, narrow);
-	strbuf_addstr(out, narrow ? "; a symbol only one kernel has counts 0 on the other)\n"
-		      : "; total: with its callees; a symbol only one kernel has (renamed, inlined) "
-			"counts 0 on the other)\n");
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "(%zu of %zu symbols, by the change of the self share%s; a symbol only "
+		    "one kernel has (renamed, inlined) counts 0 on the other)", d->n < rows ? d->n : rows,
+		    d->nsymbols, narrow ? "" : "; total: with its callees");
+	add_prose(out, "  ", &sb, narrow);
+	strbuf_release(&sb);
 }
 
 static void jnum(struct strbuf *out, double v)
