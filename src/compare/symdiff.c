@@ -26,12 +26,21 @@ static void symset_release(struct symset *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static double num(json_object *o, const char *k)
+/* a cpu_symbols row: [symbol, where, self, children(, raw)] */
+static const char *row_str(json_object *row, size_t i)
 {
-	json_object *v;
+	json_object *v = json_object_is_type(row, json_type_array) && json_object_array_length(row) > i
+			 ? json_object_array_get_idx(row, i) : NULL;
 
-	if (!json_object_object_get_ex(o, k, &v) ||
-	    !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
+	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
+static double row_num(json_object *row, size_t i)
+{
+	json_object *v = json_object_is_type(row, json_type_array) && json_object_array_length(row) > i
+			 ? json_object_array_get_idx(row, i) : NULL;
+
+	if (!v || !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
 		return NAN;
 	return json_object_get_double(v);
 }
@@ -54,8 +63,8 @@ static void add_pass(struct symset *s, json_object *syms)
 	s->passes++;
 	for (size_t i = 0; i < n; i++) {
 		json_object *o = json_object_array_get_idx(syms, i);
-		const char *name = str(o, "symbol"), *w = str(o, "where");
-		double self = num(o, "self"), ch = num(o, "children");
+		const char *name = row_str(o, 0), *w = row_str(o, 1);
+		double self = row_num(o, 2), ch = row_num(o, 3);
 		char key[600];
 		size_t k;
 

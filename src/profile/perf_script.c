@@ -3,6 +3,7 @@
 #include "profile/perf_script.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,13 +268,15 @@ json_object *perf_symbol_shares_json(const struct folded *f, double min_self, si
 
 		if (k >= max || (self < min_self && ch < 10 * min_self))
 			continue;
-		o = json_object_new_object();
-		json_object_object_add(o, "symbol", json_object_new_string(v[i].name));
-		json_object_object_add(o, "where", json_object_new_string(w));
-		json_object_object_add(o, "self", json_object_new_double(self));
-		json_object_object_add(o, "children", json_object_new_double(ch));
+		/* a row, not an object: results of 20 ops x 3 passes hold 10,000s of
+		 * them, and an object costs json-c a hash table each (bench/profile-overhead) */
+		o = json_object_new_array_ext(v[i].raw ? 5 : 4);
+		json_object_array_add(o, json_object_new_string(v[i].name));
+		json_object_array_add(o, json_object_new_string(w));
+		json_object_array_add(o, json_object_new_double(round(self * 1e4) / 1e4));
+		json_object_array_add(o, json_object_new_double(round(ch * 1e4) / 1e4));
 		if (v[i].raw)
-			json_object_object_add(o, "raw", json_object_new_string(v[i].raw));
+			json_object_array_add(o, json_object_new_string(v[i].raw));
 		json_object_array_add(a, o);
 		k++;
 	}

@@ -58,8 +58,8 @@ char *perf_symbol_canonical(const char *sym, char *out, size_t len);
 
 /* The shares of f's symbols as a JSON array, self share first: every
  * symbol with self >= min_self or children >= 10 * min_self (percent), at
- * most max of them: [{"symbol", "where": "k"|".", "self", "children"
- * [, "raw"]}]. */
+ * most max of them, as rows [symbol, "k"|".", self, children[, raw]]
+ * (raw: the name perf printed, when it is not the symbol). */
 json_object *perf_symbol_shares_json(const struct folded *f, double min_self, size_t max);
 
 #endif

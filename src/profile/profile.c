@@ -22,6 +22,7 @@
 
 #define TOP_LOCKS 10
 #define TOP_SYMBOLS 15
+#define CPU_SYMBOLS_MAX 200   /* per pass, for the differential profile */
 #define REPORT_SECONDS 600.0   /* perf lock contention over a big perf.data is slow */
 
 /* ---- set-up ---- */
@@ -487,7 +488,7 @@ static void read_stacks(struct pass *p)
 		fail(p, "%s", why.buf);
 	} else {
 		folded_sort(&f);
-		json_object_object_add(p->d, "cpu_symbols", perf_symbol_shares_json(&f, 0.01, 300));
+		json_object_object_add(p->d, "cpu_symbols", perf_symbol_shares_json(&f, 0.01, CPU_SYMBOLS_MAX));
 		json_object_object_add(p->d, "cpu_samples", json_object_new_int64((int64_t)f.total));
 		if (info.kernel_frames && info.kernel_unnamed * 2 > info.kernel_frames)
 			json_object_object_add(p->d, "cpu_symbols_note", json_object_new_string(
