@@ -15,6 +15,7 @@
 #include "compare/format.h"
 #include "compare/load.h"
 #include "compare/model.h"
+#include "compare/symdiff.h"
 #include "core/cleanup.h"
 #include "compare/noise_floor.h"
 #include "core/results.h"
@@ -25,6 +26,7 @@ static struct {
 	const char *format, *names, *junit, *baseline;
 	double alpha, fail_pct;    /* fail_pct < 0: no --fail-on-regression */
 	bool allow_same_kernel, allow_kernel_warnings, allow_missing;
+	unsigned long long profile_top;
 } O;
 
 static const struct popt compare_options[] = {
@@ -44,6 +46,8 @@ static const struct popt compare_options[] = {
 		  "the gate passes kernel WARN, BUG, OOM... in runs"),
 	POPT_BOOL(0, "allow-missing", &O.allow_missing,
 		  "the gate passes missing ops, runs, samples"),
+	POPT_UINT(0, "profile-top", &O.profile_top, "N",
+		  "rows of each op's differential CPU profile (10; 0: none)", 0, 1000),
 	POPT_END(),
 };
 
@@ -79,6 +83,10 @@ const struct popt_command compare_command = {
 	"during its run (--allow-kernel-warnings), and on missing data: a workload,\n"
 	"table or op of the baseline that a candidate lacks, a run not complete,\n"
 	"fewer than 2 samples a side (--allow-missing).\n"
+	"\n"
+	"Labels run with --profile cpu get, per op, the symbols whose share of the\n"
+	"sampled CPU time changed most against the baseline (--profile-top N rows),\n"
+	"under the heading of the tables that explain the others, and in the JSON.\n"
 	"\n"
 	"Exit: 0 ok; 1 the gate failed under --fail-on-regression; 2 bad input\n"
 	"(nothing is printed then, and no JUnit file is written).",
@@ -132,6 +140,7 @@ int cmd_compare(int argc, char **argv)
 	memset(&O, 0, sizeof(O));
 	O.alpha = CMP_DEFAULT_ALPHA;
 	O.fail_pct = -1;
+	O.profile_top = CMP_SYMDIFF_TOP;
 	n = parse_options(&compare_command, argc, argv);
 	if (n < 0)
 		return popt_exit(n);
@@ -162,6 +171,8 @@ int cmd_compare(int argc, char **argv)
 		comparison_add_notes(&cmp, noise);
 		json_object_put(noise);
 	}
+	if (O.profile_top != CMP_SYMDIFF_TOP)
+		cmp_symdiff_build(&cmp, (size_t)O.profile_top);
 	cmp_format_render(fmt, &cmp, &(struct cmp_render_opts){ .fail_pct = fail_pct }, &out);
 	gopts.pct = fail_pct >= 0 ? fail_pct : 0;
 	gopts.allow_same_kernel = O.allow_same_kernel;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "core/cleanup.h"
 #include "compare/email.h"
+#include "compare/symdiff.h"
 
 static void text(const struct comparison *c, const struct cmp_render_opts *o, struct strbuf *out)
 {
@@ -70,6 +71,15 @@ void cmp_walk(const struct comparison *c, const struct cmp_walk *how, struct str
 				if (lb_stop_requested())
 					return;
 				how->table(c, &wl->tables[t], out);
+			}
+			for (size_t i = 0; explaining && how->symdiff && i < c->nsymdiffs; i++) {
+				struct strbuf sb = STRBUF_INIT;
+
+				if (c->symdiffs[i].wl != w)
+					continue;
+				cmp_symdiff_text(c, &c->symdiffs[i], c->symdiffs[i].n, false, &sb);
+				how->symdiff(sb.buf, out);
+				strbuf_release(&sb);
 			}
 			/* under the measured tables: what the kernel logged while the
 			 * workload ran, failed ops (compare/provenance.c) */

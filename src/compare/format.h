@@ -43,6 +43,9 @@ struct cmp_walk {
 	/* before the notes under a workload's measured tables, when it has some */
 	void (*notes_begin)(const struct cmp_workload *w, struct strbuf *out);
 	void (*note)(const struct cmp_workload *w, const char *note, struct strbuf *out);
+	/* after a workload's explaining tables: its ops' differential CPU
+	 * profiles (compare/symdiff.h), one call each, as plain text */
+	void (*symdiff)(const char *text, struct strbuf *out);
 };
 void cmp_walk(const struct comparison *c, const struct cmp_walk *how, struct strbuf *out);
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compare/model.h"
+#include "compare/symdiff.h"
 #include "core/cleanup.h"
 #include "core/parallel.h"
 #include "core/strlist.h"
@@ -659,6 +660,7 @@ int comparison_build(const struct label_result *labels, size_t nlabels, double a
 	find_differences(c);
 	cmp_sequential(c);
 	cmp_provenance(c);
+	cmp_symdiff_build(c, CMP_SYMDIFF_TOP);
 	return 0;
 fail:
 	comparison_release(c);
@@ -700,5 +702,6 @@ void comparison_release(struct comparison *c)
 	strlist_release(&c->same_kernel);
 	strlist_release(&c->same_build_settings);
 	free(c->profile_note);
+	cmp_symdiff_release(c);
 	memset(c, 0, sizeof(*c));
 }

@@ -99,6 +99,26 @@ struct cmp_workload {
 	struct strlist notes;
 };
 
+/* One symbol of a differential CPU profile (compare/symdiff.h): its
+ * share of the sampled CPU time, percent, in the baseline [0] and the
+ * candidate [1]; self and with its callees (children). */
+struct cmp_symrow {
+	const char *symbol;               /* borrowed from the results */
+	char where;                       /* 'k' kernel, '.' user */
+	double self[2], children[2];
+};
+
+/* The differential CPU profile of one op against the baseline. */
+struct cmp_symdiff {
+	size_t wl;                        /* index in wls */
+	const char *op;                   /* borrowed */
+	size_t label;                     /* the candidate (> 0) */
+	unsigned passes[2];               /* profile passes averaged, each side */
+	bool significant;                 /* a measured table of the op changed significantly */
+	struct cmp_symrow *rows;          /* the top rows, largest change of self first */
+	size_t n, nsymbols;               /* rows kept; symbols on either side */
+};
+
 /* A run.json fact that differs between labels. */
 struct cmp_fact {
 	char *name;                       /* "system.nr_cpus", "config.readtwice.memcgs" */
@@ -133,6 +153,8 @@ struct comparison {
 	 * settings: a, b": the reason the gate passes them (issue 28) */
 	struct strlist same_build_settings;
 	char *profile_note;               /* labels profiled differently; NULL when alike */
+	struct cmp_symdiff *symdiffs;     /* compare/symdiff.h; by workload, op, label */
+	size_t nsymdiffs, symdiff_cap;
 };
 
 /* The significance level of the mmtests t-test when none is given: what

@@ -19,6 +19,7 @@
 #include "core/cleanup.h"
 #include "core/escape.h"
 #include "core/path.h"
+#include "compare/flamegraph.h"
 #include "compare/plot.h"
 #include "compare/plot_gp.h"
 #include "compare/plot_txt.h"
@@ -1091,6 +1092,8 @@ int plot_write_figures(const struct comparison *c, const char *outdir,
 				ret = plot_reclaim_figures(c, &c->wls[w], outdir, set);
 			if (!ret && t + 1 == c->wls[w].ntables)
 				ret = plot_level_figures(c, &c->wls[w], outdir, set);
+			if (!ret && t + 1 == c->wls[w].ntables && fmt != PLOT_TXT)
+				ret = flamegraph_figures(c, &c->wls[w], outdir);
 		}
 	return ret;
 }

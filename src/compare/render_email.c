@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compare/email.h"
+#include "compare/symdiff.h"
+
+#define EMAIL_SYMDIFF_ROWS 5   /* the top lines of a differential profile in a mail */
 
 #define GAP 2   /* spaces between columns */
 
@@ -512,6 +515,16 @@ void report_email(const struct comparison *c, struct strbuf *out)
 					strbuf_release(&sb);
 				}
 		}
+	}
+	/* where the CPU time moved, for the ops that changed significantly */
+	for (size_t i = 0, shown = 0; i < c->nsymdiffs; i++) {
+		if (!c->symdiffs[i].significant)
+			continue;
+		if (!shown++)
+			strbuf_addstr(out, "\nWhere the CPU time moved in the ops that changed "
+				      "significantly\n(perf record, one untimed profile pass per op):\n");
+		strbuf_addstr(out, "\n");
+		cmp_symdiff_text(c, &c->symdiffs[i], EMAIL_SYMDIFF_ROWS, true, out);
 	}
 	if (c->nlabels > 1) {
 		strbuf_init(&sb);

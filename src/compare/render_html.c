@@ -453,6 +453,13 @@ static void html_notes_begin(const struct cmp_workload *w, struct strbuf *out)
 	walk.notes_open = true;
 }
 
+static void html_symdiff(const char *text, struct strbuf *out)
+{
+	strbuf_addstr(out, "<pre class=\"symdiff\">");
+	strbuf_add_html_text(out, text);
+	strbuf_addstr(out, "</pre>\n");
+}
+
 static void html_note(const struct cmp_workload *w, const char *note, struct strbuf *out)
 {
 	(void)w;
@@ -470,6 +477,7 @@ void html_comparison(const struct comparison *c, const struct html_figures *figs
 		.table = html_table,
 		.notes_begin = html_notes_begin,
 		.note = html_note,
+		.symdiff = html_symdiff,
 	};
 
 	walk = (struct html_walk){ .c = c, .figs = figs };

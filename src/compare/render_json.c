@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 #include "compare/model.h"
+#include "compare/symdiff.h"
 #include "core/cleanup.h"
 #include "core/escape.h"
 
@@ -240,6 +241,7 @@ void report_json(const struct comparison *c, double fail_pct, struct strbuf *out
 			jstr_list(out, (const char *const *)wl->notes.v, wl->notes.n);
 			strbuf_addstr(out, "]");
 		}
+		cmp_symdiff_json(c, w, out);
 		strbuf_addstr(out, "}");
 	}
 	strbuf_addstr(out, "\n  ]\n}\n");

@@ -230,6 +230,21 @@ static void md_note(const struct cmp_workload *w, const char *note, struct strbu
 	strbuf_addstr(out, "\n");
 }
 
+/* an indented code block: its text is inert already, and no fence to close */
+static void md_symdiff(const char *text, struct strbuf *out)
+{
+	strbuf_addstr(out, "\n");
+	for (const char *p = text; *p; ) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+		strbuf_addstr(out, "    ");
+		strbuf_add(out, p, n);
+		strbuf_addstr(out, "\n");
+		p += n + (nl != NULL);
+	}
+}
+
 void report_markdown(const struct comparison *c, struct strbuf *out)
 {
 	static const struct cmp_walk how = {
@@ -238,6 +253,7 @@ void report_markdown(const struct comparison *c, struct strbuf *out)
 		.table = md_table,
 		.notes_begin = md_notes_begin,
 		.note = md_note,
+		.symdiff = md_symdiff,
 	};
 
 	cmp_walk(c, &how, out);

@@ -410,6 +410,11 @@ static void text_note(const struct cmp_workload *w, const char *note, struct str
 	strbuf_addf(out, "%s\n", note);
 }
 
+static void text_symdiff(const char *text, struct strbuf *out)
+{
+	strbuf_addf(out, "\n%s", text);
+}
+
 void report_text(const struct comparison *c, struct strbuf *out)
 {
 	static const struct cmp_walk how = {
@@ -417,6 +422,7 @@ void report_text(const struct comparison *c, struct strbuf *out)
 		.explaining_heading = text_heading,
 		.table = text_table_after_blank,
 		.note = text_note,
+		.symdiff = text_symdiff,
 	};
 
 	cmp_walk(c, &how, out);

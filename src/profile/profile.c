@@ -16,12 +16,14 @@
 #include "profile/perf_cpu.h"
 #include "profile/perf_lock.h"
 #include "profile/perf_record.h"
+#include "profile/perf_script.h"
 #include "profile/perf_stat.h"
 #include "profile/reclaim_latency.h"
 #include "profile/tracefs.h"
 
 #define TOP_LOCKS 10
 #define TOP_SYMBOLS 15
+#define CPU_SYMBOLS_MAX 200   /* per pass, for the differential profile */
 #define REPORT_SECONDS 600.0   /* perf lock contention over a big perf.data is slow */
 
 /* ---- set-up ---- */
@@ -387,7 +389,8 @@ static void start_profilers(struct pass *p)
 		strbuf_release(&err);
 	}
 	if (p->want_cpu && !p->why.len) {
-		const char *sub[] = { "record", "-a", "-B", "-F", "499", pr->cpu_list ? "-C" : NULL,
+		/* -g: the call chains of the differential profile and flame graphs */
+		const char *sub[] = { "record", "-a", "-B", "-g", "-F", "499", pr->cpu_list ? "-C" : NULL,
 				      pr->cpu_list, NULL };
 
 		p->cpu_started = start_recorder(p, &p->cpu, "perf record", "cpu", sub);
@@ -495,12 +498,61 @@ static void read_lock(struct pass *p, struct wl_result *res)
 	strbuf_release(&why);
 }
 
+/* The call chains: perf script, folded by perf_script.c into
+ * logs/profile-<workload>-<step>[-pass<k>]-cpu.folded (core/folded.h: under
+ * 1 MiB), and the per-symbol shares into the pass's "cpu_symbols". */
+static void read_stacks(struct pass *p)
+{
+	struct profile_run *pr = p->pr;
+	char *out = pass_log(p, "cpu-script.txt"), *fpath = pass_log(p, "cpu.folded");
+	const char *args[] = { "script", "-i", p->cpu.data, "-F", "comm,ip,sym,dso", NULL };
+	struct strbuf why = STRBUF_INIT;
+	struct perf_fold_info info;
+	struct folded f;
+	size_t len, kept;
+	char *text = NULL, *rel;
+
+	if (perf_run_report(pr->caps.perf, args, out, REPORT_SECONDS, &why)) {
+		fail(p, "%s", why.buf);
+	} else if (!(text = read_regular_file(out, PERF_SCRIPT_FILE_MAX, 0, &len, &why))) {
+		fail(p, "perf script's output: %s", why.buf);
+	} else if (perf_script_fold(text, len, &f, &info, &why)) {
+		fail(p, "%s", why.buf);
+	} else {
+		folded_sort(&f);
+		json_object_object_add(p->d, "cpu_symbols", perf_symbol_shares_json(&f, 0.01, CPU_SYMBOLS_MAX));
+		json_object_object_add(p->d, "cpu_samples", json_object_new_int64((int64_t)f.total));
+		if (info.kernel_frames && info.kernel_unnamed * 2 > info.kernel_frames)
+			json_object_object_add(p->d, "cpu_symbols_note", json_object_new_string(
+				"perf could not name most kernel frames (no access to kallsyms or vmlinux): "
+				"their addresses are kept"));
+		if (folded_write(&f, fpath, FOLDED_FILE_MAX, &kept, &why)) {
+			fail(p, "%s", why.buf);
+		} else {
+			rel = log_rel(fpath);
+			json_object_object_add(p->d, "folded", json_object_new_string(rel));
+			json_object_object_add(p->d, "folded_stacks", json_object_new_int64((int64_t)kept));
+			json_object_object_add(p->d, "folded_stacks_all", json_object_new_int64((int64_t)f.n));
+			free(rel);
+		}
+		folded_release(&f);
+	}
+	/* the folded file keeps what perf script said; its own output is large */
+	if (!p->why.len)
+		unlink(out);
+	free(text);
+	free(out);
+	free(fpath);
+	strbuf_release(&why);
+}
+
 static void read_cpu(struct pass *p, struct wl_result *res)
 {
 	struct profile_run *pr = p->pr;
 	char *out = pass_log(p, "cpu.txt");
-	const char *args[] = { "report", "-i", p->cpu.data, "--stdio", "--no-children", "--sort", "sym",
-			       "--percent-limit", "0.1", NULL };
+	/* -g none: the chains are read by perf script (read_stacks) */
+	const char *args[] = { "report", "-i", p->cpu.data, "--stdio", "--no-children", "-g", "none",
+			       "--sort", "sym", "--percent-limit", "0.1", NULL };
 	struct strbuf why = STRBUF_INIT;
 	struct cpu_profile cp;
 	char *text, *rel = log_rel(out);
@@ -525,6 +577,8 @@ static void read_cpu(struct pass *p, struct wl_result *res)
 	}
 	free(out);
 	strbuf_release(&why);
+	if (!p->why.len)
+		read_stacks(p);
 }
 
 /* perf stat's counts into "<workload> <event>" tables, IPC and the cache

@@ -35,6 +35,27 @@ static json_object *get_array(json_object *o, const char *key, bool create)
 	return a;
 }
 
+/* A later round's logs move to logs/round-N/ (vm_merge_label): the paths its
+ * profile passes recorded ("folded", "perf_cpu_output", ...) move with them,
+ * so plot reads that round's stacks, not the first round's. */
+static void relocate_profile_logs(json_object *detail, int round)
+{
+	json_object *p;
+
+	if (!json_object_object_get_ex(detail, "profile", &p) || !json_object_is_type(p, json_type_object))
+		return;
+	json_object_object_foreach(p, k, v) {
+		const char *s = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+
+		if (s && !strncmp(s, "logs/", 5) && strncmp(s, "logs/round-", 11)) {
+			char *moved = xasprintf("logs/round-%d/%s", round, s + 5);
+
+			json_object_object_add(p, k, json_object_new_string(moved));
+			free(moved);
+		}
+	}
+}
+
 int vm_merge_samples(json_object *dst, json_object *src, int round, struct strbuf *err)
 {
 	json_object *stables = get_array(src, "tables", false);
@@ -87,6 +108,7 @@ int vm_merge_samples(json_object *dst, json_object *src, int round, struct strbu
 				json_object *c = NULL;
 				json_object_deep_copy(d, &c, NULL);
 				json_object_object_add(c, "vm_round", json_object_new_int(round));
+				relocate_profile_logs(c, round);
 				json_object_array_add(dd, c);
 			}
 		}

@@ -433,3 +433,96 @@ PY
   pgrep -f "perf stat -a -x" >/dev/null && fail "perf stat left running"
   assert_no_leaks
 }
+
+# ---- issue 27: the differential CPU profile and the flame graphs ----
+
+# Two labels of readtwice on this kernel under the real perf (cpu-clock:
+# no PMU here), the second with a memcg limit under its readers' files
+# (memcg reclaim in place of none: a label must keep the op names of the
+# other, memcgs-N, for its ops to be compared): compare's JSON has the
+# op's differential table with a top symbol that moved, text has it under
+# the explaining heading, plot writes a flame graph per label and a
+# differential one, each well-formed XML with that symbol in it, and the
+# folded stacks stay under 1 MiB.
+test_profile_cpu_differential_and_flamegraphs() {
+  need_perf
+  expect_exit 0 "$LRUBENCH" run "${PQUICK[@]}" -i 1 -o "$T/r" --label A --set readtwice.memcgs=2 --profile cpu
+  expect_exit 0 "$LRUBENCH" run "${PQUICK[@]}" -i 1 -o "$T/r" --label B --set readtwice.memcgs=2 \
+    --set readtwice.memcg_limit=16M --profile cpu
+  for l in A B; do
+    f=$T/r/$l/logs/profile-readtwice-memcgs-2-cpu.folded
+    [ -f "$f" ] || fail "no folded stacks for $l"
+    [ "$(stat -c %s "$f")" -lt 1048576 ] || fail "$f is 1 MiB or more"
+    [ ! -e "$T/r/$l/logs/profile-readtwice-memcgs-2-cpu-script.txt" ] || fail "perf script's output left"
+  done
+  expect_exit 0 "$LRUBENCH" compare -f json "$T/r/A" "$T/r/B"
+  cp "$T/out" "$T/c.json"
+  python3 - "$T/c.json" >"$T/top" <<'PY' || fail "differential table"
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = [x for x in d["workloads"] if x["workload"] == "readtwice"][0]
+diffs = w["cpu_profile_diff"]
+assert [(x["op"], x["baseline"], x["label"]) for x in diffs] == [("memcgs-2", "A", "B")], diffs
+top = diffs[0]["top"]
+assert 0 < len(top) <= 10 and diffs[0]["symbols"] >= len(top), diffs[0]
+assert abs(top[0]["self_change"]) > 0, top[0]
+ch = [abs(x["self_change"]) for x in top]
+assert ch == sorted(ch, reverse=True), ch
+assert all(0 <= v <= 100 for x in top for v in x["self"] + x["children"]), top
+print(top[0]["symbol"])
+PY
+  sym=$(cat "$T/top")
+  expect_exit 0 "$LRUBENCH" compare --profile-top 3 "$T/r/A" "$T/r/B"
+  cp "$T/out" "$T/c.txt"
+  python3 - "$T/c.txt" <<'PY' || fail "the text table"
+import sys
+t = open(sys.argv[1]).read()
+h = t.index("where the kernel spent the time")
+i = t.index("readtwice memcgs-2: CPU profile of B (B) against A (A)")
+assert i > h, "not under the explaining heading"
+rows = t[i:].split("\n")[3:6]
+assert all(r.startswith("  [") for r in rows), rows
+assert "(3 of " in t[i:], t[i:i + 800]
+PY
+  expect_exit 0 "$LRUBENCH" plot -o "$T/plot" "$T/r/A" "$T/r/B"
+  python3 - "$T/plot" "$sym" <<'PY' || fail "flame graphs"
+import sys, xml.etree.ElementTree as ET
+d, sym = sys.argv[1], sys.argv[2]
+ns = "{http://www.w3.org/2000/svg}"
+seen = 0
+for f in ["readtwice-memcgs-2-a-flamegraph.svg", "readtwice-memcgs-2-b-flamegraph.svg",
+          "readtwice-memcgs-2-b-vs-a-flamegraph-diff.svg"]:
+    root = ET.parse(d + "/" + f).getroot()
+    assert root.tag == ns + "svg", root.tag
+    titles = [t.text or "" for t in root.iter(ns + "title")]
+    assert len(titles) > 10, (f, len(titles))
+    seen += any(t.startswith(sym) for t in titles)
+assert seen >= 2, (sym, seen)
+PY
+  assert_no_leaks
+}
+
+# A folded-stacks file in a results folder that is not one (a stack
+# without its count, here on line 3): plot refuses it naming the file and
+# the line, and leaves no figure behind.
+test_profile_hostile_folded_file_refused() {
+  mkdir -p "$T/r/A/logs" "$T/r/B/logs"
+  for l in A B; do
+    cat >"$T/r/$l/run.json" <<JSON
+{"schema": 1, "label": "$l", "status": "complete", "started": "2026-01-0${l/A/1}${l/B/2}T00:00:00Z", "system": {"nr_cpus": 2}}
+JSON
+    cat >"$T/r/$l/readtwice.json" <<JSON
+{"schema": 1, "workload": "readtwice", "tables": [{"title": "readtwice MB/s aggregate", "unit": "MB/s", "better": "higher",
+  "ops": [{"op": "memcgs-1", "samples": [100, 101, 99]}]}],
+ "details": [{"step": "memcgs-1", "profile": {"kind": "cpu", "status": "ok",
+   "folded": "logs/profile-readtwice-memcgs-1-cpu.folded", "cpu_symbols": []}}]}
+JSON
+    printf 'readtwice;read;vfs_read_[k] 5\nreadtwice;read 2\n' >"$T/r/$l/logs/profile-readtwice-memcgs-1-cpu.folded"
+  done
+  printf 'readtwice;read;vfs_read_[k] 5\nreadtwice;read 2\nreadtwice;read;<svg onload=x>\n' \
+    >"$T/r/B/logs/profile-readtwice-memcgs-1-cpu.folded"
+  "$LRUBENCH" plot -o "$T/plot" "$T/r/A" "$T/r/B" >"$T/out" 2>"$T/err"
+  [ $? -ne 0 ] || fail "plot took a hostile folded file"
+  assert_grep "B/logs/profile-readtwice-memcgs-1-cpu.folded: line 3: expected" "$T/err"
+  [ -z "$(ls -A "$T/plot" 2>/dev/null)" ] || fail "plot left figures behind: $(ls "$T/plot")"
+}

@@ -481,9 +481,11 @@ static void test_merge(void **state)
 		"{\"schema\":1,\"workload\":\"readtwice\",\"tables\":[{\"title\":\"T\",\"unit\":\"MB/s\","
 		"\"better\":\"higher\",\"ops\":[{\"op\":\"memcgs-1\",\"samples\":[3]},"
 		"{\"op\":\"memcgs-2\",\"samples\":[4]}]},{\"title\":\"U\",\"ops\":[]}],"
-		"\"details\":[{\"op\":\"memcgs-1\",\"iteration\":0}]}");
+		"\"details\":[{\"op\":\"memcgs-1\",\"iteration\":0},{\"step\":\"memcgs-1\",\"profile\":"
+		"{\"kind\":\"cpu\",\"folded\":\"logs/profile-readtwice-memcgs-1-cpu.folded\","
+		"\"cpu_symbols\":[]}}]}");
 	struct strbuf err = STRBUF_INIT;
-	json_object *t, *ops, *s, *d, *r;
+	json_object *t, *ops, *s, *d, *r, *p;
 	(void)state;
 
 	assert_int_equal(vm_merge_samples(dst, src, 2, &err), 0);
@@ -498,6 +500,11 @@ static void test_merge(void **state)
 	assert_true(json_object_object_get_ex(dst, "details", &d));
 	assert_true(json_object_object_get_ex(json_object_array_get_idx(d, 0), "vm_round", &r));
 	assert_int_equal(json_object_get_int(r), 2);
+	/* the guest's folded stacks came home with the samples; their path follows
+	 * the round's logs to logs/round-2/ */
+	assert_true(json_object_object_get_ex(json_object_array_get_idx(d, 1), "profile", &p));
+	assert_string_equal(json_object_get_string(json_object_object_get(p, "folded")),
+			    "logs/round-2/profile-readtwice-memcgs-1-cpu.folded");
 	json_object_put(dst);
 	json_object_put(src);
 	strbuf_release(&err);
