@@ -974,3 +974,15 @@ void free_strv(char **v)
 		free(*p);
 	free(v);
 }
+
+char *xstrdup_trim(const char *s)
+{
+	size_t l;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	l = strlen(s);
+	while (l && (s[l - 1] == ' ' || s[l - 1] == '\t'))
+		l--;
+	return xstrndup(s, l);
+}

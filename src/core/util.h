@@ -42,6 +42,8 @@ void *xcalloc(size_t nmemb, size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* A copy of s without its leading and trailing blanks (spaces, tabs). */
+char *xstrdup_trim(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Grow an array: ALLOC_GROW(ptr, needed, cap) like git's. */

@@ -12,18 +12,6 @@ static const char *unless_empty(const char *s)
 	return s && *s ? s : NULL;
 }
 
-static char *trimmed(const char *s)
-{
-	size_t l;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	l = strlen(s);
-	while (l && (s[l - 1] == ' ' || s[l - 1] == '\t'))
-		l--;
-	return xstrndup(s, l);
-}
-
 /* what VM mode puts on every guest's command line itself (vm/qemu.h) */
 static const char *const own_options[] = { "console", "panic", "oops", "rdinit", "init", NULL };
 
@@ -79,7 +67,7 @@ static int add_listed_kernels(struct vm_args *a, const char *list, struct strbuf
 	int ret = 0;
 
 	for (size_t i = 0; i < n && !ret; i++) {
-		char *item = trimmed(items[i]), *eq = strchr(item, '='), *opts = NULL;
+		char *item = xstrdup_trim(items[i]), *eq = strchr(item, '='), *opts = NULL;
 		struct vm_kernel_arg *k;
 
 		if (eq && (opts = strpbrk(eq + 1, " \t"))) {

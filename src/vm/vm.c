@@ -985,19 +985,6 @@ static void probe_xattrs(struct vm_run *r)
 	removexattr(r->tmp.path, "user.lrubench.probe");
 }
 
-/* s without its leading and trailing blanks, a copy */
-static char *trimmed_copy(const char *s)
-{
-	size_t l;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	l = strlen(s);
-	while (l && (s[l - 1] == ' ' || s[l - 1] == '\t'))
-		l--;
-	return xstrndup(s, l);
-}
-
 /*
  * vm.host_settings: "KNOB=VALUE, ..." with [settings]' rules (core/knobs.h):
  * each resolved, present and accepted (written, read back, put back) before
@@ -1016,7 +1003,7 @@ static int check_host_settings(struct vm_run *r)
 	items = split_commas(r->a.host_settings, &n);
 	r->host.v = xcalloc(n ? n : 1, sizeof(*r->host.v));
 	for (size_t i = 0; i < n && !code; i++) {
-		char *item = trimmed_copy(items[i]), *eq = strchr(item, '=');
+		char *item = xstrdup_trim(items[i]), *eq = strchr(item, '=');
 		char origin[160];
 		struct knob *k = &r->host.v[r->host.n];
 
@@ -1027,10 +1014,10 @@ static int check_host_settings(struct vm_run *r)
 			strbuf_addf(&err, "'%s' is not KNOB=VALUE", item);
 			code = LB_EXIT_USAGE;
 		} else {
-			char *name, *value = trimmed_copy(eq + 1);
+			char *name, *value = xstrdup_trim(eq + 1);
 
 			*eq = '\0';
-			name = trimmed_copy(item);
+			name = xstrdup_trim(item);
 			if (knob_init(k, name, value, origin, &err))
 				code = LB_EXIT_USAGE;
 			else if (knob_set_find(&r->host, k->path)) {
