@@ -454,6 +454,16 @@ static bool any_sequential(const struct comparison *c)
 	return false;
 }
 
+/* a table whose mean row is the Amean because the run said statistic = amean */
+static bool any_amean_throughput(const struct comparison *c)
+{
+	for (size_t w = 0; w < c->nwls; w++)
+		for (size_t t = 0; t < c->wls[w].ntables; t++)
+			if (c->wls[w].tables[t].better == BETTER_HIGHER_AMEAN)
+				return true;
+	return false;
+}
+
 void report_email(const struct comparison *c, struct strbuf *out)
 {
 	size_t ntabs = 0, k = 0;
@@ -528,9 +538,11 @@ void report_email(const struct comparison *c, struct strbuf *out)
 	}
 	if (c->nlabels > 1) {
 		strbuf_init(&sb);
-		strbuf_addf(&sb, "change: of the Hmean (Amean where lower is better) against "
+		strbuf_addf(&sb, "change: of the Hmean (Amean where lower is better%s) against "
 			    "the baseline %s, positive is better; * marks a significant change "
-			    "(mmtests' t-test at alpha %g%s).", h.name[0], c->alpha,
+			    "(mmtests' t-test at alpha %g%s).",
+			    any_amean_throughput(c) ? ", and where the run says statistic = amean" : "",
+			    h.name[0], c->alpha,
 			    any_sequential(c) ? "; for ops gathered by -i auto against that "
 			    "baseline, the sequential test's verdict at its alpha" : "");
 		strbuf_addstr(out, "\n");

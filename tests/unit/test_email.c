@@ -103,6 +103,40 @@ static void test_golden(void **state)
 	strbuf_release(&err);
 }
 
+/* a workload measured by statistic = amean (the thread's arithmetic mean):
+ * its row says Amean, and the footnote does not call the change the Hmean's */
+static void test_amean_statistic_footnote(void **state)
+{
+	static const double vb[] = { 1000, 4000 }, vn[] = { 1100, 4100 };
+	struct label_result l[2];
+	struct comparison c;
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+
+	(void)state;
+	make_label(&l[0], "base");
+	make_label(&l[1], "new");
+	for (int i = 0; i < 2; i++) {
+		json_object_put(l[i].run);
+		l[i].run = json_tokener_parse("{\"system\": {\"nr_cpus\": 2}, \"config\": "
+					      "{\"readtwice\": {\"statistic\": \"amean\"}}}");
+	}
+	add(&l[0], "readtwice MB/s aggregate", BETTER_HIGHER, "1", vb, 2);
+	add(&l[1], "readtwice MB/s aggregate", BETTER_HIGHER, "1", vn, 2);
+	assert_int_equal(comparison_build(l, 2, 0.10, &c, &err), 0);
+	report_email(&c, &out);
+	assert_non_null(strstr(out.buf, "Amean (stddev)"));
+	assert_mail_safe(out.buf);
+	/* the footnote is wrapped: read it as one line */
+	for (char *p = out.buf; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	assert_non_null(strstr(out.buf, "where the run says statistic = amean"));
+	comparison_release(&c);
+	release(l, 2);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
 /*
  * nl labels named prefix0, prefix1, ..., a throughput table with short and very long op
  * names and a latency table whose numbers need every digit; returns the
@@ -229,6 +263,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden),
+		cmocka_unit_test(test_amean_statistic_footnote),
 		cmocka_unit_test(test_width_2_3_5_labels),
 		cmocka_unit_test(test_two_short_labels_one_block),
 		cmocka_unit_test(test_long_labels_become_letters),
