@@ -12,6 +12,7 @@
  *   LABEL/run.json               as in results/<label>/
  *   LABEL/<workload>.json
  *   LABEL/logs/...               the logs, each up to RA_LOG_MAX
+ *   LABEL/series/...             the monitors' series (core/series.h), the same
  *
  * This file holds the rules both sides share, with no library behind them:
  * the pack side (lrubench-net, net/results_write.c) writes nothing else,

@@ -111,12 +111,14 @@ static int copy_data(struct reader *r, const char *name, int fd, uint64_t size)
 	return 0;
 }
 
-/* LABEL/logs/... and the like: below a label's top level. */
+/* What results_only drops: LABEL/logs/... and the like, below a label's
+ * top level, except LABEL/series/... (the monitors' series, which plot's
+ * level figures read). */
 static bool below_top(const char *name)
 {
 	const char *slash = strchr(name, '/');
 
-	return slash && strchr(slash + 1, '/');
+	return slash && strchr(slash + 1, '/') && strncmp(slash + 1, "series/", 7);
 }
 
 static int read_file(struct reader *r, const char *name, uint64_t size)

@@ -34,10 +34,10 @@
 #include "core/net_client.h"
 
 /* Check path; with dest (an existing empty folder) also write it there,
- * all of it, or with results_only just the manifest and each label's
- * top-level files (run.json and the workload results: what compare and
- * plot read; the logs are checked and dropped, which halves the files to
- * create and remove). NET_OK; NET_FAILED (printed; dest may hold part of it:
+ * all of it, or with results_only just the manifest, each label's
+ * top-level files and its series/ (run.json, the workload results and the
+ * monitors' series: what compare and plot read; the logs are checked and
+ * dropped, which halves the files to create and remove). NET_OK; NET_FAILED (printed; dest may hold part of it:
  * the caller owns dest and removes it); NET_INTERRUPTED. */
 enum net_status results_read(const char *path, const char *dest, bool results_only);
 

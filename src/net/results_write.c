@@ -167,9 +167,9 @@ static int open_subdir(int dirfd, const char *n)
 	return openat(dirfd, n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 }
 
-/* logs/ and below (the folder open at dirfd, path for messages): regular
- * files up to RA_LOG_MAX, real folders. */
-static int add_logs(struct packer *p, const char *name, int dirfd, const char *path)
+/* logs/ or series/ and below (the folder open at dirfd, path for
+ * messages): regular files up to RA_LOG_MAX, real folders. */
+static int add_subtree(struct packer *p, const char *name, int dirfd, const char *path)
 {
 	struct strlist names = STRLIST_INIT;
 	char why_buf[256];
@@ -198,7 +198,7 @@ static int add_logs(struct packer *p, const char *name, int dirfd, const char *p
 			} else if (sub < 0) {
 				ret = error_errno("cannot read %s", sub_path);
 			} else {
-				ret = add_logs(p, sub_name, sub, sub_path);
+				ret = add_subtree(p, sub_name, sub, sub_path);
 				close(sub);
 			}
 		} else if (!S_ISREG(st.st_mode)) {
@@ -247,13 +247,13 @@ static int add_label(struct packer *p, const char *label, const char *dir)
 			ret = NET_INTERRUPTED;
 		} else if (fstatat(dfd, n, &st, AT_SYMLINK_NOFOLLOW)) {
 			ret = error_errno("cannot read %s", path);
-		} else if (!strcmp(n, "logs") && S_ISDIR(st.st_mode)) {
+		} else if ((!strcmp(n, "logs") || !strcmp(n, "series")) && S_ISDIR(st.st_mode)) {
 			int sub = open_subdir(dfd, n);
 
 			if (sub < 0) {
 				ret = error_errno("cannot read %s", path);
 			} else {
-				ret = add_logs(p, name, sub, path);
+				ret = add_subtree(p, name, sub, path);
 				close(sub);
 			}
 		} else if (!is_json_name(n)) {

@@ -209,6 +209,22 @@ test_pack_unpack_drops_modes() {
   assert_eq "$(stat -c %a "$T/dest/1/good/logs")" 755 "folder mode"
 }
 
+# The monitors' series travel with the results: pack keeps series/, and the
+# results-only unpack of compare and plot keeps it while it drops the logs.
+test_pack_keeps_series_for_plot() {
+  pack_setup
+  mkdir -p "$T/r/6.8.0-vanilla/series/readtwice"
+  printf 'a series stand-in\n' > "$T/r/6.8.0-vanilla/series/readtwice/memcgs-1.0.series"
+  expect_exit 0 "$LRUBENCH" pack "$T/r/6.8.0-vanilla" -o "$T/v.tar.zst"
+  tar --zstd -tf "$T/v.tar.zst" > "$T/list"
+  assert_grep "^6.8.0-vanilla/series/readtwice/memcgs-1.0.series$" "$T/list"
+  mkdir "$T/dest"
+  "$HELPER" unpack --results-only -- "$T/dest" "$T/v.tar.zst" || fail "unpack failed"
+  assert_file "$T/dest/1/6.8.0-vanilla/series/readtwice/memcgs-1.0.series"
+  assert_file "$T/dest/1/6.8.0-vanilla/run.json"
+  [ ! -e "$T/dest/1/6.8.0-vanilla/logs/readtwice.log" ] || fail "results-only kept a log"
+}
+
 test_pack_plot_reads_archives() {
   pack_setup
   expect_exit 0 "$LRUBENCH" pack "$T/r" -o "$T/both.tar.zst"
