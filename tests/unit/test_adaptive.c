@@ -199,6 +199,7 @@ static size_t drive(struct schedule *sc, struct wl_result *res, struct source *s
 	kernel_health_end(&rs.health);
 	json_object_put(rs.run_json);
 	json_object_put(rs.failed_ops);
+	json_object_put(rs.page_cache);
 	profile_run_release(&rs.prof);
 	free(path);
 	sched_init(sc, &c, res, adaptive ? &plan : NULL, interleave, baseline);
