@@ -47,7 +47,7 @@ static const struct popt compare_options[] = {
 	POPT_BOOL(0, "allow-missing", &O.allow_missing,
 		  "the gate passes missing ops, runs, samples"),
 	POPT_UINT(0, "profile-top", &O.profile_top, "N",
-		  "rows of each op's differential CPU profile (10; 0: none)", 0, 1000),
+		  "rows of each op's CPU profile change (10; 0: none)", 0, 1000),
 	POPT_END(),
 };
 
