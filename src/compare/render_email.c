@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compare/email.h"
+#include "core/series.h"
 #include "compare/symdiff.h"
 
 #define EMAIL_SYMDIFF_ROWS 5   /* the top lines of a differential profile in a mail */
@@ -454,6 +455,27 @@ static bool any_sequential(const struct comparison *c)
 	return false;
 }
 
+/*
+ * A level table of the monitors (core/series.h: active file MB (peak), ...)
+ * in which no op changed significantly: a letter is for what changed, and a
+ * run has two dozen of them per workload; compare and the html report keep
+ * them all. With one label nothing is compared: all of them are left out.
+ */
+static bool quiet_level_table(const struct comparison *c, const char *wl,
+			      const struct cmp_table *t)
+{
+	if (!t->explains || !series_level_title(wl, t->title))
+		return false;
+	for (size_t o = 0; o < t->nops; o++)
+		for (size_t l = 1; l < c->nlabels; l++) {
+			enum cmp_verdict v = t->ops[o].cells[l].verdict;
+
+			if (v == VERDICT_IMPROVEMENT || v == VERDICT_REGRESSION)
+				return false;
+		}
+	return true;
+}
+
 /* a table whose mean row is the Amean because the run said statistic = amean */
 static bool any_amean_throughput(const struct comparison *c)
 {
@@ -466,7 +488,7 @@ static bool any_amean_throughput(const struct comparison *c)
 
 void report_email(const struct comparison *c, struct strbuf *out)
 {
-	size_t ntabs = 0, k = 0;
+	size_t ntabs = 0, k = 0, quiet = 0;
 	struct etable *tabs;
 	struct headers h = { xcalloc(c->nlabels, sizeof(char *)), false };
 	struct strbuf sb = STRBUF_INIT;
@@ -475,8 +497,14 @@ void report_email(const struct comparison *c, struct strbuf *out)
 		ntabs += c->wls[w].ntables;
 	tabs = xcalloc(ntabs ? ntabs : 1, sizeof(*tabs));
 	for (size_t w = 0; w < c->nwls; w++)
-		for (size_t t = 0; t < c->wls[w].ntables; t++)
+		for (size_t t = 0; t < c->wls[w].ntables; t++) {
+			if (quiet_level_table(c, c->wls[w].name, &c->wls[w].tables[t])) {
+				quiet++;
+				continue;
+			}
 			etable_init(&tabs[k++], c, &c->wls[w].tables[t]);
+		}
+	ntabs = k;
 	for (size_t l = 0; l < c->nlabels; l++) {
 		strbuf_init(&sb);
 		email_add_ascii(&sb, c->labels[l].label);
@@ -493,6 +521,15 @@ void report_email(const struct comparison *c, struct strbuf *out)
 	for (size_t i = 0; i < ntabs; i++) {
 		strbuf_addstr(out, "\n");
 		email_table(&tabs[i], &h, out);
+	}
+	if (quiet) {
+		strbuf_init(&sb);
+		strbuf_addf(&sb, "(%zu level table%s of the monitors with no significant change "
+			    "left out; lrubench compare shows %s.)", quiet, quiet == 1 ? "" : "s",
+			    quiet == 1 ? "it" : "them");
+		strbuf_addstr(out, "\n");
+		email_add_wrapped(out, "", "", sb.buf);
+		strbuf_release(&sb);
 	}
 	/* what the kernel logged while a workload ran, failed ops (provenance.c),
 	 * and how the samples of -i auto against a baseline were gathered */

@@ -476,3 +476,21 @@ int series_seal(int fd, const char *note)
 	strbuf_release(&sb);
 	return r;
 }
+
+bool series_level_title(const char *workload, const char *title)
+{
+	size_t wl = strlen(workload);
+
+	if (strncmp(title, workload, wl) || title[wl] != ' ')
+		return false;
+	title += wl + 1;
+	for (size_t i = 0; i < series_levels_count; i++) {
+		size_t n = strlen(series_levels[i].what);
+
+		if (!strncmp(title, series_levels[i].what, n) &&
+		    (!strcmp(title + n, " (peak)") || !strcmp(title + n, " (min)") ||
+		     !strcmp(title + n, " (end)")))
+			return true;
+	}
+	return false;
+}

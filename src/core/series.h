@@ -84,6 +84,9 @@ struct series_level {
 };
 extern const struct series_level series_levels[];
 extern const size_t series_levels_count;
+/* Is title one of the level tables monitor_levels makes for workload
+ * ("<workload> <what> (peak|min|end)")? */
+bool series_level_title(const char *workload, const char *title);
 /* The level over the rows into out[nrows] (NAN where not read); false when
  * the series has none of its alternatives. */
 bool series_level_values(const struct series *s, const struct series_level *l, double *out);

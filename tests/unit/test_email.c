@@ -137,6 +137,42 @@ static void test_amean_statistic_footnote(void **state)
 	strbuf_release(&err);
 }
 
+/* the monitors' level tables: one without a significant change is left out
+ * of the letter with a line that says so; one that changed stays */
+static void test_quiet_level_tables_left_out(void **state)
+{
+	static const double same[] = { 100, 101, 99, 100 }, big[] = { 300, 301, 299, 300 };
+	static const double mbs[] = { 1000, 1010, 990, 1003 };
+	struct label_result l[2];
+	struct comparison c;
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+
+	(void)state;
+	make_label(&l[0], "base");
+	make_label(&l[1], "new");
+	for (int i = 0; i < 2; i++) {
+		add(&l[i], "readtwice MB/s aggregate", BETTER_HIGHER, "memcgs-1", mbs, 4);
+		for (size_t k = 0; k < 4; k++) {
+			result_table_add(wl_result_explaining_table(&l[i].wls[0],
+					 "readtwice Cached MB (peak)", "MB", BETTER_LOWER),
+					 "memcgs-1", same[k]);
+			result_table_add(wl_result_explaining_table(&l[i].wls[0],
+					 "readtwice active file MB (peak)", "MB", BETTER_LOWER),
+					 "memcgs-1", i ? big[k] : same[k]);
+		}
+	}
+	assert_int_equal(comparison_build(l, 2, 0.10, &c, &err), 0);
+	report_email(&c, &out);
+	assert_mail_safe(out.buf);
+	assert_null(strstr(out.buf, "readtwice Cached MB (peak)"));
+	assert_non_null(strstr(out.buf, "readtwice active file MB (peak)"));
+	assert_non_null(strstr(out.buf, "(1 level table of the monitors with no significant"));
+	comparison_release(&c);
+	release(l, 2);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
 /*
  * nl labels named prefix0, prefix1, ..., a throughput table with short and very long op
  * names and a latency table whose numbers need every digit; returns the
@@ -264,6 +300,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden),
 		cmocka_unit_test(test_amean_statistic_footnote),
+		cmocka_unit_test(test_quiet_level_tables_left_out),
 		cmocka_unit_test(test_width_2_3_5_labels),
 		cmocka_unit_test(test_two_short_labels_one_block),
 		cmocka_unit_test(test_long_labels_become_letters),
