@@ -15,7 +15,7 @@ static const char *unless_empty(const char *s)
 /* what VM mode puts on every guest's command line itself (vm/qemu.h) */
 static const char *const own_options[] = { "console", "panic", "oops", "rdinit", "init", NULL };
 
-int vm_cmdline_check(const char *s, const char *what, struct strbuf *err)
+int vm_cmdline_check(const char *s, const char *what, bool own_ok, struct strbuf *err)
 {
 	size_t len = strlen(s);
 
@@ -42,7 +42,7 @@ int vm_cmdline_check(const char *s, const char *what, struct strbuf *err)
 			break;
 		key = strcspn(p, "=");
 		key = key < n ? key : n;
-		for (size_t i = 0; own_options[i]; i++)
+		for (size_t i = 0; !own_ok && own_options[i]; i++)
 			if (key == strlen(own_options[i]) && !strncmp(p, own_options[i], key)) {
 				strbuf_addf(err, "%s: '%.*s': VM mode sets %s= itself (the console, the "
 					    "panic handling and the guest's init are how it runs the suite)",
@@ -87,7 +87,7 @@ static int add_listed_kernels(struct vm_args *a, const char *list, struct strbuf
 			*eq = '\0';
 			k = &a->kernel[a->nkernels++];
 			snprintf(k->flag, sizeof(k->flag), "--kernel %.32s", item);
-			if (opts && vm_cmdline_check(opts, k->flag, err)) {
+			if (opts && vm_cmdline_check(opts, k->flag, false, err)) {
 				ret = -1;
 			} else {
 				strlist_push(&a->owned, item);
@@ -157,7 +157,7 @@ int vm_args_from_config(struct vm_args *a, const struct vm_opts *vm, struct strb
 				    unless_empty(vm->modules[k]) ? flags[k][2] : flags[k][3], flags[k][0]);
 			return -1;
 		}
-		if (vm->cmdline[k] && vm_cmdline_check(vm->cmdline[k], flags[k][3], err))
+		if (vm->cmdline[k] && vm_cmdline_check(vm->cmdline[k], flags[k][3], false, err))
 			return -1;
 		if (!image)
 			continue;
@@ -190,7 +190,11 @@ int vm_args_from_config(struct vm_args *a, const struct vm_opts *vm, struct strb
 	a->numa_nodes = (unsigned)vm->numa_nodes;
 	a->rounds = (unsigned)vm->rounds;
 	a->cmdline_extra = vm->cmdline_extra ? vm->cmdline_extra : "";
-	if (vm_cmdline_check(a->cmdline_extra, "vm.cmdline_extra", err))
+	/* every guest's, appended after VM mode's own (the kernel takes the last
+	 * of a repeated option): the expert's way to change those too, as the
+	 * panic test does with rdinit=; a kernel's own options, which are what
+	 * an A/B compares, may not */
+	if (vm_cmdline_check(a->cmdline_extra, "vm.cmdline_extra", true, err))
 		return -1;
 	for (unsigned i = 0; i < a->nkernels; i++)
 		if (strlen(a->cmdline_extra) + 1 + strlen(a->kernel[i].cmdline) > VM_CMDLINE_MAX) {

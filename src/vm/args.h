@@ -78,12 +78,13 @@ int vm_args_from_config(struct vm_args *a, const struct vm_opts *vm, struct strb
  * A kernel's own boot options (vm.cmdline_a, _b, after IMG in vm.kernels,
  * vm.cmdline_extra): printable ASCII words separated by single blanks, no
  * quote (the kernel's parser would join words), no option VM mode sets
- * itself (console=, panic=, oops=, rdinit=, init=, lrubench.*), at most
+ * itself (console=, panic=, oops=, rdinit=, init=; with own_ok, as for
+ * vm.cmdline_extra, these are allowed), no lrubench.*, at most
  * VM_CMDLINE_MAX bytes so that the whole line stays within the x86
  * kernel's 2048 bytes. what names it in err. 0, or -1 with err.
  */
 #define VM_CMDLINE_MAX 1024
-int vm_cmdline_check(const char *s, const char *what, struct strbuf *err);
+int vm_cmdline_check(const char *s, const char *what, bool own_ok, struct strbuf *err);
 void vm_args_release(struct vm_args *a);
 
 #endif

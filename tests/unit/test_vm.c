@@ -663,7 +663,7 @@ static void test_boot_options(void **state)
 		{ "vm.cmdline_b=init=/bin/sh", "'init=/bin/sh': VM mode sets init= itself" },
 		{ "vm.cmdline_b=quiet console=tty0", "VM mode sets console= itself" },
 		{ "vm.cmdline_b=lrubench.virt=kvm", "lrubench.* options are VM mode's own" },
-		{ "vm.cmdline_extra=rdinit=/x", "vm.cmdline_extra: 'rdinit=/x'" },
+		{ "vm.cmdline_extra=lrubench.x=1", "vm.cmdline_extra: 'lrubench.x=1'" },
 		{ "vm.kernels=x=/k/img panic=0", "--kernel x: 'panic=0'" },
 		{ "vm.kernels=h=host quiet", "--kernel h: the running kernel (host) was booted already" },
 	};
