@@ -13,9 +13,13 @@ FUZZ_BUILD := build/fuzz
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(LIB_SRCS))
 FUZZ_REPLAY_OBJS := $(patsubst %,$(BUILD)/fuzz/replay_%.o,$(FUZZ_NAMES))
 
+# -MMD -MP as for every object: a harness holds the library's structs on its
+# stack (struct comparison), so one built against an older header corrupts it
 $(BUILD)/fuzz/replay_%.o: fuzz/fuzz_%.c fuzz/fuzz.h Makefile fuzz/fuzz.mk
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(XCFLAGS) -I. -DLLVMFuzzerTestOneInput=fuzz_one_$* -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(XCFLAGS) -I. -DLLVMFuzzerTestOneInput=fuzz_one_$* -MMD -MP -c -o $@ $<
+
+-include $(FUZZ_REPLAY_OBJS:.o=.d)
 
 # Not a tests/unit/test_*.c: bench/mutate builds those with the library
 # objects alone, and this one needs the harnesses too.
@@ -32,7 +36,7 @@ $(FUZZ_BUILD)/%.o: %.c Makefile fuzz/fuzz.mk
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/fuzz/fuzz_%.o $(FUZZ_LIB_OBJS)
 	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB_OBJS) $(LIBS)
 
--include $(FUZZ_LIB_OBJS:.o=.d)
+-include $(FUZZ_LIB_OBJS:.o=.d) $(patsubst %,$(FUZZ_BUILD)/fuzz/fuzz_%.d,$(FUZZ_NAMES))
 
 fuzz: $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_NAMES))
 
