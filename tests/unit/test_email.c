@@ -55,15 +55,6 @@ static void assert_mail_safe(const char *s)
 	assert_true(s[0] && s[strlen(s) - 1] == '\n');
 }
 
-static size_t count(const char *hay, const char *needle)
-{
-	size_t n = 0;
-
-	for (const char *p = hay; (p = strstr(p, needle)); p++)
-		n++;
-	return n;
-}
-
 static void test_golden(void **state)
 {
 	static const double v1b[] = { 1000, 1100, 1050, 990, 1200 }, v1n[] = { 900, 950, 870, 920, 940 };

@@ -251,15 +251,6 @@ static void test_folded_hostile(void **state)
 	}
 }
 
-static size_t count(const char *hay, const char *needle)
-{
-	size_t n = 0;
-
-	for (const char *p = hay; (p = strstr(p, needle)); p++)
-		n++;
-	return n;
-}
-
 static void test_svg(void **state)
 {
 	struct folded a, b;

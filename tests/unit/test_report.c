@@ -191,17 +191,6 @@ static void test_golden_text(void **state)
 	release_labels(l, 2);
 }
 
-static size_t count(const char *s, const char *what)
-{
-	size_t n = 0;
-
-	while ((s = strstr(s, what))) {
-		n++;
-		s++;
-	}
-	return n;
-}
-
 static void test_junit_and_csv(void **state)
 {
 	struct label_result l[2];

@@ -77,4 +77,14 @@ static inline char *capture_end(void)
 	assert_non_null(text);
 	return text;
 }
+
+/* How many times needle occurs in hay (overlapping). */
+static inline size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
 #endif
