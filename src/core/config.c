@@ -366,7 +366,8 @@ int option_parse(const struct option_def *d, const char *val, void *dst, struct 
 			return -1;
 		}
 		if (!(v > 0) || v > (double)d->max) {
-			strbuf_addf(err, "%s is out of range (above 0%%, up to %llu%%)", val, d->max);
+			strbuf_addf(err, "%s is out of range (above 0%%, up to %llu%%%s)", val, d->max,
+				    d->flags & OPTF_NONE ? ", or none" : "");
 			return -1;
 		}
 		*(double *)dst = v;
