@@ -125,7 +125,7 @@ static void __attribute__((noreturn)) child_fail(int fd, int step)
 
 /* Runs in the child between fork and exec: async-signal-safe calls only. */
 static void __attribute__((noreturn))
-child_main(struct child *c, const char *prog, char **envp, int out_fd, int null_fd,
+child_main(struct child *c, const char *prog, char **envp, int out_fd, int errlog_fd, int null_fd,
 	   int err_fd, pid_t parent, const sigset_t *oldmask)
 {
 	static const int reset[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD, SIGQUIT, SIGUSR1, SIGUSR2 };
@@ -162,7 +162,8 @@ child_main(struct child *c, const char *prog, char **envp, int out_fd, int null_
 		if (dup2(null_fd, 0) < 0 || dup2(null_fd, 1) < 0 || dup2(null_fd, 2) < 0)
 			child_fail(err_fd, STEP_STDIO);
 	} else if (out_fd >= 0) {
-		if (dup2(null_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
+		if (dup2(null_fd, 0) < 0 || dup2(out_fd, 1) < 0 ||
+		    dup2(errlog_fd >= 0 ? errlog_fd : out_fd, 2) < 0)
 			child_fail(err_fd, STEP_STDIO);
 	}
 	if (c->inherit_fd > 0 && fcntl(c->inherit_fd, F_SETFD, 0) < 0)
@@ -216,7 +217,7 @@ int child_start_begin(struct child *c)
 	const char *name = child_name(c);
 	char *prog = NULL;
 	char **envp = NULL;
-	int out_fd = -1, null_fd = -1, pipefd[2] = { -1, -1 };
+	int out_fd = -1, errlog_fd = -1, null_fd = -1, pipefd[2] = { -1, -1 };
 	sigset_t all, old;
 	pid_t parent = getpid(), pid;
 	int ret = -1;
@@ -249,6 +250,13 @@ int child_start_begin(struct child *c)
 			error_errno("cannot run '%s': cannot open %s", name, c->out_path);
 			goto out;
 		}
+		if (c->err_path) {
+			errlog_fd = open(c->err_path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+			if (errlog_fd < 0) {
+				error_errno("cannot run '%s': cannot open %s", name, c->err_path);
+				goto out;
+			}
+		}
 	}
 	if (pipe2(pipefd, O_CLOEXEC)) {
 		error_errno("cannot run '%s': pipe", name);
@@ -262,7 +270,7 @@ int child_start_begin(struct child *c)
 	pid = fork();
 	if (pid == 0) {
 		close(pipefd[0]);
-		child_main(c, prog, envp, out_fd, null_fd, pipefd[1], parent, &old);
+		child_main(c, prog, envp, out_fd, errlog_fd, null_fd, pipefd[1], parent, &old);
 	}
 	if (pid > 0) {
 		c->pid = pid;
@@ -299,6 +307,8 @@ out:
 		close(pipefd[1]);
 	if (out_fd >= 0)
 		close(out_fd);
+	if (errlog_fd >= 0)
+		close(errlog_fd);
 	if (null_fd >= 0)
 		close(null_fd);
 	free(envp);

@@ -30,6 +30,8 @@ struct child {
 	const struct numa_bind *bind;  /* NULL or node < 0: no binding */
 	const char *dir;           /* chdir here first; NULL: stay */
 	const char *out_path;      /* stdout+stderr appended here; NULL: inherit */
+	const char *err_path;      /* with out_path: stderr appended here instead, so a
+				    * parser of stdout never reads a tool's warnings */
 	bool null_stdio;           /* stdin/stdout/stderr to /dev/null (overrides out_path) */
 	int inherit_fd;            /* > 0: stays open across exec (a pipe the child writes a
 				    * result to, its number given in argv) */

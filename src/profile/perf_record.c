@@ -253,11 +253,17 @@ void perf_record_release(struct perf_record *r)
 	r->data = r->ctl = r->ack = r->log = NULL;
 }
 
-int perf_run_report(const char *perf, const char *const *args, const char *out, double timeout,
-		    struct strbuf *why)
+static int run_report(const char *perf, const char *const *args, const char *out, bool apart,
+		      double timeout, struct strbuf *why)
 {
 	struct strlist argv = STRLIST_INIT;
 	struct child c;
+	/* perf's warnings go beside the output, never into it: in a chroot perf
+	 * warns "assertion failed at util/namespaces.c:301" when it cannot
+	 * chdir back after entering a sampled process's mount namespace, and
+	 * that line was read as the report's first */
+	char *err = apart ? xasprintf("%s.stderr", out) : NULL;
+	struct stat st;
 	int code, w, ret = -1;
 
 	strlist_push(&argv, perf);
@@ -266,8 +272,11 @@ int perf_run_report(const char *perf, const char *const *args, const char *out, 
 	memset(&c, 0, sizeof(c));
 	c.argv = (const char *const *)argv.v;
 	c.out_path = out;
+	c.err_path = err;
 	c.name = "perf";
 	unlink(out);
+	if (err)
+		unlink(err);
 	if (child_start(&c)) {
 		strbuf_addf(why, "perf %s %s could not start", args[0], args[1] ? args[1] : "");
 		goto out;
@@ -285,11 +294,27 @@ int perf_run_report(const char *perf, const char *const *args, const char *out, 
 		snprintf(what, sizeof(what), "perf %s %s", args[0], args[1] ? args[1] : "");
 		describe_exit(&c, what, code, why);
 		if (!c.term_signal)
-			add_log_tail(out, why);
+			add_log_tail(err && stat(err, &st) == 0 && st.st_size > 0 ? err : out, why);
 		goto out;
 	}
 	ret = 0;
 out:
+	/* an empty one says nothing */
+	if (err && stat(err, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+		unlink(err);
+	free(err);
 	strlist_release(&argv);
 	return ret;
+}
+
+int perf_run_report(const char *perf, const char *const *args, const char *out, double timeout,
+		    struct strbuf *why)
+{
+	return run_report(perf, args, out, false, timeout, why);
+}
+
+int perf_run_report_stdout(const char *perf, const char *const *args, const char *out,
+			   double timeout, struct strbuf *why)
+{
+	return run_report(perf, args, out, true, timeout, why);
 }

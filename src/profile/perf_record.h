@@ -50,10 +50,18 @@ void perf_record_release(struct perf_record *r);
 
 /*
  * Run `perf ARGS` to completion with stdout+stderr written to out (truncated
- * first), bounded by timeout seconds. 0, or -1 with why naming the command,
- * its exit status and the last lines of its output.
+ * first: perf lock prints its tables on stderr), bounded by timeout seconds.
+ * 0, or -1 with why naming the command, its exit status and the last lines of
+ * its output.
  */
 int perf_run_report(const char *perf, const char *const *args, const char *out, double timeout,
 		    struct strbuf *why);
+/*
+ * The same for a subcommand whose result is its stdout (report, script):
+ * stderr goes to OUT.stderr (removed when empty), so perf's warnings are
+ * never parsed as its output; why's last lines are its stderr's.
+ */
+int perf_run_report_stdout(const char *perf, const char *const *args, const char *out,
+			   double timeout, struct strbuf *why);
 
 #endif

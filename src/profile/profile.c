@@ -512,7 +512,7 @@ static void read_stacks(struct pass *p)
 	size_t len, kept;
 	char *text = NULL, *rel;
 
-	if (perf_run_report(pr->caps.perf, args, out, REPORT_SECONDS, &why)) {
+	if (perf_run_report_stdout(pr->caps.perf, args, out, REPORT_SECONDS, &why)) {
 		fail(p, "%s", why.buf);
 	} else if (!(text = read_regular_file(out, PERF_SCRIPT_FILE_MAX, 0, &len, &why))) {
 		fail(p, "perf script's output: %s", why.buf);
@@ -559,7 +559,7 @@ static void read_cpu(struct pass *p, struct wl_result *res)
 
 	json_object_object_add(p->d, "perf_cpu_output", json_object_new_string(rel));
 	free(rel);
-	if (perf_run_report(pr->caps.perf, args, out, REPORT_SECONDS, &why)) {
+	if (perf_run_report_stdout(pr->caps.perf, args, out, REPORT_SECONDS, &why)) {
 		fail(p, "%s", why.buf);
 	} else if (!(text = read_file_str(out, NULL))) {
 		fail(p, "cannot read %s: %s", out, strerror(errno));
