@@ -144,7 +144,13 @@ d = json.load(open(sys.argv[1]))
 r = [x for x in d["adaptive"] if x["decides"]][0]
 s = r["sequential"]
 assert s["design"].startswith("group sequential") and s["alpha"] == 0.05, s
-assert s["look"] == 1 and s["looks"] >= 1 and s["baseline_n"] == 4 and s["boundary"] > 1.96, s
+assert s["look"] == 1 and s["looks"] >= 1 and s["baseline_n"] == 4, s
+# the whole alpha at one look where the plan from a quiet baseline ends at the
+# first look (min_iterations 4); spent over several looks, each boundary is wider
+if s["last_look"] == 4:
+    assert abs(s["boundary"] - 1.96) < 0.005, s
+else:
+    assert s["last_look"] > 4 and s["boundary"] > 1.96, s
 EOF
   expect_exit 0 "$LRUBENCH" compare --names A,B "$T/r"
   assert_grep "note: B: op memcgs-1: \\(decided\\|equivalent within ±100%\\) after 4 iterations (sequential, alpha 5%)" "$T/out"
