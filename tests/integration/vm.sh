@@ -341,20 +341,26 @@ EOF
 test_vm_auto_rounds_go_on_after_a_crash() {
   vm_kernels
   mkdir -p "$T/tmp"
-  vm_kernbench_tree "$T/src.tar" '[ "$$LRUBENCH_VM_ROUND" -ge 2 ] && uname -r | grep -q -- -rt-'
+  # rt panics in its first round. A crash in a later round is
+  # test_vm_guest_crash_is_a_result's; here it must come before any
+  # comparison: with rt's round 1 beside base's, the two could stop "too
+  # noisy" or "decided" after round 1 by chance (CI saw it), and then no
+  # round would come after the crash.
+  vm_kernbench_tree "$T/src.tar" 'uname -r | grep -q -- -rt-'
   cd "$T" || fail "cd $T"
-  # 0.01% cannot be reached: only the round cap ends A's rounds
+  # base alone is judged on its own precision, and 0.01% cannot be reached
+  # by a TCG guest's builds: only the round cap ends its rounds
   TMPDIR=$T/tmp expect_exit 1 "$LRUBENCH" run --quick -w kernbench --set kernbench.source="$T/src.tar" \
     -i auto --set global.min_iterations=2 --set global.precision=0.01% --set global.warmup=0 \
     --vm-rounds 3 --kernel base="$KA" --kernel rt="$KB" -o "$T/results"
-  assert_grep_err "kernel b (rt) panicked in round 2: its cell is failed"
-  # rt booted twice, base three times, in the order A, B, A, B, A
+  assert_grep_err "kernel b (rt) panicked in round 1: its cell is failed"
+  # rt booted once, base three times: A, B, A, A
   grep -o "kernel [ab]: booting" "$T/out" | tr '\n' ' ' > "$T/order"
-  assert_eq "$(cat "$T/order")" "kernel a: booting kernel b: booting kernel a: booting kernel b: booting kernel a: booting " "boot order"
+  assert_eq "$(cat "$T/order")" "kernel a: booting kernel b: booting kernel a: booting kernel a: booting " "boot order"
   # the guests ran min_iterations a round, not "auto"
   assert_eq "$(json_get "$T/results/base/run.json" '["config"]["global"]["iterations"]')" 2 "guest iterations"
   assert_eq "$(vm_samples "$T/results/base/kernbench.json" elsp-2)" 6 "samples of base"
-  assert_eq "$(vm_samples "$T/results/rt/kernbench.json" elsp-2)" 2 "samples of rt"
+  assert_no_file "$T/results/rt/kernbench.json"
   assert_eq "$(json_get "$T/results/base/run.json" '["vm"]["adaptive"]["stopped"]')" "round cap" "base stopped"
   assert_eq "$(json_get "$T/results/base/run.json" '["vm"]["adaptive"]["rounds"]')" 3 "base rounds"
   assert_eq "$(json_get "$T/results/rt/run.json" '["status"]')" failed "status of rt"
@@ -362,7 +368,7 @@ test_vm_auto_rounds_go_on_after_a_crash() {
 import json, sys
 r = json.load(open(sys.argv[1]))
 assert "adaptive" not in r["vm"], r["vm"]
-assert [f["round"] for f in r["vm"]["failures"]] == [2], r["vm"]["failures"]
+assert [f["round"] for f in r["vm"]["failures"]] == [1], r["vm"]["failures"]
 PY
   assert_grep "not decided after 3 rounds" "$T/out"
   vm_no_leftovers
