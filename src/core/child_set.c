@@ -143,52 +143,107 @@ static void sleep_on_children(struct child_set *s, int ms)
 	free(p);
 }
 
-enum wl_status child_set_wait(struct child_set *s, struct strbuf *why)
+/* A descriptor each for the first CHILD_SET_PIDFDS children still running:
+ * a set of thousands must not use up the descriptors the run needs. */
+static size_t open_pidfds(struct child_set *s)
 {
 	size_t left = 0;
 
 	for (size_t i = 0; i < s->started; i++) {
 		left += !s->done[i];
-		/* a descriptor each for the first CHILD_SET_PIDFDS: a set of
-		 * thousands must not use up the descriptors the run needs */
 		if (!s->done[i] && s->pidfd[i] < 0 && i < CHILD_SET_PIDFDS)
 			s->pidfd[i] = (int)syscall(SYS_pidfd_open, s->kids[i].pid, 0);
 	}
-	while (left) {
-		for (size_t i = 0; i < s->started; i++) {
-			int r;
+	return left;
+}
 
-			if (s->done[i])
-				continue;
-			r = reap_one(s, i);
-			if (r < 0) {
-				abort_set(s);
-				return WL_FAILED;
-			}
-			if (r) {
-				left--;
-				continue;
-			}
-			if (child_watch_stuck(&s->watch[i], &s->kids[i])) {
-				char what[128];
+enum wl_status child_set_stuck(struct child_set *s, size_t i, const char *what, struct strbuf *why)
+{
+	child_stuck_report(&s->kids[i], &s->watch[i], what, why);
+	error("%s", why->buf);
+	abort_set(s);
+	return WL_OP_FAILED;
+}
 
-				if (s->what)
-					s->what(s->data, i, what, sizeof(what));
-				else
-					snprintf(what, sizeof(what), "%s",
-						 s->kids[i].name ? s->kids[i].name : "child");
-				child_stuck_report(&s->kids[i], &s->watch[i], what, why);
-				error("%s", why->buf);
-				abort_set(s);
-				return WL_OP_FAILED;
-			}
+/*
+ * One look at every child not yet reaped: reap the ended ones (their ended
+ * callback), then its deadline. WL_OK with *left the children still
+ * running and *first the first one reaped by this look (or -1); a stuck
+ * child or a failed wait stops the set (WL_OP_FAILED, WL_FAILED).
+ */
+static enum wl_status look(struct child_set *s, size_t *left, long *first, struct strbuf *why)
+{
+	*first = -1;
+	for (size_t i = 0; i < s->started; i++) {
+		int r;
+
+		if (s->done[i])
+			continue;
+		r = reap_one(s, i);
+		if (r < 0) {
+			abort_set(s);
+			return WL_FAILED;
 		}
+		if (r) {
+			(*left)--;
+			if (*first < 0)
+				*first = (long)i;
+			continue;
+		}
+		if (child_watch_stuck(&s->watch[i], &s->kids[i])) {
+			char what[128];
+
+			if (s->what)
+				s->what(s->data, i, what, sizeof(what));
+			else
+				snprintf(what, sizeof(what), "%s",
+					 s->kids[i].name ? s->kids[i].name : "child");
+			return child_set_stuck(s, i, what, why);
+		}
+	}
+	return WL_OK;
+}
+
+enum wl_status child_set_wait(struct child_set *s, struct strbuf *why)
+{
+	size_t left = open_pidfds(s);
+
+	while (left) {
+		long first;
+		enum wl_status r = look(s, &left, &first, why);
+
+		if (r != WL_OK)
+			return r;
 		if (lb_stop_requested()) {
 			abort_set(s);
 			return WL_INTERRUPTED;
 		}
 		if (left)
 			sleep_on_children(s, 100);
+	}
+	return WL_OK;
+}
+
+enum wl_status child_set_watch(struct child_set *s, double until, long *ended, struct strbuf *why)
+{
+	size_t left = open_pidfds(s);
+
+	*ended = -1;
+	while (left) {
+		double rest;
+		enum wl_status r = look(s, &left, ended, why);
+
+		if (r != WL_OK || *ended >= 0)
+			return r;
+		if (lb_stop_requested()) {
+			abort_set(s);
+			return WL_INTERRUPTED;
+		}
+		rest = until - now_monotonic();
+		if (rest <= 0)
+			break;
+		/* never back before until: a sampler reads its counters then */
+		sleep_on_children(s, rest * 1000 < 100 ? (int)(rest * 1000) + 1 : 100);
 	}
 	return WL_OK;
 }

@@ -14,6 +14,11 @@
  * Output capture is each child's out_path (stdout and stderr appended there):
  * child_set_failed finds the first child that failed, child_failed() prints
  * its code and the last lines of its log.
+ *
+ * Children that run until they are stopped (faultscale's tasks, colocate's
+ * pressure) are not waited for but watched: child_set_watch until the next
+ * sample, child_set_poll between the workload's own looks, child_set_stuck
+ * when the workload sees one held by a measure of its own, child_set_stop.
  */
 #ifndef LRUBENCH_CHILD_SET_H
 #define LRUBENCH_CHILD_SET_H
@@ -76,6 +81,27 @@ enum wl_status child_set_start(struct child_set *s);
  * stop was requested; WL_FAILED when waiting failed (the set stopped).
  */
 enum wl_status child_set_wait(struct child_set *s, struct strbuf *why);
+/*
+ * Watch the set until `until` (now_monotonic() seconds) or until a child
+ * ends, whichever comes first: for children that run until they are stopped
+ * while the workload does something of its own between two looks (reads
+ * their counters every second, waits for them to be ready: faultscale).
+ * Every call looks at each child once, however close `until` is, and never
+ * returns before `until` otherwise. WL_OK with *ended = -1: `until` came
+ * and every child still runs (or none is left to watch); WL_OK with *ended
+ * = i: child i ended (reaped, code in s->code[i], its ended callback
+ * called; any other that ended at the same look is reaped too, s->done),
+ * the others still run. WL_OP_FAILED (stuck), WL_INTERRUPTED, WL_FAILED as
+ * child_set_wait, the set stopped.
+ */
+enum wl_status child_set_watch(struct child_set *s, double until, long *ended, struct strbuf *why);
+/*
+ * Child i is stuck by the workload's own measure (a counter of its that no
+ * longer moves, not ready within a grace) rather than by its deadline: the
+ * stuck report of its process group as `what` into why (and printed), the
+ * stopping callback, the set stopped, as for a deadline. WL_OP_FAILED.
+ */
+enum wl_status child_set_stuck(struct child_set *s, size_t i, const char *what, struct strbuf *why);
 /* Without waiting: has a child ended? true with *i and *code of the first
  * one found (it is reaped and its ended callback called). */
 bool child_set_poll(struct child_set *s, size_t *i, int *code);

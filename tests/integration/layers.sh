@@ -95,3 +95,54 @@ test_header_guards_name_their_file() {
   done < <(find "$LRUBENCH_SRC/src" -name '*.h' | sort)
   [ -z "$bad" ] || fail "header guards:$bad"
 }
+
+# No workload waits for several children on its own (ARCHITECTURE §5, issue
+# 31): under src/workloads every wait primitive (child_wait, waitpid, a
+# pidfd, child_watch_stuck, ...) is a core/child_set.h set's, except these
+# call sites, each of one single child. A new one fails the check, naming
+# file:line; one that is gone fails it too (take it off).
+WAITS_SINGLE=(
+  --single colocate/colocate.c=child_wait            # colocate's probe
+  --single kernbench/kernbench.c=child_wait_watched  # run_tool: one make
+  --single sysbench/driver.c=waitpid                 # run_capture: one tool's output (pg_ctl, initdb -V)
+  --single sysbench/driver.c=waitid                  # pid_exited: has the postmaster exited?
+  --single sysbench/driver.c=child_wait              # the postmaster that exited, reaped
+  --single sysbench/sysbench.c=child_wait_watched    # one sysbench run, timed
+  --single sysbench/sysbench.c=child_wait            # one sysbench run, untimed (prepare)
+  --single useonce/useonce.c=child_wait_watched      # useonce's streamer
+)
+
+waits_check() {  # waits_check SRC [--single ...]: the check's exit code, output in $T/out
+  python3 "$LRUBENCH_SRC/tests/integration/waits_check.py" "$@" >"$T/out" 2>&1
+}
+
+test_workloads_wait_for_children_only_through_child_set() {
+  need_cmd python3
+  waits_check "$LRUBENCH_SRC/src" "${WAITS_SINGLE[@]}" ||
+    { cat "$T/out"; fail "a workload waits for its children itself (use core/child_set.h)"; }
+}
+
+# A planted wait loop is named with file:line; a wait in a comment or a
+# string is not one; a listed wait that is gone is stale.
+test_workloads_own_wait_loop_is_named() {
+  need_cmd python3
+  cp -r "$LRUBENCH_SRC/src" "$T/src"
+  cat >>"$T/src/workloads/thpscale/layout.c" <<'C'
+/* waitpid(pid, NULL, 0) in a comment is no call */
+static const char *lrubench_planted = "child_wait(c, 0)";
+static void lrubench_planted_loop(pid_t *pids, int n)
+{
+	for (int i = 0; i < n; i++)
+		waitpid(pids[i], NULL, 0);
+}
+C
+  line=$(wc -l <"$T/src/workloads/thpscale/layout.c")
+  waits_check "$T/src" "${WAITS_SINGLE[@]}"
+  assert_eq "$?" 1 "exit code"
+  assert_grep "^src/workloads/thpscale/layout.c:$((line - 1)): waitpid(): a workload watches its children through core/child_set.h" "$T/out"
+  [ "$(wc -l <"$T/out")" = 1 ] || { cat "$T/out"; fail "more than the planted wait reported"; }
+  waits_check "$LRUBENCH_SRC/src" "${WAITS_SINGLE[@]}" --single thpscale/engine.c=waitpid
+  assert_eq "$?" 1 "exit code"
+  assert_grep "^single-child wait thpscale/engine.c=waitpid no longer exists: take it off the list$" "$T/out"
+  [ "$(wc -l <"$T/out")" = 1 ] || { cat "$T/out"; fail "more than the stale entry reported"; }
+}

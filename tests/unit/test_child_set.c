@@ -5,8 +5,10 @@
  * ended callback per child, the first failure in index order, a child that
  * cannot start (named; the started ones stopped), a stuck child named by the
  * report with the set stopped and the stopping callback called, the output
- * of an exec'ed child captured in its log, and a poll that sees a child end
- * without waiting.
+ * of an exec'ed child captured in its log, a poll that sees a child end
+ * without waiting, and the watch of children that run until stopped: until
+ * a time or the first end, a deadline or the workload's own measure of
+ * stuck, a stop request.
  */
 #include "unit.h"
 #include <signal.h>
@@ -180,6 +182,113 @@ static void test_poll_sees_an_end(void **state)
 	assert_false(kids[0].running);
 }
 
+/* Watched, not waited for: back at `until` with every child running, then
+ * at the first end (the others run on), never before `until` otherwise. */
+static void test_watch_until_or_an_end(void **state)
+{
+	static const char *const sh_ends[] = { "sh", "-c", "sleep 0.3; exit 5", NULL };
+	struct child kids[2] = { { .fn = sleeper, .name = "sleeper" }, { .argv = sh_ends } };
+	struct seen seen = { 0 };
+	struct child_set set = { .n = 2, .kids = kids, .length = -1, .stuck_timeout = 30,
+				 .stop_grace = 1, .data = &seen, .ended = on_ended,
+				 .stopping = on_stopping };
+	struct strbuf why = STRBUF_INIT;
+	double until;
+	long ended = 99;
+
+	(void)state;
+	assert_int_equal(child_set_start(&set), WL_OK);
+	until = now_monotonic() + 0.05;
+	assert_int_equal(child_set_watch(&set, until, &ended, &why), WL_OK);
+	assert_int_equal(ended, -1);
+	assert_true(now_monotonic() >= until);
+	assert_true(kids[0].running && kids[1].running);
+	/* the shell ends long before this `until`: the watch is back with it */
+	assert_int_equal(child_set_watch(&set, now_monotonic() + 60, &ended, &why), WL_OK);
+	assert_int_equal(ended, 1);
+	assert_true(set.done[1]);
+	assert_int_equal(set.code[1], 5);
+	assert_int_equal(seen.ended[1], 1);
+	assert_int_equal(child_set_failed(&set), 1);
+	assert_true(kids[0].running);   /* the others run on */
+	assert_false(set.done[0]);
+	/* an `until` already past: one look, and back */
+	assert_int_equal(child_set_watch(&set, now_monotonic() - 1, &ended, &why), WL_OK);
+	assert_int_equal(ended, -1);
+	assert_true(kids[0].running);
+	assert_int_equal(seen.stopping, 0);
+	assert_int_equal(why.len, 0);
+	child_set_release(&set);
+	assert_false(kids[0].running);
+	strbuf_release(&why);
+}
+
+/* A watched child past its deadline is stuck as in child_set_wait. */
+static void test_watch_sees_a_stuck_child(void **state)
+{
+	struct child kids[1] = { { .fn = sleeper, .name = "sleeper" } };
+	struct seen seen = { 0 };
+	struct child_set set = { .n = 1, .kids = kids, .length = -1, .stuck_timeout = 0.5,
+				 .stop_grace = 1, .data = &seen, .what = what, .stopping = on_stopping };
+	struct strbuf why = STRBUF_INIT;
+	long ended = 99;
+
+	(void)state;
+	assert_int_equal(child_set_start(&set), WL_OK);
+	assert_int_equal(child_set_watch(&set, now_monotonic() + 60, &ended, &why), WL_OP_FAILED);
+	assert_non_null(strstr(why.buf, "task 1 of the set"));
+	assert_non_null(strstr(why.buf, "no CPU time used for 0.5 s"));
+	assert_int_equal(seen.stopping, 1);
+	assert_false(kids[0].running);
+	child_set_release(&set);
+	strbuf_release(&why);
+}
+
+/* Stuck by the workload's own measure (its counter stopped): the report
+ * names what the workload says and the child's pid, the set is stopped. */
+static void test_stuck_by_the_workloads_measure(void **state)
+{
+	struct child kids[2] = { { .fn = sleeper }, { .fn = sleeper } };
+	struct seen seen = { 0 };
+	struct child_set set = { .n = 2, .kids = kids, .length = -1, .stuck_timeout = 30,
+				 .stop_grace = 1, .data = &seen, .stopping = on_stopping };
+	struct strbuf why = STRBUF_INIT;
+	char pid[32];
+
+	(void)state;
+	assert_int_equal(child_set_start(&set), WL_OK);
+	snprintf(pid, sizeof(pid), "(pid %d) is stuck", (int)kids[1].pid);
+	assert_int_equal(child_set_stuck(&set, 1, "counter 1 (still for 3 s)", &why), WL_OP_FAILED);
+	assert_non_null(strstr(why.buf, "counter 1 (still for 3 s)"));
+	assert_non_null(strstr(why.buf, pid));
+	assert_int_equal(seen.stopping, 1);
+	assert_false(kids[0].running);
+	assert_false(kids[1].running);
+	child_set_release(&set);
+	strbuf_release(&why);
+}
+
+/* A stop request ends the watch (WL_INTERRUPTED), the set stopped. */
+static void test_watch_interrupted(void **state)
+{
+	struct child kids[1] = { { .fn = sleeper } };
+	struct seen seen = { 0 };
+	struct child_set set = { .n = 1, .kids = kids, .length = -1, .stuck_timeout = 30,
+				 .stop_grace = 1, .data = &seen, .stopping = on_stopping };
+	struct strbuf why = STRBUF_INIT;
+	long ended = 99;
+
+	(void)state;
+	assert_int_equal(child_set_start(&set), WL_OK);
+	lb_interrupted = SIGINT;
+	assert_int_equal(child_set_watch(&set, now_monotonic() + 60, &ended, &why), WL_INTERRUPTED);
+	lb_interrupted = 0;
+	assert_int_equal(seen.stopping, 1);
+	assert_false(kids[0].running);
+	child_set_release(&set);
+	strbuf_release(&why);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +297,10 @@ int main(void)
 		cmocka_unit_test(test_stuck_child_is_named_and_the_set_stopped),
 		cmocka_unit_test(test_output_is_captured),
 		cmocka_unit_test(test_poll_sees_an_end),
+		cmocka_unit_test(test_watch_until_or_an_end),
+		cmocka_unit_test(test_watch_sees_a_stuck_child),
+		cmocka_unit_test(test_stuck_by_the_workloads_measure),
+		cmocka_unit_test(test_watch_interrupted),
 	};
 	signals_install();
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,10 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* faultscale's parts without root: the loop of each case on real mappings
  * and a real sparse file, the groups of a step, the rate of a sample, and
- * one real measurement of forked tasks and of threads (no cgroup, no node). */
+ * one real measurement of forked tasks and of threads (no cgroup, no node);
+ * the tasks as a core/child_set.h set: a task whose loop fails, one killed
+ * and one stopped (stuck) each fail the op only, and no task of ours is
+ * left when fs_run returns. */
+#include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include "unit.h"
+#include "core/cleanup.h"
+#include "core/procfs.h"
 #include "workloads/faultscale/fault_loop.h"
 #include "workloads/faultscale/fault_tasks.h"
 
@@ -135,12 +143,161 @@ static void task_without_its_file(void **state)
 	strbuf_release(&why);
 }
 
+/* The first CPU we may use. */
+static int first_cpu(struct numa_bind *b)
+{
+	sched_getaffinity(0, sizeof(b->cpus), &b->cpus);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &b->cpus))
+			return c;
+	return 0;
+}
+
+/* Children of this process (the tasks' processes), zombies included. */
+static size_t our_children(pid_t *first)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	size_t n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		struct proc_stat st;
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (*end || pid <= 0 || proc_stat_read("", (pid_t)pid, &st) || st.ppid != getpid())
+			continue;
+		if (!n++ && first)
+			*first = (pid_t)pid;
+	}
+	closedir(d);
+	return n;
+}
+
+/* What the kernel under test might do to a task: a thread of the test
+ * sends sig to the first task's process once `want` of them exist and it
+ * has used CPU time (it faults: it was started and released; a child
+ * stopped before its start is finished would hold child_start_finish). */
+struct hit {
+	int sig;
+	size_t want;
+	pid_t victim;
+};
+
+static void *hitter(void *p)
+{
+	struct hit *h = p;
+	pid_t pid = 0;
+
+	for (int k = 0; k < 30000; k++) {   /* 30 s at most */
+		struct proc_stat st;
+
+		if (our_children(&pid) >= h->want && !proc_stat_read("", pid, &st) && st.ticks >= 5) {
+			h->victim = pid;
+			kill(pid, h->sig);
+			return NULL;
+		}
+		usleep(1000);
+	}
+	return NULL;
+}
+
+static enum wl_status run_hit(bool threads, size_t ntasks, int sig, double stuck_timeout,
+			      uint64_t len, struct strbuf *why, pid_t *victim)
+{
+	struct numa_bind b = { .node = -1 };
+	int cpus[2];
+	struct fs_spec spec = { .kase = FS_PAGE_FAULT1, .threads = threads, .ntasks = ntasks, .cpus = cpus,
+				.len = len, .dir = unit_tmp, .bind = &b, .warm = 0, .samples = 60,
+				.stuck_timeout = stuck_timeout, .why = why };
+	struct hit h = { sig, threads ? 1 : ntasks, 0 };
+	struct fs_out out;
+	pthread_t th;
+	enum wl_status r;
+
+	cpus[0] = cpus[1] = first_cpu(&b);
+	fs_groups(threads, ntasks, 0, &spec.ngroups, &spec.per);
+	if (sig)
+		assert_int_equal(pthread_create(&th, NULL, hitter, &h), 0);
+	r = fs_run(&spec, &out);
+	if (sig)
+		pthread_join(th, NULL);
+	*victim = h.victim;
+	/* every task of ours is gone, reaped */
+	assert_int_equal(our_children(NULL), 0);
+	if (r == WL_OK)
+		fs_out_release(&out);
+	else
+		assert_null(out.task);
+	return r;
+}
+
+/* A task the kernel killed (the OOM killer) fails the op, naming it. */
+static void killed_task_fails_the_op(void **state)
+{
+	struct strbuf why = STRBUF_INIT;
+	char want[64];
+	pid_t victim;
+
+	(void)state;
+	capture_start();
+	assert_int_equal(run_hit(false, 2, SIGKILL, 30, 1 << 20, &why, &victim), WL_OP_FAILED);
+	free(capture_end());
+	snprintf(want, sizeof(want), "(pid %d) killed by signal 9", (int)victim);
+	assert_non_null(strstr(why.buf, "faultscale task "));
+	assert_non_null(strstr(why.buf, want));
+	strbuf_release(&why);
+	/* threads: the process of them */
+	capture_start();
+	assert_int_equal(run_hit(true, 2, SIGKILL, 30, 1 << 20, &why, &victim), WL_OP_FAILED);
+	free(capture_end());
+	snprintf(want, sizeof(want), "faultscale process 0 (pid %d) killed by signal 9", (int)victim);
+	assert_non_null(strstr(why.buf, want));
+	strbuf_release(&why);
+}
+
+/* A stopped task (SIGSTOP stands in for D state) is stuck: the report
+ * names it and its state; it is gone afterwards. */
+static void stopped_task_is_stuck(void **state)
+{
+	struct strbuf why = STRBUF_INIT;
+	char want[64];
+	pid_t victim;
+
+	(void)state;
+	capture_start();
+	assert_int_equal(run_hit(false, 1, SIGSTOP, 1, 1 << 20, &why, &victim), WL_OP_FAILED);
+	free(capture_end());
+	snprintf(want, sizeof(want), "(pid %d) is stuck", (int)victim);
+	assert_non_null(strstr(why.buf, "faultscale task 0"));
+	assert_non_null(strstr(why.buf, want));
+	assert_non_null(strstr(why.buf, "stopped (T)"));
+	strbuf_release(&why);
+}
+
+/* A mapping the kernel refuses fails the op with the errno, not the workload. */
+static void refused_mapping_fails_the_op(void **state)
+{
+	struct strbuf why = STRBUF_INIT;
+	pid_t victim;
+
+	(void)state;
+	capture_start();
+	assert_int_equal(run_hit(false, 2, 0, 30, (uint64_t)1 << 62, &why, &victim), WL_OP_FAILED);
+	free(capture_end());
+	assert_non_null(strstr(why.buf, "failed: mmap of 4611686018427387904 bytes"));
+	strbuf_release(&why);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(loop_counts_every_page), cmocka_unit_test(loop_errors),
 		cmocka_unit_test(groups_of_a_step), cmocka_unit_test(real_processes_and_threads),
-		cmocka_unit_test(task_without_its_file),
+		cmocka_unit_test(task_without_its_file), cmocka_unit_test(killed_task_fails_the_op),
+		cmocka_unit_test(stopped_task_is_stuck), cmocka_unit_test(refused_mapping_fails_the_op),
 	};
+	signals_install();
 	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
 }

@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -13,14 +12,15 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "core/child.h"
-#include "core/child_watch.h"
+#include "core/child_set.h"
 #include "core/cleanup.h"
 
 /* will-it-scale's MAX_CACHELINE_SIZE: a counter per 256 bytes, so no two
  * tasks' counters share a cache line (or an adjacent-line prefetch pair) */
 #define FS_SLOT_BYTES 256
-/* how often the parent looks at its tasks between two samples */
-#define FS_LOOK_MS 200
+/* how often the parent looks at the ready flags before the release (between
+ * two samples the set watches the tasks, core/child_set.h child_set_watch) */
+#define FS_READY_MS 10
 /* seconds for the tasks to get ready when stuck_timeout says never */
 #define FS_READY_GRACE 60.0
 
@@ -143,12 +143,11 @@ static int group_main(void *p)
 	return 1;
 }
 
+/* The tasks' processes are a core/child_set.h set, watched between samples. */
 struct fs_watch {
 	const struct fs_spec *spec;
-	struct child *kids;
-	struct child_watch *watch;
+	struct child_set set;     /* ngroups children: a process per task, or per group of threads */
 	union fs_slot *slots;
-	size_t started;
 	uint64_t *last;           /* ntasks: the count when it last moved */
 	double *moved;            /* ntasks: when */
 	bool released;
@@ -159,11 +158,20 @@ static size_t group_of(const struct fs_spec *spec, size_t t)
 	return spec->threads ? t / spec->per : t;
 }
 
+/* "faultscale task 3", or "faultscale process 1" of threads: the set's stuck report */
+static void group_what(void *data, size_t g, char *buf, size_t len)
+{
+	const struct fs_watch *w = data;
+
+	snprintf(buf, len, "faultscale %s %zu", w->spec->threads ? "process" : "task", g);
+}
+
 /* Group g ended (code): why, and the status it gives. */
 static enum wl_status group_ended(struct fs_watch *w, size_t g, int code)
 {
 	const struct fs_spec *spec = w->spec;
 	size_t first = spec->threads ? g * spec->per : g, n = spec->threads ? spec->per : 1;
+	pid_t pid = w->set.kids[g].pid;
 	char desc[128];
 
 	if (first + n > spec->ntasks)
@@ -173,14 +181,14 @@ static enum wl_status group_ended(struct fs_watch *w, size_t g, int code)
 
 		if (s->s.stage == STAGE_PREPARE) {
 			/* our side: the file could not be made (file_dir), a CPU refused */
-			error("faultscale task %zu (pid %d) could not start: %s%s%s", t, (int)w->kids[g].pid,
+			error("faultscale task %zu (pid %d) could not start: %s%s%s", t, (int)pid,
 			      strerror(s->s.err), spec->kase != FS_PAGE_FAULT1 ? "; its file goes in " : "",
 			      spec->kase != FS_PAGE_FAULT1 ? spec->dir : "");
 			return WL_FAILED;
 		}
 		if (s->s.stage == STAGE_LOOP) {
 			strbuf_addf(spec->why, "faultscale task %zu (pid %d) failed: %s of %llu bytes: %s", t,
-				    (int)w->kids[g].pid, s->s.err == EINVAL && spec->hugepage ?
+				    (int)pid, s->s.err == EINVAL && spec->hugepage ?
 				    "mmap or madvise" : "mmap", (unsigned long long)spec->len,
 				    strerror(s->s.err));
 			error("%s", spec->why->buf);
@@ -190,43 +198,22 @@ static enum wl_status group_ended(struct fs_watch *w, size_t g, int code)
 	/* killed: by the OOM killer, or anybody else; the kernel log says which */
 	child_describe_code(code, desc, sizeof(desc));
 	strbuf_addf(spec->why, "faultscale %s %zu (pid %d) %s%s", spec->threads ? "process" : "task", g,
-		    (int)w->kids[g].pid, desc, w->released ? "" : " before the release");
+		    (int)pid, desc, w->released ? "" : " before the release");
 	error("%s", spec->why->buf);
 	return WL_OP_FAILED;
 }
 
-static enum wl_status stuck(struct fs_watch *w, size_t g, const char *what)
+/* Watch the tasks until `until`: WL_OK while every one runs; a task that
+ * ended, a stuck one (its process used no CPU for stuck_timeout) or a stop
+ * request ends the measurement (the set is stopped by then or by fs_run). */
+static enum wl_status watch_until(struct fs_watch *w, double until)
 {
-	child_stuck_report(&w->kids[g], &w->watch[g], what, w->spec->why);
-	error("%s", w->spec->why->buf);
-	return WL_OP_FAILED;
-}
+	long g;
+	enum wl_status r = child_set_watch(&w->set, until, &g, w->spec->why);
 
-/* Look at every group: ended, stuck (no CPU for stuck_timeout), or a stop
- * requested. WL_OK while all run. */
-static enum wl_status look(struct fs_watch *w)
-{
-	char what[64];
-
-	if (lb_stop_requested())
-		return WL_INTERRUPTED;
-	for (size_t g = 0; g < w->started; g++) {
-		int code = 0, r = child_wait(&w->kids[g], 0, &code, NULL);
-
-		if (r == CHILD_REAPED)
-			return group_ended(w, g, code);
-		if (r == CHILD_STOP)
-			return WL_INTERRUPTED;
-		if (r != CHILD_TIMEOUT) {
-			error("faultscale: cannot wait for pid %d", (int)w->kids[g].pid);
-			return WL_FAILED;
-		}
-		if (child_watch_stuck(&w->watch[g], &w->kids[g])) {
-			snprintf(what, sizeof(what), "faultscale %s %zu", w->spec->threads ? "process" : "task", g);
-			return stuck(w, g, what);
-		}
-	}
-	return WL_OK;
+	if (r == WL_OK && g >= 0)
+		return group_ended(w, (size_t)g, w->set.code[g]);
+	return r;
 }
 
 /* A task whose counter has not moved for stuck_timeout is held, even when
@@ -243,25 +230,10 @@ static enum wl_status counters_moved(struct fs_watch *w, const uint64_t *now_cou
 		} else if (spec->stuck_timeout > 0 && now - w->moved[t] >= spec->stuck_timeout) {
 			snprintf(what, sizeof(what), "faultscale task %zu (no page written for %.0f s)", t,
 				 now - w->moved[t]);
-			return stuck(w, group_of(spec, t), what);
+			return child_set_stuck(&w->set, group_of(spec, t), what, spec->why);
 		}
 	}
 	return WL_OK;
-}
-
-/* Sleep until `until`, looking at the tasks every FS_LOOK_MS. */
-static enum wl_status wait_until(struct fs_watch *w, double until)
-{
-	for (;;) {
-		double left = until - now_monotonic();
-		enum wl_status r;
-
-		if (left <= 0)
-			return WL_OK;
-		poll(NULL, 0, left * 1000 < FS_LOOK_MS ? (int)(left * 1000) + 1 : FS_LOOK_MS);
-		if ((r = look(w)) != WL_OK)
-			return r;
-	}
 }
 
 static enum wl_status wait_ready(struct fs_watch *w)
@@ -278,15 +250,15 @@ static enum wl_status wait_ready(struct fs_watch *w)
 			;
 		if (t == spec->ntasks)
 			return WL_OK;
-		if ((r = look(w)) != WL_OK)
-			return r;
 		if (now_monotonic() > deadline) {
 			char what[64];
 
 			snprintf(what, sizeof(what), "faultscale task %zu (not ready to start)", t);
-			return stuck(w, group_of(spec, t), what);
+			return child_set_stuck(&w->set, group_of(spec, t), what, spec->why);
 		}
-		poll(NULL, 0, 10);
+		/* the ready flags are looked at every FS_READY_MS */
+		if ((r = watch_until(w, now_monotonic() + FS_READY_MS / 1000.0)) != WL_OK)
+			return r;
 	}
 }
 
@@ -308,7 +280,7 @@ static enum wl_status sample(struct fs_watch *w, struct fs_out *out)
 
 		/* on the second from the release, not a second from the last look:
 		 * a late wake-up does not push the later samples */
-		if ((r = wait_until(w, t0 + k + 1)) != WL_OK)
+		if ((r = watch_until(w, t0 + k + 1)) != WL_OK)
 			break;
 		now = now_monotonic();
 		for (size_t t = 0; t < n; t++)
@@ -356,13 +328,19 @@ enum wl_status fs_run(const struct fs_spec *spec, struct fs_out *out)
 {
 	size_t n = spec->ntasks, G = spec->ngroups, bytes = n * sizeof(union fs_slot);
 	struct child *kids = xcalloc(G, sizeof(*kids));
-	struct child_watch *watch = xcalloc(G, sizeof(*watch));
 	struct group_arg *ga = xcalloc(G, sizeof(*ga));
-	struct fs_watch w = { spec, kids, watch, NULL, 0, xcalloc(n, sizeof(uint64_t)),
-			      xcalloc(n, sizeof(double)), false };
+	/* each child in its own group's memcg (spec->procs), on the node; no
+	 * set length: stuck when its process uses no CPU for stuck_timeout; the
+	 * tasks never end by themselves: SIGTERM, SIGKILL a second later */
+	struct fs_watch w = { .spec = spec, .last = xcalloc(n, sizeof(uint64_t)),
+			      .moved = xcalloc(n, sizeof(double)),
+			      .set = { .n = G, .kids = kids, .bind = spec->bind, .length = -1,
+				       .stuck_timeout = spec->stuck_timeout, .stop_grace = 1.0,
+				       .what = group_what } };
 	int go[2] = { -1, -1 };
 	enum wl_status ret = WL_FAILED;
 
+	w.set.data = &w;
 	memset(out, 0, sizeof(*out));
 	out->second = xcalloc(spec->samples ? spec->samples : 1, sizeof(double));
 	out->task = xcalloc(n, sizeof(double));
@@ -386,28 +364,19 @@ enum wl_status fs_run(const struct fs_spec *spec, struct fs_out *out)
 		kids[g].fn = group_main;
 		kids[g].fn_arg = &ga[g];
 		kids[g].cgroup_procs = spec->procs ? spec->procs[g] : NULL;
-		kids[g].bind = spec->bind;
 		kids[g].name = spec->threads ? "faultscale process" : "faultscale task";
-		if (child_start(&kids[g]))
-			goto stop;
-		w.started++;
-		child_watch_start(&watch[g], -1, spec->stuck_timeout);
-		if (lb_stop_requested()) {
-			ret = WL_INTERRUPTED;
-			goto stop;
-		}
 	}
+	/* forked without waiting for each to join its memcg (child_set_start) */
+	if ((ret = child_set_start(&w.set)) != WL_OK)
+		goto out;
 	if ((ret = wait_ready(&w)) != WL_OK)
-		goto stop;
+		goto out;
 	close(go[1]);   /* release every task at once */
 	go[1] = -1;
 	w.released = true;
 	ret = sample(&w, out);
-stop:
-	/* the tasks never end by themselves: SIGTERM, then SIGKILL after a second */
-	for (size_t g = 0; g < w.started; g++)
-		child_stop(&kids[g], 1.0);
 out:
+	child_set_release(&w.set);   /* stops what still runs, every group at once */
 	for (int k = 0; k < 2; k++)
 		if (go[k] >= 0)
 			close(go[k]);
@@ -416,7 +385,6 @@ out:
 	free(w.last);
 	free(w.moved);
 	free(kids);
-	free(watch);
 	free(ga);
 	if (ret != WL_OK)
 		fs_out_release(out);

@@ -10,6 +10,11 @@
  * Processes: one process per task, in memcg (task / per). Threads: one
  * process per memcg group holding its tasks as threads (threads share an mm,
  * so they are charged to one memcg); memcgs = 0 is one process of N threads.
+ * Those processes are a core/child_set.h set, started together and watched
+ * between two samples (child_set_watch), stopped together: faultscale has no
+ * wait loop of its own. A thread is no child: one that fails ends its
+ * process (the set sees that end), one that is held shows in its counter,
+ * which faultscale watches itself (child_set_stuck).
  *
  * What the kernel under test does to a task -- kills it (the OOM killer),
  * fails its mmap, holds it (no CPU time, or its counter still, for
