@@ -10,10 +10,16 @@
  * Prints: one line "task I bytes B seconds S mbps M" per file, then
  * "aggregate_mbps X" (1 MB = 10^6 bytes, the sum of the tasks' rates).
  *
- * The reference for bench/useonce-vs-dd's mmap pass too, a fixed amount of
- * work instead of a time: `mmap-reader --passes K FILE` maps FILE, reads one
- * byte of every page, unmaps, K times, with no fadvise (what leaves memory
- * is reclaim's choice, as in useonce), and prints "seconds S" for all K.
+ * The reference for bench/useonce-vs-dd's passes too, a fixed amount of
+ * work instead of a time, what useonce's streamer does and nothing more:
+ * `mmap-reader --passes K FILE` maps FILE, reads one byte of every page,
+ * unmaps, K times; `mmap-reader --read-passes K BLOCK FILE` read()s FILE in
+ * BLOCK-byte calls into a page-aligned buffer from offset 0 to its end, K
+ * times on one descriptor (lseek between). No fadvise (what leaves memory
+ * is reclaim's choice, as in useonce). Prints one line per pass,
+ * "pass I seconds S storage_bytes B" (B: getrusage's ru_inblock x 512, the
+ * bytes this process read from storage, readahead included), then
+ * "seconds S storage_bytes B" for all K.
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -21,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -72,28 +79,59 @@ static int reader(const char *file, double secs, int out)
 	return 0;
 }
 
-/* useonce's passes: K whole-file mapped passes, timed together */
-static int passes(const char *file, int k)
+static long long inblock(void)
+{
+	struct rusage r;
+
+	getrusage(RUSAGE_SELF, &r);
+	return r.ru_inblock;
+}
+
+/* useonce's passes: K whole-file passes, mapped (block 0) or by read() of
+ * block bytes, each timed on its own as useonce's streamer times them */
+static int passes(const char *file, int k, size_t block)
 {
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE), size;
 	struct stat st;
-	double start;
+	double total = 0;
+	long long in_total = 0;
+	char *buf = NULL;
 	int fd = open(file, O_RDONLY);
 
 	if (fd < 0 || fstat(fd, &st))
 		return perror(file), 1;
-	size = (size_t)st.st_size / pg * pg;
-	start = now();
+	if (block && posix_memalign((void **)&buf, 4096, block))
+		return perror("posix_memalign"), 1;
+	size = (size_t)st.st_size;
 	for (int i = 0; i < k; i++) {
-		const volatile unsigned char *p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+		long long in0 = inblock();
+		double t0 = now(), t;
 
-		if (p == MAP_FAILED)
-			return perror("mmap"), 1;
-		for (size_t off = 0; off < size; off += pg)
-			(void)p[off];
-		munmap((void *)p, size);
+		if (block) {
+			ssize_t r;
+
+			if (lseek(fd, 0, SEEK_SET) < 0)
+				return perror("lseek"), 1;
+			while ((r = read(fd, buf, block)) > 0)
+				;
+			if (r < 0)
+				return perror("read"), 1;
+		} else if (size) {
+			const volatile unsigned char *p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+
+			if (p == MAP_FAILED)
+				return perror("mmap"), 1;
+			for (size_t off = 0; off < size; off += pg)
+				(void)p[off];
+			munmap((void *)p, size);
+		}
+		t = now() - t0;
+		total += t;
+		in_total += inblock() - in0;
+		printf("pass %d seconds %.6f storage_bytes %lld\n", i + 1, t, (inblock() - in0) * 512);
 	}
-	printf("seconds %.6f\n", now() - start);
+	printf("seconds %.6f storage_bytes %lld\n", total, in_total * 512);
+	free(buf);
 	return 0;
 }
 
@@ -104,9 +142,12 @@ int main(int argc, char **argv)
 	FILE *f;
 
 	if (argc == 4 && !strcmp(argv[1], "--passes") && atoi(argv[2]) > 0)
-		return passes(argv[3], atoi(argv[2]));
+		return passes(argv[3], atoi(argv[2]), 0);
+	if (argc == 5 && !strcmp(argv[1], "--read-passes") && atoi(argv[2]) > 0 && atoi(argv[3]) > 0)
+		return passes(argv[4], atoi(argv[2]), (size_t)atoi(argv[3]));
 	if (argc < 3 || (secs = atof(argv[1])) <= 0) {
-		fprintf(stderr, "usage: mmap-reader SECONDS FILE...\n");
+		fprintf(stderr, "usage: mmap-reader SECONDS FILE... | --passes K FILE | "
+			"--read-passes K BLOCK FILE\n");
 		return 2;
 	}
 	if (pipe(pfd))

@@ -5,7 +5,8 @@
 # a real sparse file; the results checked against the details; a mounter
 # killed and a mount that fails fail their op only; SIGKILL of lrubench
 # leaves no mount (the namespace goes with the last process) and the next
-# run removes its memcgs; the bad inputs with their exit codes.
+# run removes its memcgs; profile = reclaim's mm_shrink_slab latency; the
+# bad inputs with their exit codes.
 # run-tests: timeout=600
 
 SK=(-w shrinkers --quick --set global.warmup=0 --set shrinkers.memcgs=4 --set shrinkers.mounters=2
@@ -88,6 +89,51 @@ assert any(x["title"] == "shrinkers sys CPU %" for x in d["tables"]), [x["title"
 PY
   grep -q "still in the mount table" "$T/err" && fail "mounts left after detaching: $(cat "$T/err")"
   [ ! -d "$(sk_cg $pid)" ] || fail "memcgs of the run left"
+  assert_no_leaks
+}
+
+# profile = reclaim on shrinkers (the suite's profile): the profile pass
+# traces vmscan:mm_shrink_slab_start/end while the presser holds the parent
+# at its limit, so reclaim calls the child memcgs' shrinkers: the "shrink
+# slab" stall count and p50/p99/max tables have samples, they match the
+# histogram in the details, and the workload's tasks are among those that
+# stalled (the trace is system-wide: other tasks may be there too).
+test_shrinkers_profile_reclaim_records_shrink_slab_latency() {
+  need_root
+  need_cmd unshare util-linux
+  unshare -m --propagation private sh -c 'mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null &&
+    test -e /sys/kernel/tracing/events/vmscan/mm_shrink_slab_start/id' ||
+    skip "no vmscan:mm_shrink_slab_start tracepoint"
+  expect_exit 0 "$LRUBENCH" run "${SK[@]}" -i 1 -o "$T/r" --label p --set shrinkers.runtime=3s \
+    --set "global.workdir=$T/work" --profile reclaim
+  python3 - "$T/r/p" <<'PY' || fail "shrink slab latency"
+import json, sys
+d = json.load(open(sys.argv[1] + "/shrinkers.json"))
+t = {x["title"]: x for x in d["tables"]}
+step = "memcgs-4-mounters-2"
+one = lambda title: {o["op"]: o["samples"] for o in t[title]["ops"]}[step]
+for title, unit in (("shrinkers shrink slab stalls", "count"),
+                    ("shrinkers shrink slab stall us p50", "us"),
+                    ("shrinkers shrink slab stall us p99", "us"),
+                    ("shrinkers shrink slab stall us max", "us")):
+    assert title in t, (title, sorted(t))
+    assert t[title]["explains"] is True and t[title]["unit"] == unit, t[title]
+    assert len(one(title)) == 1, (title, one(title))
+n = one("shrinkers shrink slab stalls")[0]
+p50, p99, mx = (one("shrinkers shrink slab stall us " + s)[0] for s in ("p50", "p99", "max"))
+assert n > 0 and 0 < p50 <= p99 <= mx, (n, p50, p99, mx)
+# the timed tables keep the timed iteration only
+assert len({o["op"]: o["samples"] for o in t["shrinkers mount+umount ops/s"]["ops"]}[step]) == 1
+[p] = [x["profile"] for x in d["details"] if "profile" in x]
+assert p["kind"] == "reclaim" and p["status"] == "ok", p
+rl = p["reclaim_latency"]
+assert "mm_shrink_slab_start" in rl["tracepoints"] and "mm_shrink_slab_end" in rl["tracepoints"], rl
+op = {o["name"]: o for o in rl["ops"]}["shrink slab"]
+assert op["count"] == n and sum(b[2] for b in op["buckets"]) == n, op
+assert op["p99_us"] == p99 and op["max_us"] == mx, op
+# the presser's (or a mounter's) reclaim walked the children's shrinkers
+assert any(x["comm"].startswith("lrb-") for x in op["tasks"]), op["tasks"]
+PY
   assert_no_leaks
 }
 

@@ -70,6 +70,18 @@ for step in steps:
     assert x["counter_source"]["workingset_refault"] == "memory.stat of the memcg", x["counter_source"]
     assert x["passes"][1]["workingset_refault"] > 0, (step, x["passes"])
     assert x["memcg_workingset_refault"] >= x["passes"][1]["workingset_refault"], x
+    # the cache state is measured, not assumed: the iteration started cold
+    # (the drop left no more than a readahead window's worth), the memcg
+    # held at most its limit of the file after each pass, and what was
+    # evicted came back from storage (real blocks: refaults do I/O)
+    assert x["io_accounting"] is True, x
+    assert 0 <= x["resident_at_start_bytes"] <= size // 100, x["resident_at_start_bytes"]
+    for i, p in enumerate(x["passes"], 1):
+        assert p["resident_after_bytes"] <= 32 << 20, (step, i, p)
+        mb = t["useonce MB read from storage per pass"]["%s-pass-%d" % (step, i)][0]
+        assert abs(mb - p["storage_bytes"] / 1e6) < 1e-9, (step, i, mb, p)
+    assert x["passes"][0]["storage_bytes"] >= size * 9 // 10, (step, x["passes"][0])
+    assert x["passes"][1]["storage_bytes"] >= size // 2, (step, x["passes"][1])
 PY
   [ -z "$(uo_files_left "$w")" ] || fail "data files left: $(uo_files_left "$w")"
   assert_no_leaks

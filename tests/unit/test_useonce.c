@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* useonce's parts that need no root: the disk need and its check (a folder
  * not made yet answers by its parent; tmpfs refused), the data file (real
- * blocks, not holes; never over an existing file), the counter lookup, and
- * the streamer's passes run in this process on a small file. */
+ * blocks, not holes; never over an existing file), the counter lookup, the
+ * page-cache residency the streamer measures, and the streamer's passes run
+ * in this process on a small file. */
 #include "unit.h"
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 #include "workloads/useonce/data_file.h"
 #include "workloads/useonce/tasks.h"
@@ -138,6 +140,10 @@ static void stream_passes(void **state)
 			assert_int_equal(res->pass[p].bytes, size);
 			assert_true(res->pass[p].elapsed > 0);
 		}
+		/* the cache state measured: every byte of a file this small is
+		 * cached after a pass (the memcg here has no limit) */
+		assert_true(res->resident_known);
+		assert_int_equal(res->pass[2].resident_after, size);
 		/* no memory.stat given: the machine's counters */
 		assert_int_equal(res->source[UO_PGACTIVATE], UO_SRC_VMSTAT);
 	}
@@ -156,6 +162,58 @@ static void stream_passes(void **state)
 	free(res);
 }
 
+/* mincore residency: nothing of a file written and dropped (on a disk:
+ * tmpfs keeps its pages), every byte once read, the partial last page
+ * counted by its bytes, and nothing again after POSIX_FADV_DONTNEED */
+static void resident_bytes(void **state)
+{
+	char *dir = disk_dir(), *path, buf[4096];
+	uint64_t size = (2u << 20) + 100, n = 1;
+	struct statfs sf;
+	double secs;
+	bool disk;
+	int fd;
+
+	(void)state;
+	if (!dir)
+		skip();
+	path = xasprintf("%s/data", dir);
+	assert_int_equal(uo_file_write(path, size, 3, &secs), WL_OK);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(fstatfs(fd, &sf), 0);
+	disk = sf.f_type != 0x01021994;   /* TMPFS_MAGIC */
+	assert_int_equal(uo_resident_bytes(fd, size, &n), 0);
+	if (disk)
+		assert_int_equal(n, 0);
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	assert_int_equal(uo_resident_bytes(fd, size, &n), 0);
+	assert_int_equal(n, size);
+	/* a prefix: whole pages of it */
+	assert_int_equal(uo_resident_bytes(fd, 8192, &n), 0);
+	assert_int_equal(n, 8192);
+	if (disk) {
+		assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+		assert_int_equal(uo_resident_bytes(fd, size, &n), 0);
+		assert_true(n < size / 10);
+	}
+	/* not a file that can be mapped */
+	{
+		int p[2];
+
+		assert_int_equal(pipe(p), 0);
+		assert_int_equal(uo_resident_bytes(p[0], 4096, &n), -1);
+		close(p[0]);
+		close(p[1]);
+	}
+	close(fd);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -164,6 +222,7 @@ int main(void)
 		cmocka_unit_test(file_write),
 		cmocka_unit_test(stat_lookup),
 		cmocka_unit_test(stream_passes),
+		cmocka_unit_test(resident_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

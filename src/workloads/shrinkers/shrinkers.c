@@ -16,7 +16,9 @@
  * Tables: mount+umount ops/s; mount and umount latency p50/p99/max (op
  * "p99-memcgs-100-mounters-2": x axis mounters, a series per statistic and
  * N); reclaim pages/s below the parent. sys CPU % is the run layer's CPU
- * split; `--profile cpu` shows where the kernel spent it.
+ * split; `--profile cpu` shows where the kernel spent it, and `--profile
+ * reclaim` (the suite's: profile/reclaim_latency.h, nothing of ours) times
+ * each shrinker scan the parent's reclaim makes (mm_shrink_slab_start/end).
  *
  * Every mount lives in the run's private mount namespace (core/mount_ns.h)
  * and is detached by one cleanup entry on every exit path; SIGKILL takes the

@@ -116,6 +116,44 @@ static int64_t mmap_pass(int fd, size_t size)
 	return (int64_t)size;
 }
 
+/* a window of 1 GiB of 4 KiB pages: a 256 KiB vector */
+#define UO_MINCORE_WINDOW (1ULL << 30)
+
+int uo_resident_bytes(int fd, uint64_t size, uint64_t *bytes)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char *vec = xmalloc(UO_MINCORE_WINDOW / pg);
+	uint64_t n = 0;
+
+	for (uint64_t off = 0; off < size; off += UO_MINCORE_WINDOW) {
+		size_t len = size - off < UO_MINCORE_WINDOW ? (size_t)(size - off) : (size_t)UO_MINCORE_WINDOW;
+		size_t pages = (len + pg - 1) / pg;
+		void *p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, (off_t)off);
+		int r;
+
+		if (p == MAP_FAILED) {
+			free(vec);
+			return -1;
+		}
+		r = mincore(p, len, vec);
+		munmap(p, len);
+		if (r) {
+			free(vec);
+			return -1;
+		}
+		for (size_t i = 0; i < pages; i++)
+			if (vec[i] & 1) {
+				/* the last page counts the bytes of the file in it */
+				uint64_t at = off + (uint64_t)i * pg;
+
+				n += size - at < pg ? size - at : pg;
+			}
+	}
+	free(vec);
+	*bytes = n;
+	return 0;
+}
+
 int uo_stream_main(void *arg)
 {
 	struct uo_stream_arg *a = arg;
@@ -132,6 +170,8 @@ int uo_stream_main(void *arg)
 		goto fail;
 	}
 	counters_read(a->memory_stat, res->source, c0);
+	res->io_accounting = access("/proc/self/io", R_OK) == 0;
+	res->resident_known = uo_resident_bytes(fd, (uint64_t)sb.st_size, &res->resident_start) == 0;
 	for (unsigned p = 0; p < a->passes && p < UO_MAX_PASSES; p++) {
 		struct uo_pass *ps = &res->pass[p];
 		struct rusage r0, r1;
@@ -152,6 +192,10 @@ int uo_stream_main(void *arg)
 		ps->bytes = (uint64_t)got;
 		ps->majflt = (uint64_t)(r1.ru_majflt - r0.ru_majflt);
 		ps->minflt = (uint64_t)(r1.ru_minflt - r0.ru_minflt);
+		ps->storage_bytes = (uint64_t)(r1.ru_inblock - r0.ru_inblock) * 512;
+		if (res->resident_known &&
+		    uo_resident_bytes(fd, (uint64_t)sb.st_size, &ps->resident_after))
+			res->resident_known = false;
 		for (int c = 0; c < UO_NCOUNTERS; c++) {
 			ps->count[c] = c1[c] >= c0[c] ? c1[c] - c0[c] : 0;
 			c0[c] = c1[c];

@@ -10,8 +10,12 @@
  *   asked about), or by mmap (map the file read-only, read one byte of every
  *   page, unmap; iozone -B's access). Per pass it records the wall time, its
  *   own user and system CPU time (getrusage, as time(1)'s "Percent of CPU this
- *   job got"), its faults and the LRU counters before and after (untimed,
- *   between passes);
+ *   job got"), its faults, the bytes it read from storage (getrusage's
+ *   ru_inblock: task I/O accounting, readahead included, since the reader
+ *   issues it) and the LRU counters before and after; and before the first
+ *   pass and after each, how much of the file is in the page cache (mincore:
+ *   the cache state an iteration claims, "cold", is measured, not assumed).
+ *   All of it untimed, between passes;
  * the protected set, a working set of a fixed size (anonymous memory, or a
  *   mapping of a file of real data so that a page pushed out is a real major
  *   fault), touched page by page in a loop with a pause between sweeps until
@@ -37,6 +41,8 @@ enum { UO_SRC_NONE, UO_SRC_MEMCG, UO_SRC_VMSTAT };
 struct uo_pass {
 	double elapsed, user, sys;        /* seconds */
 	uint64_t bytes, majflt, minflt;
+	uint64_t storage_bytes;           /* read from storage during the pass (ru_inblock x 512) */
+	uint64_t resident_after;          /* bytes of the file in the page cache after it */
 	uint64_t count[UO_NCOUNTERS];     /* delta over the pass */
 };
 
@@ -44,6 +50,9 @@ struct uo_stream_result {
 	int err;                          /* errno of what failed, 0 when fine */
 	unsigned done;                    /* passes finished */
 	int source[UO_NCOUNTERS];         /* UO_SRC_* */
+	bool io_accounting;               /* the kernel counts a task's storage reads (/proc/self/io) */
+	bool resident_known;              /* mincore answered: resident_* are valid */
+	uint64_t resident_start;          /* bytes of the file in the page cache before pass 1 */
 	struct uo_pass pass[UO_MAX_PASSES];
 };
 
@@ -75,6 +84,11 @@ struct uo_protect_arg {
 /* "KEY VALUE" at the start of a line of text (memory.stat, /proc/vmstat):
  * true with *v; false when no line has exactly that key */
 bool uo_stat_lookup(const char *text, const char *key, uint64_t *v);
+
+/* Bytes of the first size bytes of the open file fd that are in the page
+ * cache (mincore of a read-only mapping, a window at a time: nothing is
+ * faulted in); 0 with *bytes, or -1 with errno. */
+int uo_resident_bytes(int fd, uint64_t size, uint64_t *bytes);
 
 /* child bodies (core/child.h fn): 0, or 1 with res->err set */
 int uo_stream_main(void *stream_arg);

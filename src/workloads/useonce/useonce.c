@@ -17,8 +17,12 @@
  *
  * Tables: elapsed s, CPU % and MB/s of all passes (op = step) and of each
  * pass (op "<step>-pass-N", x axis pass), the LRU counters of each pass as
- * rates, the protected set's major faults and touch p99; the run layer adds
+ * rates, the MB each pass read from storage (what the page cache did not
+ * hold), the protected set's major faults and touch p99; the run layer adds
  * the vmstat and memcg rates of the whole iteration (wl_memcg_report).
+ * The streamer measures the cache state too: the bytes of the file in the
+ * page cache before its first pass and after each (details); an iteration
+ * that did not start cold says so.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -60,7 +64,7 @@ struct useonce_opts {
 enum {
 	T_ELAPSED, T_CPU, T_MBPS, T_PASS_ELAPSED, T_PASS_CPU, T_PASS_MBPS,
 	T_RATE0,                       /* + UO_* counter */
-	T_PROT_MAJFLT = T_RATE0 + UO_NCOUNTERS, T_PROT_P99,
+	T_PROT_MAJFLT = T_RATE0 + UO_NCOUNTERS, T_PROT_P99, T_PASS_STORAGE,
 };
 
 #define NO_AXIS { NULL, NULL }
@@ -78,6 +82,7 @@ static const struct table_def useonce_tables[] = {
 	[T_RATE0 + UO_ACTIVATE] = { "useonce workingset_activate/s per pass", "pages/s", BETTER_LOWER, PASS_AXIS },
 	[T_PROT_MAJFLT] = { "useonce protected set major faults", "faults", BETTER_LOWER, NO_AXIS },
 	[T_PROT_P99] = { "useonce protected set touch p99", "us", BETTER_LOWER, NO_AXIS },
+	[T_PASS_STORAGE] = { "useonce MB read from storage per pass", "MB", BETTER_LOWER, PASS_AXIS },
 	{ NULL, NULL, 0 },
 };
 
@@ -323,6 +328,22 @@ static int drop_file(const char *path)
 	return 0;
 }
 
+/* An iteration is meant to start cold (drop_file): say so when the
+ * streamer found more than 1% of the file cached before its first pass
+ * (another reader of the file, a drop that could not drop). */
+static void warn_not_cold(struct wl_ctx *ctx, size_t step, const struct uo_stream_result *r)
+{
+	struct useonce_state *st = ctx->priv;
+	char a[32];
+
+	if (!r->resident_known || r->resident_start <= st->file_size / 100)
+		return;
+	format_size(r->resident_start, a, sizeof(a));
+	warning("useonce: %s: %s of the data file (%.0f%%) was in the page cache before the first pass: "
+		"the iteration did not start cold", ctx->steps[step], a,
+		100.0 * (double)r->resident_start / (double)st->file_size);
+}
+
 /* What the tasks report, in memory shared with them. */
 struct uo_shared {
 	struct uo_stream_result stream;
@@ -350,8 +371,13 @@ static void add_details(struct wl_samples *s, struct wl_ctx *ctx, const struct u
 	json_object_object_add(d, "memcg_limit", json_object_new_int64((int64_t)o->memcg_limit));
 	json_object_object_add(d, "how", json_object_new_string(
 		"the streamer times each whole-file pass itself (CLOCK_MONOTONIC) and takes its own CPU "
-		"time from getrusage (user + sys over elapsed: time(1)'s percent of CPU); LRU counters "
-		"read between passes, untimed"));
+		"time from getrusage (user + sys over elapsed: time(1)'s percent of CPU) and the bytes "
+		"it read from storage (ru_inblock x 512: task I/O accounting, readahead included); LRU "
+		"counters and the file's bytes in the page cache (mincore) read between passes, untimed"));
+	json_object_object_add(d, "io_accounting", json_object_new_boolean(sh->stream.io_accounting));
+	if (sh->stream.resident_known)
+		json_object_object_add(d, "resident_at_start_bytes",
+				       json_object_new_int64((int64_t)sh->stream.resident_start));
 	for (unsigned p = 0; p < sh->stream.done; p++) {
 		const struct uo_pass *ps = &sh->stream.pass[p];
 		json_object *j = json_object_new_object();
@@ -362,6 +388,11 @@ static void add_details(struct wl_samples *s, struct wl_ctx *ctx, const struct u
 		json_object_object_add(j, "bytes", json_object_new_int64((int64_t)ps->bytes));
 		json_object_object_add(j, "majflt", json_object_new_int64((int64_t)ps->majflt));
 		json_object_object_add(j, "minflt", json_object_new_int64((int64_t)ps->minflt));
+		if (sh->stream.io_accounting)
+			json_object_object_add(j, "storage_bytes", json_object_new_int64((int64_t)ps->storage_bytes));
+		if (sh->stream.resident_known)
+			json_object_object_add(j, "resident_after_bytes",
+					       json_object_new_int64((int64_t)ps->resident_after));
 		for (int c = 0; c < UO_NCOUNTERS; c++)
 			json_object_object_add(j, uo_counter_names[c], json_object_new_int64((int64_t)ps->count[c]));
 		json_object_array_add(passes, j);
@@ -421,6 +452,8 @@ static void add_samples(struct wl_samples *s, struct wl_ctx *ctx, size_t step, c
 		for (int c = 0; c < UO_NCOUNTERS; c++)
 			if (sh->stream.source[c] != UO_SRC_NONE)
 				wl_sample(s, T_RATE0 + c, op, ps->elapsed > 0 ? (double)ps->count[c] / ps->elapsed : 0);
+		if (sh->stream.io_accounting)
+			wl_sample(s, T_PASS_STORAGE, op, (double)ps->storage_bytes / 1e6);
 	}
 	wl_sample(s, T_ELAPSED, name, el);
 	wl_sample(s, T_CPU, name, el > 0 ? 100.0 * cpu / el : 0);
@@ -555,6 +588,7 @@ static enum wl_status useonce_run_step(struct wl_ctx *ctx, size_t step, struct w
 		goto out;
 	}
 	child_set_stop(&ps);
+	warn_not_cold(ctx, step, &sh->stream);
 	add_samples(s, ctx, step, sh);
 	{
 		double el = 0, mbps;
