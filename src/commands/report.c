@@ -189,8 +189,10 @@ static int add_figures(const struct comparison *c, struct strbuf *out)
 			free(text);
 		}
 		if (all > LETTER_LEVEL_FIGURES) {
-			char *more = xasprintf("(%zu more level figures of ops that changed significantly "
-					       "left out; lrubench plot draws them.)", all - LETTER_LEVEL_FIGURES);
+			size_t n = all - LETTER_LEVEL_FIGURES;
+			char *more = xasprintf("(%zu more level figure%s of ops that changed significantly "
+					       "left out; lrubench plot draws %s.)", n, n == 1 ? "" : "s",
+					       n == 1 ? "it" : "them");
 
 			strbuf_addstr(out, "\n");
 			email_add_wrapped(out, "", "", more);

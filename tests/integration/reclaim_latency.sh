@@ -32,7 +32,11 @@ dead_instances() {
 test_reclaim_profile_memcg_stalls() {
   need_reclaim_tracepoints
   expect_exit 0 "$LRUBENCH" run "${RQUICK[@]}" -o "$T/r" --label a --profile reclaim
-  python3 - "$T/r/a/readtwice.json" <<'EOF' || fail "reclaim latency results"
+  local kthreads=no   # does this kernel have the kswapd and kcompactd tracepoints?
+  in_tracefs 'test -e events/vmscan/mm_vmscan_kswapd_wake/id && test -e events/vmscan/mm_vmscan_wakeup_kswapd/id &&
+    test -e events/compaction/mm_compaction_kcompactd_sleep/id && test -e events/compaction/mm_compaction_wakeup_kcompactd/id' &&
+    kthreads=yes
+  python3 - "$T/r/a/readtwice.json" "$kthreads" <<'EOF' || fail "reclaim latency results"
 import json, sys
 d = json.load(open(sys.argv[1]))
 t = {x["title"]: x for x in d["tables"]}
@@ -59,6 +63,25 @@ op = {o["name"]: o for o in rl["ops"]}["memcg reclaim"]
 assert op["count"] == n and sum(b[2] for b in op["buckets"]) == n, op
 assert op["p99_us"] == p99 and op["max_us"] == mx
 assert op["tasks"] and op["tasks"][0]["max_us"] <= mx and op["tasks"][0]["count"] > 0, op["tasks"]
+# kswapd and kcompactd beside them, each saying what it measures; their wakeups counted
+if sys.argv[2] != "yes":
+    assert "mm_vmscan_kswapd_wake" not in rl["tracepoints"]
+    sys.exit(0)
+ops = {o["name"]: o for o in rl["ops"]}
+for name, begin in (("kswapd wake-to-sleep", "mm_vmscan_kswapd_wake"),
+                    ("kcompactd wake-to-sleep", "mm_compaction_kcompactd_wake")):
+    o = ops[name]
+    assert o["begin"] == begin and o["measures"] and o["periods"] == "periods", o
+    assert sum(b[2] for b in o["buckets"]) == o["count"] and o["begins"] >= o["count"], o
+    assert t["readtwice %s periods" % name]["ops"][0]["samples"] == [o["count"]], name
+w = {x["name"]: x["count"] for x in rl["wakeups"]}
+assert set(w) == {"kswapd wakeup requests", "kcompactd wakeup requests"}, w
+assert t["readtwice kswapd wakeup requests"]["ops"][0]["samples"] == [w["kswapd wakeup requests"]]
+# kcompactd sleeps again at least every 500 ms with proactive compaction on: after a wake
+# (a period) or a timeout (a lone end, its normal, not unpaired); the pass is 2 s
+if int(open("/proc/sys/vm/compaction_proactiveness").read()) > 0:
+    o = ops["kcompactd wake-to-sleep"]
+    assert o["lone_ends"] + o["count"] >= 1, o
 EOF
   python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["profile"]; assert p["kind"] == "reclaim" and "memcg reclaim" in p["reclaim_pairs"], p' \
     "$T/r/a/run.json" || fail "run.json's profile"
@@ -100,6 +123,8 @@ test_reclaim_profile_tracepoints_missing() {
   assert_grep_err "profile=reclaim: none of its tracepoints is on this kernel"
   assert_grep_err "memcg reclaim (vmscan/mm_vmscan_memcg_reclaim_begin): not available on this kernel"
   assert_grep_err "compaction (compaction/mm_compaction_begin): not available on this kernel"
+  assert_grep_err "kswapd wake-to-sleep (vmscan/mm_vmscan_kswapd_wake): not available on this kernel"
+  assert_grep_err "kcompactd wakeup requests (compaction/mm_compaction_wakeup_kcompactd): not available"
   assert_no_file "$T/r/m"
   LRUBENCH_TRACEFS=$T/fake-tracefs expect_exit 3 "$LRUBENCH" run --dry-run "${RQUICK[@]}" -o "$T/r" --label m --profile reclaim
   assert_grep_err "not available on this kernel"
