@@ -150,7 +150,8 @@ static int one_figure(const struct comparison *c, const struct cmp_workload *w, 
 	struct strbuf dat = STRBUF_INIT, gp = STRBUF_INIT;
 	const char **names = xcalloc(nl, sizeof(*names));
 	char **titles = xcalloc(nl, sizeof(*titles));
-	double xmin = INFINITY, xmax = 0;
+	double xmin = INFINITY, xmax = 0, ylo = INFINITY, yhi = -INFINITY;
+	size_t ny = 0;
 	char *wslug = NULL, *pslug = NULL, *sslug = NULL, *want = NULL, *base = NULL, *title = NULL,
 	     *ylabel = NULL;
 	int ret = 0;
@@ -183,6 +184,11 @@ static int one_figure(const struct comparison *c, const struct cmp_workload *w, 
 			strbuf_addf(&dat, " %.6g %.6f %llu %.6g %.6g\n", x,
 				    100.0 * (double)m[l].count[i] / (double)m[l].total,
 				    (unsigned long long)m[l].count[i], m[l].lo[i], m[l].hi[i]);
+			double pct = 100.0 * (double)m[l].count[i] / (double)m[l].total;
+
+			ylo = pct < ylo ? pct : ylo;
+			yhi = pct > yhi ? pct : yhi;
+			ny++;
 			xmin = x < xmin ? x : xmin;
 			xmax = x > xmax ? x : xmax;
 		}
@@ -217,6 +223,10 @@ static int one_figure(const struct comparison *c, const struct cmp_workload *w, 
 		f.sweep = f.log2 = f.from_zero = true;
 		f.x = x;
 		f.nx = nx;
+		/* the y range of the shares drawn (plot_gp_yrange), not an empty [0:1] */
+		f.ny = ny;
+		f.ylo = ylo;
+		f.yhi = yhi;
 		f.labels = (const char *const *)titles;
 		f.nlabels = blocks;
 		plot_txt_render(&gp, &f);

@@ -106,6 +106,8 @@ EOF
     assert_grep "reclaim-latency-memcg-reclaim" "$T/fig/index.md"
     expect_exit 0 "$LRUBENCH" plot --format txt "$T/r" -o "$T/txt"
     assert_grep "memcg reclaim stall latency" "$T/txt/readtwice-reclaim-latency-memcg-reclaim-memcgs-1.txt"
+    grep -Eq '^ +[0-9.]+ [|+].*A' "$T/txt/readtwice-reclaim-latency-memcg-reclaim-memcgs-1.txt" ||
+      fail "no point inside the txt histogram"
     # the cover letter carries one, in text
     expect_exit 0 "$LRUBENCH" report "$T/r/a" "$T/r/b"
     assert_grep "Figure [0-9]*: readtwice memcgs-1: memcg reclaim stall latency histogram" "$T/out"
@@ -135,6 +137,34 @@ test_reclaim_profile_tracepoints_missing() {
   if in_tracefs 'test -e events/vmscan/mm_vmscan_memcg_reclaim_begin/id'; then
     assert_grep "profile=reclaim *yes *stall latencies of .*memcg reclaim" "$T/out"
   fi
+}
+
+# plot's histograms from made-up details (no root): a pair's own words (kswapd's periods,
+# not stalls) and, in txt, the points drawn inside the y range (it was [0:1] of percentages)
+test_reclaim_plot_words_and_points() {
+  need_cmd gnuplot gnuplot-nox
+  cp -r "$LRUBENCH_SRC/tests/fixtures/plot/results" "$T/res"
+  python3 - "$T/res/6.8.0-patched/readtwice.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d.setdefault("details", []).append({"step": "memcgs-1", "profile": {"kind": "reclaim", "status": "ok",
+    "reclaim_latency": {"ops": [
+        {"name": "kswapd wake-to-sleep", "periods": "periods", "histogram": "time", "count": 3,
+         "buckets": [[1000, 1090, 2], [100000, 109000, 1]]},
+        {"name": "memcg reclaim", "count": 2, "buckets": [[1, 1.09, 2]]}],
+    "wakeups": [{"name": "kswapd wakeup requests", "count": 4}]}}})
+json.dump(d, open(sys.argv[1], "w"))
+EOF
+  expect_exit 0 "$LRUBENCH" plot --format txt "$T/res" -o "$T/txt"
+  local k=$T/txt/readtwice-reclaim-latency-kswapd-wake-to-sleep-memcgs-1.txt
+  local m=$T/txt/readtwice-reclaim-latency-memcg-reclaim-memcgs-1.txt
+  assert_grep "kswapd wake-to-sleep time" "$k"
+  assert_grep "6.8.0-patched (3 periods)" "$k"
+  assert_grep "6.8.0-patched (2 stalls)" "$m"   # older results: a stall's words
+  local f
+  for f in "$k" "$m"; do
+    grep -Eq '^ +[0-9.]+ [|+].*A' "$f" || { cat "$f"; fail "$f: no point inside the plot"; }
+  done
 }
 
 # A results file whose histogram is cut short or made up: compare and plot
