@@ -5,9 +5,10 @@
  *
  * text: one plain-text block for a cover letter: the machine and the
  * kernels (run.json), what was run, compare's email tables and an ASCII
- * figure per throughput table (a table where higher is better) and, with
- * profile = reclaim, a workload's first reclaim latency histogram, all in 72
- * columns of ASCII. The figures are `plot --format txt` figures, made in a
+ * figure per throughput table (a table where higher is better), with
+ * profile = reclaim a workload's first reclaim latency histogram and, with
+ * the monitors, the levels over time of the level tables that changed
+ * significantly (at most LETTER_LEVEL_FIGURES), all in 72 columns of ASCII. The figures are `plot --format txt` figures, made in a
  * temporary folder that is removed on every exit path.
  * html: the same parts as one self-contained page for a browser
  * (compare/html.h), DIR/index.html, with every figure plot makes as an
@@ -38,6 +39,9 @@
 
 /* The largest figure text read back: 72x20 characters is 1.5 KB. */
 #define FIGURE_MAX (64 * 1024)
+/* The level figures a letter carries at most (of the ops whose level
+ * tables changed significantly; compare/plot.h): a letter is for what changed. */
+#define LETTER_LEVEL_FIGURES 2
 /* The largest SVG read back: gnuplot's figure of 100 ops x 10 labels is
  * about 200 KB. */
 #define SVG_MAX (16 << 20)
@@ -166,6 +170,35 @@ static int add_figures(const struct comparison *c, struct strbuf *out)
 			free(text);
 			break;
 		}
+	/* the monitors: the levels over time of what changed significantly */
+	{
+		const struct plot_figure *lv[LETTER_LEVEL_FIGURES];
+		size_t all = plot_level_figures_changed(c, &set, lv, LETTER_LEVEL_FIGURES);
+
+		for (size_t i = 0; i < all && i < LETTER_LEVEL_FIGURES; i++) {
+			char *text, *caption;
+			size_t len;
+
+			if (!(text = read_figure(dir.path, lv[i], PLOT_TXT, FIGURE_MAX, &len)))
+				goto out;
+			caption = xasprintf("Figure %d: %s (a level that changed significantly)", ++nfig,
+					    lv[i]->caption);
+			strbuf_addstr(out, "\n");
+			letter_figure(out, caption, text);
+			free(caption);
+			free(text);
+		}
+		if (all > LETTER_LEVEL_FIGURES) {
+			size_t n = all - LETTER_LEVEL_FIGURES;
+			char *more = xasprintf("(%zu more level figure%s of ops that changed significantly "
+					       "left out; lrubench plot draws %s.)", n, n == 1 ? "" : "s",
+					       n == 1 ? "it" : "them");
+
+			strbuf_addstr(out, "\n");
+			email_add_wrapped(out, "", "", more);
+			free(more);
+		}
+	}
 	ret = 0;
 out:
 	plot_set_release(&set);

@@ -869,6 +869,7 @@ static int emit_figure(const struct figspec *f, const char *kind, const char *ta
 	if (!ret) {
 		ALLOC_GROW(set->figs, set->n + 1, set->cap);
 		fig = &set->figs[set->n++];
+		memset(fig, 0, sizeof(*fig));
 		fig->base = base;
 		base = NULL;
 		fig->workload = xstrdup(f->pt->workload);
@@ -1106,6 +1107,7 @@ void plot_set_release(struct plot_set *set)
 		free(set->figs[i].table);
 		free(set->figs[i].kind);
 		free(set->figs[i].caption);
+		free(set->figs[i].op);
 	}
 	free(set->figs);
 	memset(set, 0, sizeof(*set));

@@ -44,6 +44,7 @@ struct plot_figure {
 	char *table;     /* table title */
 	char *kind;      /* scaling, scaling-<prefix>, bars, candles */
 	char *caption;   /* for index.md */
+	char *op;        /* the op a levels-<group> figure draws (plot_levels.c); else NULL */
 };
 
 struct plot_set {
@@ -69,6 +70,18 @@ int plot_write_figures(const struct comparison *c, const char *outdir,
 int plot_write_index(const struct comparison *c, const struct plot_set *set,
 		     const char *compare_text, const char *outdir);
 void plot_set_release(struct plot_set *set);
+
+/*
+ * The level figures for a letter (`report`, plot_levels.c): for each level
+ * table of the monitors (core/series.h) in which an op changed
+ * significantly against the baseline, that op's levels-<group> figure of
+ * set holding the table's level. Each figure once; the ops whose measured
+ * tables changed significantly too first, then the largest change of the
+ * level; at most max into out. Returns how many there are in all (more
+ * than max: the letter says how many it left out).
+ */
+size_t plot_level_figures_changed(const struct comparison *c, const struct plot_set *set,
+				  const struct plot_figure **out, size_t max);
 
 /* The `set terminal` lines for fmt (figure size as above). */
 void plot_gp_terminal(struct strbuf *sb, enum plot_format fmt);

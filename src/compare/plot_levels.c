@@ -133,9 +133,12 @@ static int group_figure(const struct comparison *c, const struct cmp_workload *w
 	title = xasprintf("%s %s: %s over the median iteration", w->name, op, groups[g].title);
 	strbuf_addstr(&gp, "set title ");
 	plot_gp_quote(&gp, title);
-	strbuf_addstr(&gp, "\nset xlabel 'seconds since the iteration started'\nset ylabel 'MB'\n"
-		      "set key below horizontal\nset grid ytics lc rgb \"#dddddd\"\n"
-		      "set border 3\nset tics nomirror\nset yrange [0:*]\nplot ");
+	strbuf_addstr(&gp, "\nset xlabel 'seconds since the iteration started'\nset ylabel 'MB'\n");
+	/* txt (a letter): one curve per legend line, each its own character,
+	 * no grid dots among them (plot_txt.h) */
+	strbuf_addstr(&gp, set->format == PLOT_TXT ? "set key outside below vertical Left reverse\n"
+		      : "set key below horizontal\nset grid ytics lc rgb \"#dddddd\"\n");
+	strbuf_addstr(&gp, "set border 3\nset tics nomirror\nset yrange [0:*]\nplot ");
 	for (size_t l = 0; l < c->nlabels; l++) {
 		double *v;
 
@@ -163,7 +166,9 @@ static int group_figure(const struct comparison *c, const struct cmp_workload *w
 				moved = true;
 			strbuf_addf(&gp, "%s\"%s.dat\" index %zu using 1:2 with lines lw 2 lc rgb \"#%06x\" dt %zu title ",
 				    block ? ", \\\n     " : "", base, block, line_rgb(l), k + 1);
-			t = xasprintf("%s: %s", c->labels[l].label, lv->what);
+			/* txt: a blank between the legend's sample and its text */
+			t = xasprintf("%s%s: %s", set->format == PLOT_TXT ? " " : "", c->labels[l].label,
+				      lv->what);
 			plot_gp_quote(&gp, t);
 			free(t);
 			block++;
@@ -183,6 +188,8 @@ static int group_figure(const struct comparison *c, const struct cmp_workload *w
 
 			ALLOC_GROW(set->figs, set->n + 1, set->cap);
 			f = &set->figs[set->n++];
+			memset(f, 0, sizeof(*f));
+			f->op = xstrdup(op);
 			f->base = base;
 			base = NULL;
 			f->workload = xstrdup(w->name);
@@ -226,4 +233,117 @@ int plot_level_figures(const struct comparison *c, const struct cmp_workload *w,
 	}
 	free(peak);
 	return ret;
+}
+
+/* ---- the figures a letter carries ---- */
+
+/* The group of the level table "<workload> <what> (peak|min|end)"; -1 when none. */
+static int group_of_table(const char *workload, const char *title)
+{
+	size_t n = strlen(workload);
+	const char *what = title + n + 1;
+
+	if (!series_level_title(workload, title))
+		return -1;
+	for (size_t g = 0; g < NGROUPS; g++)
+		for (size_t k = 0; k < 3 && groups[g].levels[k]; k++) {
+			size_t l = strlen(groups[g].levels[k]);
+
+			if (!strncmp(what, groups[g].levels[k], l) && !strncmp(what + l, " (", 2))
+				return (int)g;
+		}
+	return -1;
+}
+
+static bool changed(const struct comparison *c, const struct cmp_op *o, double *by)
+{
+	bool any = false;
+
+	for (size_t l = 1; l < c->nlabels; l++) {
+		const struct cmp_cell *cell = &o->cells[l];
+
+		if (cell->verdict != VERDICT_IMPROVEMENT && cell->verdict != VERDICT_REGRESSION)
+			continue;
+		any = true;
+		if (by && fabs(cell->pct[ROW_MEAN]) > *by)
+			*by = fabs(cell->pct[ROW_MEAN]);
+	}
+	return any;
+}
+
+/* Did a measured (not explaining) table of w change significantly in op? */
+static bool op_changed(const struct comparison *c, const struct cmp_workload *w, const char *op)
+{
+	for (size_t t = 0; t < w->ntables; t++) {
+		const struct cmp_table *tb = &w->tables[t];
+
+		if (tb->explains)
+			continue;
+		for (size_t o = 0; o < tb->nops; o++)
+			if (!strcmp(tb->ops[o].op, op) && changed(c, &tb->ops[o], NULL))
+				return true;
+	}
+	return false;
+}
+
+static const struct plot_figure *figure_of(const struct plot_set *set, const char *workload,
+					   const char *op, size_t g)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		const struct plot_figure *f = &set->figs[i];
+
+		if (f->op && !strcmp(f->op, op) && !strcmp(f->workload, workload) &&
+		    !strncmp(f->kind, "levels-", 7) && !strcmp(f->kind + 7, groups[g].slug))
+			return f;
+	}
+	return NULL;
+}
+
+size_t plot_level_figures_changed(const struct comparison *c, const struct plot_set *set,
+				  const struct plot_figure **out, size_t max)
+{
+	struct cand {
+		const struct plot_figure *f;
+		bool op_changed;
+		double by;
+	} *cs = NULL;
+	size_t n = 0, cap = 0;
+
+	for (size_t w = 0; w < c->nwls; w++)
+		for (size_t t = 0; t < c->wls[w].ntables; t++) {
+			const struct cmp_table *tb = &c->wls[w].tables[t];
+			int g = tb->explains ? group_of_table(c->wls[w].name, tb->title) : -1;
+
+			for (size_t o = 0; g >= 0 && o < tb->nops; o++) {
+				const struct plot_figure *f;
+				double by = 0;
+				size_t k;
+
+				if (!changed(c, &tb->ops[o], &by) ||
+				    !(f = figure_of(set, c->wls[w].name, tb->ops[o].op, (size_t)g)))
+					continue;
+				for (k = 0; k < n && cs[k].f != f; k++)
+					;
+				if (k == n) {
+					ALLOC_GROW(cs, n + 1, cap);
+					cs[n++] = (struct cand){ f, op_changed(c, &c->wls[w], tb->ops[o].op), by };
+				} else if (by > cs[k].by) {
+					cs[k].by = by;
+				}
+			}
+		}
+	/* insertion sort, stable: the op's measured change first, then the level's */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && (cs[j].op_changed > cs[j - 1].op_changed ||
+					    (cs[j].op_changed == cs[j - 1].op_changed && cs[j].by > cs[j - 1].by));
+		     j--) {
+			struct cand x = cs[j];
+
+			cs[j] = cs[j - 1];
+			cs[j - 1] = x;
+		}
+	for (size_t i = 0; i < n && i < max; i++)
+		out[i] = cs[i].f;
+	free(cs);
+	return n;
 }

@@ -98,6 +98,7 @@ int add_figure(struct plot_set *set, char *base, const char *workload, const cha
 
 	ALLOC_GROW(set->figs, set->n + 1, set->cap);
 	f = &set->figs[set->n++];
+	memset(f, 0, sizeof(*f));
 	f->base = base;
 	f->workload = xstrdup(workload);
 	f->table = xstrdup(table);

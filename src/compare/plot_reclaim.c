@@ -23,7 +23,24 @@ struct merged {
 
 struct key {
 	char *step, *pair;
+	/* the pair's words from the results ("stall latency", "stalls"; kswapd's
+	 * "time", "periods"), or those of a stall for older results */
+	char *histogram, *periods;
 };
+
+/* A word of the results' own for a title: a few lowercase words, else dflt. */
+static char *word_of(json_object *op, const char *key, const char *dflt)
+{
+	json_object *v;
+	const char *s;
+
+	if (!json_object_object_get_ex(op, key, &v) || !json_object_is_type(v, json_type_string))
+		return xstrdup(dflt);
+	s = json_object_get_string(v);
+	if (!*s || strlen(s) > 32 || strspn(s, "abcdefghijklmnopqrstuvwxyz -") != strlen(s))
+		return xstrdup(dflt);
+	return xstrdup(s);
+}
 
 static json_object *rl_ops(json_object *entry, const char **step)
 {
@@ -133,8 +150,10 @@ static int one_figure(const struct comparison *c, const struct cmp_workload *w, 
 	struct strbuf dat = STRBUF_INIT, gp = STRBUF_INIT;
 	const char **names = xcalloc(nl, sizeof(*names));
 	char **titles = xcalloc(nl, sizeof(*titles));
-	double xmin = INFINITY, xmax = 0;
-	char *wslug = NULL, *pslug = NULL, *sslug = NULL, *want = NULL, *base = NULL, *title = NULL;
+	double xmin = INFINITY, xmax = 0, ylo = INFINITY, yhi = -INFINITY;
+	size_t ny = 0;
+	char *wslug = NULL, *pslug = NULL, *sslug = NULL, *want = NULL, *base = NULL, *title = NULL,
+	     *ylabel = NULL;
 	int ret = 0;
 
 	for (size_t l = 0; l < nl && !ret; l++)
@@ -147,16 +166,17 @@ static int one_figure(const struct comparison *c, const struct cmp_workload *w, 
 	add_comment_text(&dat, k->step);
 	strbuf_addstr(&dat, " / ");
 	add_comment_text(&dat, k->pair);
-	strbuf_addstr(&dat, " stall latency (profile = reclaim; a step's passes added up)\n"
-		      "# columns: 1 bucket, 2 x (us, the bucket's geometric middle), 3 % of the label's "
-		      "stalls,\n#          4 stalls, 5 lo (us), 6 hi (us)\n"
-		      "# one block per label with stalls (gnuplot index 0, 1, ...)\n");
+	strbuf_addf(&dat, " %s (profile = reclaim; a step's passes added up)\n"
+		    "# columns: 1 bucket, 2 x (us, the bucket's geometric middle), 3 %% of the label's "
+		    "%s,\n#          4 %s, 5 lo (us), 6 hi (us)\n"
+		    "# one block per label with %s (gnuplot index 0, 1, ...)\n", k->histogram,
+		    k->periods, k->periods, k->periods);
 	for (size_t l = 0; l < nl; l++) {
 		if (!m[l].total)
 			continue;
 		strbuf_addf(&dat, "%s# label: ", blocks ? "\n\n" : "\n");
 		add_comment_text(&dat, c->labels[l].label);
-		strbuf_addf(&dat, " (%llu stalls)\n", (unsigned long long)m[l].total);
+		strbuf_addf(&dat, " (%llu %s)\n", (unsigned long long)m[l].total, k->periods);
 		for (size_t i = 0; i < m[l].n; i++) {
 			double x = m[l].lo[i] > 0 ? sqrt(m[l].lo[i] * m[l].hi[i]) : m[l].hi[i] / 2;
 
@@ -164,12 +184,17 @@ static int one_figure(const struct comparison *c, const struct cmp_workload *w, 
 			strbuf_addf(&dat, " %.6g %.6f %llu %.6g %.6g\n", x,
 				    100.0 * (double)m[l].count[i] / (double)m[l].total,
 				    (unsigned long long)m[l].count[i], m[l].lo[i], m[l].hi[i]);
+			double pct = 100.0 * (double)m[l].count[i] / (double)m[l].total;
+
+			ylo = pct < ylo ? pct : ylo;
+			yhi = pct > yhi ? pct : yhi;
+			ny++;
 			xmin = x < xmin ? x : xmin;
 			xmax = x > xmax ? x : xmax;
 		}
 		names[blocks] = c->labels[l].label;
-		titles[blocks] = xasprintf("%s (%llu stalls)", c->labels[l].label,
-					   (unsigned long long)m[l].total);
+		titles[blocks] = xasprintf("%s (%llu %s)", c->labels[l].label,
+					   (unsigned long long)m[l].total, k->periods);
 		blocks++;
 	}
 	if (!blocks)
@@ -179,7 +204,7 @@ static int one_figure(const struct comparison *c, const struct cmp_workload *w, 
 	sslug = plot_slug(k->step);
 	want = xasprintf("%s-reclaim-latency-%s-%s", wslug, pslug, sslug);
 	base = unique_base(set, want);
-	title = xasprintf("%s %s: %s stall latency", w->name, k->step, k->pair);
+	title = xasprintf("%s %s: %s %s", w->name, k->step, k->pair, k->histogram);
 	gp_header(&gp, base, set->format, c->labels, nl);
 	if (set->format == PLOT_TXT) {
 		double x[16];
@@ -192,11 +217,16 @@ static int one_figure(const struct comparison *c, const struct cmp_workload *w, 
 		memset(&f, 0, sizeof(f));
 		f.base = base;
 		f.title = title;
-		f.ylabel = "% of stalls";
-		f.xlabel = "stall (us, log)";
+		ylabel = xasprintf("%% of %s", k->periods);
+		f.ylabel = ylabel;
+		f.xlabel = strcmp(k->periods, "stalls") ? "period (us, log)" : "stall (us, log)";
 		f.sweep = f.log2 = f.from_zero = true;
 		f.x = x;
 		f.nx = nx;
+		/* the y range of the shares drawn (plot_gp_yrange), not an empty [0:1] */
+		f.ny = ny;
+		f.ylo = ylo;
+		f.yhi = yhi;
 		f.labels = (const char *const *)titles;
 		f.nlabels = blocks;
 		plot_txt_render(&gp, &f);
@@ -205,8 +235,11 @@ static int one_figure(const struct comparison *c, const struct cmp_workload *w, 
 
 		strbuf_addstr(&gp, "set title ");
 		plot_gp_quote(&gp, title);
-		strbuf_addstr(&gp, " font \",14\"\nset xlabel 'stall (us, log scale; buckets of 2^(1/8))'\n"
-			      "set ylabel '% of the label''s stalls'\nset logscale x 10\nset yrange [0:*]\n"
+		strbuf_addf(&gp, " font \",14\"\nset xlabel '%s (us, log scale; buckets of 2^(1/8))'\n"
+			    "set ylabel ", strcmp(k->periods, "stalls") ? "period" : "stall");
+		ylabel = xasprintf("%% of the label's %s", k->periods);
+		plot_gp_quote(&gp, ylabel);
+		strbuf_addstr(&gp, "\nset logscale x 10\nset yrange [0:*]\n"
 			      "set key top right\nset grid xtics ytics lc rgb \"#dddddd\"\n"
 			      "set border 3\nset tics nomirror\nplot ");
 		for (size_t l = 0; l < nl; l++) {
@@ -221,9 +254,9 @@ static int one_figure(const struct comparison *c, const struct cmp_workload *w, 
 	}
 	ret = write_pair(outdir, base, &dat, &gp);
 	if (!ret) {
-		char *table = xasprintf("%s stall latency", k->pair);
-		char *cap = xasprintf("%s %s: %s stall latency histogram (profile = reclaim), labels overlaid",
-				      w->name, k->step, k->pair);
+		char *table = xasprintf("%s %s", k->pair, k->histogram);
+		char *cap = xasprintf("%s %s: %s %s histogram (profile = reclaim), labels overlaid",
+				      w->name, k->step, k->pair, k->histogram);
 
 		add_figure(set, base, w->name, table, "reclaim-latency", cap);
 		base = NULL;
@@ -243,6 +276,7 @@ out:
 	free(want);
 	free(base);
 	free(title);
+	free(ylabel);
 	strbuf_release(&dat);
 	strbuf_release(&gp);
 	return ret;
@@ -264,7 +298,8 @@ int plot_reclaim_figures(const struct comparison *c, const struct cmp_workload *
 			json_object *ops = rl_ops(json_object_array_get_idx(wr->details, i), &step);
 
 			for (size_t j = 0; ops && j < json_object_array_length(ops); j++) {
-				const char *name = op_name(json_object_array_get_idx(ops, j));
+				json_object *op = json_object_array_get_idx(ops, j);
+				const char *name = op_name(op);
 				size_t k;
 
 				if (!name)
@@ -276,6 +311,8 @@ int plot_reclaim_figures(const struct comparison *c, const struct cmp_workload *
 					continue;
 				ALLOC_GROW(keys, nk + 1, cap);
 				keys[nk].step = xstrdup(step);
+				keys[nk].histogram = word_of(op, "histogram", "stall latency");
+				keys[nk].periods = word_of(op, "periods", "stalls");
 				keys[nk++].pair = xstrdup(name);
 			}
 		}
@@ -285,6 +322,8 @@ int plot_reclaim_figures(const struct comparison *c, const struct cmp_workload *
 	for (size_t k = 0; k < nk; k++) {
 		free(keys[k].step);
 		free(keys[k].pair);
+		free(keys[k].histogram);
+		free(keys[k].periods);
 	}
 	free(keys);
 	return ret;

@@ -23,24 +23,59 @@
 #include "profile/profile.h"
 #include "profile/tracefs.h"
 
+/* What each pair measures is kept with it: the results carry it ("measures"),
+ * lrubench-profile(7) and docs/ARCHITECTURE.md §12 say the same. */
+#define STALL "stalls", "stall us", "stall latency"
 const struct rl_pair rl_pairs[RL_NPAIRS] = {
 	{ "direct reclaim", "vmscan", "mm_vmscan_direct_reclaim_begin", "mm_vmscan_direct_reclaim_end",
-	  "the kernel has no such tracepoint" },
+	  "the kernel has no such tracepoint", STALL,
+	  "an allocating task's stall in direct reclaim (try_to_free_pages)", false, false },
 	{ "memcg reclaim", "vmscan", "mm_vmscan_memcg_reclaim_begin", "mm_vmscan_memcg_reclaim_end",
-	  "a kernel without CONFIG_MEMCG has no memcg reclaim tracepoints" },
+	  "a kernel without CONFIG_MEMCG has no memcg reclaim tracepoints", STALL,
+	  "a task's stall reclaiming its memcg to its limit (try_to_free_mem_cgroup_pages)", false, false },
 	{ "memcg softlimit reclaim", "vmscan", "mm_vmscan_memcg_softlimit_reclaim_begin",
 	  "mm_vmscan_memcg_softlimit_reclaim_end",
-	  "the soft limit is cgroup v1's: a kernel without CONFIG_MEMCG_V1 (6.11+) or CONFIG_MEMCG lacks it" },
+	  "the soft limit is cgroup v1's: a kernel without CONFIG_MEMCG_V1 (6.11+) or CONFIG_MEMCG lacks it",
+	  STALL, "one memcg's soft limit reclaim (mem_cgroup_shrink_node), by kswapd or a direct "
+	  "reclaimer", false, false },
 	{ "shrink slab", "vmscan", "mm_shrink_slab_start", "mm_shrink_slab_end",
-	  "the kernel has no such tracepoint" },
+	  "the kernel has no such tracepoint", STALL,
+	  "one shrinker's call (do_shrink_slab), in whichever task reclaims", false, false },
 	{ "compaction", "compaction", "mm_compaction_begin", "mm_compaction_end",
-	  "a kernel without CONFIG_COMPACTION has no compaction tracepoints" },
+	  "a kernel without CONFIG_COMPACTION has no compaction tracepoints", STALL,
+	  "one zone's compaction run (compact_zone): direct, kcompactd's or proactive", false, false },
+	{ "kswapd wake-to-sleep", "vmscan", "mm_vmscan_kswapd_wake", "mm_vmscan_kswapd_sleep",
+	  "the kernel has no such tracepoint", "periods", "us", "time",
+	  "kswapd awake: from its wake (the start of balance_pgdat) to its sleep until woken again; "
+	  "its balancing rounds and the 100 ms nap (HZ/10) it takes before that sleep, not CPU time; "
+	  "a wake after a nap cut short continues the period; a period still open when the pass ends "
+	  "is open_at_end, not in the histogram", true, false },
+	{ "kcompactd wake-to-sleep", "compaction", "mm_compaction_kcompactd_wake",
+	  "mm_compaction_kcompactd_sleep",
+	  "a kernel without CONFIG_COMPACTION (or older than 4.6) has no kcompactd", "periods", "us",
+	  "time",
+	  "kcompactd's work on a wakeup: from its wake (the start of kcompactd_do_work) to its next "
+	  "sleep; proactive compaction (vm.compaction_proactiveness, every 500 ms) has no wake, so "
+	  "its rounds are not timed here (their compact_zone runs are in compaction) and their "
+	  "sleeps are lone_ends", false, true },
 };
 
-static void say_missing(struct strbuf *missing, unsigned i, const char *why)
+const struct rl_event rl_events[RL_NEVENTS] = {
+	{ "kswapd wakeup requests", "vmscan", "mm_vmscan_wakeup_kswapd",
+	  "the kernel has no such tracepoint",
+	  "an allocation waking a waiting kswapd (wakeup_kswapd), in the allocating task; no end, "
+	  "and the raw lines carry no node, so the delay to kswapd's wake is not measured" },
+	{ "kcompactd wakeup requests", "compaction", "mm_compaction_wakeup_kcompactd",
+	  "a kernel without CONFIG_COMPACTION (or older than 4.6) has no kcompactd",
+	  "kswapd (before it sleeps) or an allocation waking a waiting kcompactd "
+	  "(wakeup_kcompactd); no end, the delay to kcompactd's wake is not measured" },
+};
+
+static void say_missing(struct strbuf *missing, const char *name, const char *system,
+			const char *event, const char *why)
 {
 	strbuf_addf(missing, "%s%s (%s/%s): not available on this kernel: %s", missing->len ? "; " : "",
-		    rl_pairs[i].name, rl_pairs[i].system, rl_pairs[i].begin, why);
+		    name, system, event, why);
 }
 
 unsigned rl_available(const char *root, struct strbuf *missing)
@@ -57,7 +92,18 @@ unsigned rl_available(const char *root, struct strbuf *missing)
 		} else {
 			char *why = xasprintf("no %s/events/%s/%s (%s)", root, p->system, b ? p->end : p->begin,
 					      p->missing);
-			say_missing(missing, i, why);
+			say_missing(missing, p->name, p->system, p->begin, why);
+			free(why);
+		}
+	}
+	for (unsigned k = 0; k < RL_NEVENTS; k++) {
+		const struct rl_event *e = &rl_events[k];
+
+		if (tracefs_has_event(root, e->system, e->event)) {
+			mask |= RL_EVENT_BIT(k);
+		} else {
+			char *why = xasprintf("no %s/events/%s/%s (%s)", root, e->system, e->event, e->missing);
+			say_missing(missing, e->name, e->system, e->event, why);
 			free(why);
 		}
 	}
@@ -68,18 +114,22 @@ unsigned rl_available_probe(struct strbuf *missing)
 {
 	unsigned mask = 0;
 
-	for (unsigned i = 0; i < RL_NPAIRS; i++) {
-		const struct rl_pair *p = &rl_pairs[i];
+	for (unsigned i = 0; i < RL_NPAIRS + RL_NEVENTS; i++) {
+		bool pair = i < RL_NPAIRS;
+		const struct rl_pair *p = pair ? &rl_pairs[i] : NULL;
+		const struct rl_event *e = pair ? NULL : &rl_events[i - RL_NPAIRS];
+		const char *system = pair ? p->system : e->system;
 		struct strbuf why = STRBUF_INIT;
-		int r = tracefs_probe_mount(p->system, p->begin, &why);
+		int r = tracefs_probe_mount(system, pair ? p->begin : e->event, &why);
 
-		if (!r)
-			r = tracefs_probe_mount(p->system, p->end, &why);
+		if (!r && pair)
+			r = tracefs_probe_mount(system, p->end, &why);
 		if (!r) {
-			mask |= 1u << i;
+			mask |= 1u << i;   /* RL_EVENT_BIT(i - RL_NPAIRS) for an event */
 		} else if (r == 2) {
-			strbuf_addf(&why, " (%s)", p->missing);
-			say_missing(missing, i, why.buf);
+			strbuf_addf(&why, " (%s)", pair ? p->missing : e->missing);
+			say_missing(missing, pair ? p->name : e->name, system, pair ? p->begin : e->event,
+				    why.buf);
 		} else {
 			strbuf_addf(missing, "%stracefs: %s", missing->len ? "; " : "", why.buf);
 			strbuf_release(&why);
@@ -111,6 +161,14 @@ void rl_state_set_id(struct rl_state *s, int id, unsigned pair, bool end)
 	if (s->nids < RL_MAX_IDS && pair < RL_NPAIRS) {
 		s->id[s->nids] = id;
 		s->id_what[s->nids++] = (int)(pair * 2 + (end ? 1 : 0));
+	}
+}
+
+void rl_state_set_event_id(struct rl_state *s, int id, unsigned k)
+{
+	if (s->nids < RL_MAX_IDS && k < RL_NEVENTS) {
+		s->id[s->nids] = id;
+		s->id_what[s->nids++] = (int)(2 * RL_NPAIRS + k);
 	}
 }
 
@@ -220,6 +278,10 @@ void rl_feed_line(struct rl_state *s, const char *line, size_t len)
 	if (what < 0)
 		return;   /* not one of ours */
 	s->events++;
+	if (what >= 2 * RL_NPAIRS) {
+		s->counted[what - 2 * RL_NPAIRS]++;   /* a wakeup: no end, no task */
+		return;
+	}
 	pair = (unsigned)what / 2;
 	t = task_of(s, (int)pid);
 	if (!t) {
@@ -227,13 +289,22 @@ void rl_feed_line(struct rl_state *s, const char *line, size_t len)
 		return;
 	}
 	if (!(what & 1)) {
+		s->begins[pair]++;
+		if (t->open_ns[pair] && rl_pairs[pair].begin_continues)
+			return;          /* kswapd's next round: the period goes on */
 		if (t->open_ns[pair])
 			s->unpaired++;   /* a begin whose end we never saw */
 		t->open_ns[pair] = ns + 1;
 		return;
 	}
-	if (!t->open_ns[pair] || ns + 1 < t->open_ns[pair]) {
-		s->unpaired++;   /* an end whose begin came before tracing did */
+	if (!t->open_ns[pair]) {
+		s->lone_ends[pair]++;
+		if (!rl_pairs[pair].lone_end_normal)
+			s->unpaired++;   /* an end whose begin came before tracing did */
+		return;
+	}
+	if (ns + 1 < t->open_ns[pair]) {
+		s->unpaired++;   /* an end before its begin: clock skew */
 		t->open_ns[pair] = 0;
 		return;
 	}
@@ -253,7 +324,7 @@ json_object *rl_pair_json(const struct rl_state *s, unsigned pair)
 	const struct lhist *h = &s->hist[pair];
 	const struct rl_pair *p = &rl_pairs[pair];
 	const struct rl_task *top[RL_TOP_TASKS];
-	size_t ntop = 0;
+	size_t ntop = 0, open = 0;
 	json_object *o = json_object_new_object(), *tasks = json_object_new_array();
 
 	/* the tasks with the longest stalls, longest first */
@@ -261,6 +332,8 @@ json_object *rl_pair_json(const struct rl_state *s, unsigned pair)
 		const struct rl_task *t = &s->tasks[i];
 		size_t k;
 
+		if (t->pid && t->open_ns[pair])
+			open++;
 		if (!t->pid || !t->count[pair])
 			continue;
 		if (ntop == RL_TOP_TASKS && t->max_us[pair] <= top[ntop - 1]->max_us[pair])
@@ -283,7 +356,13 @@ json_object *rl_pair_json(const struct rl_state *s, unsigned pair)
 	json_object_object_add(o, "name", json_object_new_string(p->name));
 	json_object_object_add(o, "begin", json_object_new_string(p->begin));
 	json_object_object_add(o, "end", json_object_new_string(p->end));
+	json_object_object_add(o, "measures", json_object_new_string(p->measures));
+	json_object_object_add(o, "periods", json_object_new_string(p->periods));
+	json_object_object_add(o, "histogram", json_object_new_string(p->histogram));
 	json_object_object_add(o, "count", json_object_new_int64((int64_t)h->count));
+	json_object_object_add(o, "begins", json_object_new_int64((int64_t)s->begins[pair]));
+	json_object_object_add(o, "lone_ends", json_object_new_int64((int64_t)s->lone_ends[pair]));
+	json_object_object_add(o, "open_at_end", json_object_new_int64((int64_t)open));
 	json_object_object_add(o, "p50_us", json_object_new_double(lhist_percentile(h, 0.50)));
 	json_object_object_add(o, "p99_us", json_object_new_double(lhist_percentile(h, 0.99)));
 	json_object_object_add(o, "max_us", json_object_new_double(h->max_us));
@@ -480,6 +559,15 @@ int rl_start(struct rl_session **out, const char *tracefs, unsigned mask, struct
 		rl_state_set_id(&s->st, b, i, false);
 		rl_state_set_id(&s->st, e, i, true);
 	}
+	for (unsigned k = 0; k < RL_NEVENTS; k++) {
+		int id;
+
+		if (!(mask & RL_EVENT_BIT(k)))
+			continue;
+		if (event_id(s->u->dir, rl_events[k].system, rl_events[k].event, &id, why))
+			goto fail;
+		rl_state_set_event_id(&s->st, id, k);
+	}
 	pipe_path = xasprintf("%s/trace_pipe", s->u->dir);
 	fd = open(pipe_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
@@ -498,6 +586,18 @@ int rl_start(struct rl_session **out, const char *tracefs, unsigned mask, struct
 		free(rel);
 		rel = xasprintf("events/%s/%s/enable", rl_pairs[i].system, rl_pairs[i].end);
 		r = r ? r : put(s->u->dir, rel, "1", why);
+		free(rel);
+		if (r)
+			goto fail;
+	}
+	for (unsigned k = 0; k < RL_NEVENTS; k++) {
+		char *rel;
+		int r;
+
+		if (!(mask & RL_EVENT_BIT(k)))
+			continue;
+		rel = xasprintf("events/%s/%s/enable", rl_events[k].system, rl_events[k].event);
+		r = put(s->u->dir, rel, "1", why);
 		free(rel);
 		if (r)
 			goto fail;
@@ -551,7 +651,7 @@ void rl_results(const struct rl_session *s, const char *workload, const char *st
 		struct wl_result *res, json_object *d)
 {
 	json_object *o = json_object_new_object(), *ops = json_object_new_array(),
-		    *tps = json_object_new_array();
+		    *tps = json_object_new_array(), *wakeups = json_object_new_array();
 
 	for (unsigned i = 0; i < RL_NPAIRS; i++) {
 		const struct lhist *h = &s->st.hist[i];
@@ -565,17 +665,36 @@ void rl_results(const struct rl_session *s, const char *workload, const char *st
 		json_object_array_add(tps, json_object_new_string(rl_pairs[i].begin));
 		json_object_array_add(tps, json_object_new_string(rl_pairs[i].end));
 		json_object_array_add(ops, rl_pair_json(&s->st, i));
-		title = xasprintf("%s %s stalls", workload, rl_pairs[i].name);
+		title = xasprintf("%s %s %s", workload, rl_pairs[i].name, rl_pairs[i].periods);
 		result_table_add(profile_table(res, title, "count", BETTER_LOWER), step, (double)h->count);
 		free(title);
 		if (!h->count)
 			continue;   /* no stall: no latency to compare */
 		for (size_t k = 0; k < ARRAY_SIZE(stats); k++) {
-			title = xasprintf("%s %s stall us %s", workload, rl_pairs[i].name, stats[k].what);
+			title = xasprintf("%s %s %s %s", workload, rl_pairs[i].name, rl_pairs[i].per_us,
+					  stats[k].what);
 			result_table_add(profile_table(res, title, "us", BETTER_LOWER), step,
 					 stats[k].q >= 1 ? h->max_us : lhist_percentile(h, stats[k].q));
 			free(title);
 		}
+	}
+	for (unsigned k = 0; k < RL_NEVENTS; k++) {
+		json_object *w;
+		char *title;
+
+		if (!(s->mask & RL_EVENT_BIT(k)))
+			continue;
+		json_object_array_add(tps, json_object_new_string(rl_events[k].event));
+		w = json_object_new_object();
+		json_object_object_add(w, "name", json_object_new_string(rl_events[k].name));
+		json_object_object_add(w, "event", json_object_new_string(rl_events[k].event));
+		json_object_object_add(w, "measures", json_object_new_string(rl_events[k].measures));
+		json_object_object_add(w, "count", json_object_new_int64((int64_t)s->st.counted[k]));
+		json_object_array_add(wakeups, w);
+		title = xasprintf("%s %s", workload, rl_events[k].name);
+		result_table_add(profile_table(res, title, "count", BETTER_LOWER), step,
+				 (double)s->st.counted[k]);
+		free(title);
 	}
 	json_object_object_add(o, "source", json_object_new_string(
 				       "a tracefs instance of its own (clock mono, raw), trace_pipe read while "
@@ -588,6 +707,7 @@ void rl_results(const struct rl_session *s, const char *workload, const char *st
 	json_object_object_add(o, "unpaired", json_object_new_int64((int64_t)s->st.unpaired));
 	json_object_object_add(o, "untracked", json_object_new_int64((int64_t)s->st.untracked));
 	json_object_object_add(o, "ops", ops);
+	json_object_object_add(o, "wakeups", wakeups);
 	json_object_object_add(d, "reclaim_latency", o);
 }
 

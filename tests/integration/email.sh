@@ -5,18 +5,6 @@
 
 FIX=$LRUBENCH_SRC/tests/fixtures/compare
 
-# Every line of a file at most 72 columns of printable ASCII.
-assert_mail_safe() {
-  python3 - "$1" <<'EOF' || fail "$1 is not 72-column ASCII"
-import sys
-data = open(sys.argv[1], "rb").read()
-for i, line in enumerate(data.split(b"\n"), 1):
-    assert len(line) <= 72, "line %d has %d columns: %r" % (i, len(line), line)
-    assert all(0x20 <= b < 0x7f for b in line), "line %d: not printable ASCII: %r" % (i, line)
-    assert not line.endswith(b" "), "line %d ends in a blank" % i
-EOF
-}
-
 # gen_results DIR LABELS... -- WORKLOAD:TABLE:better:OP1,OP2,... ...
 # Label folders with run.json and results whose samples grow with the op
 # and the label's place, deterministic (no random numbers).

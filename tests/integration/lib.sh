@@ -23,6 +23,18 @@ skip() { echo "$*"; exit 77; }
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
 need_cmd() { command -v "$1" >/dev/null 2>&1 || skip "needs $1 (apt-get install ${2:-$1})"; }
 
+# Every line of a file at most 72 columns of printable ASCII (a mail: email.sh, monitors.sh).
+assert_mail_safe() {
+  python3 - "$1" <<'EOF' || fail "$1 is not 72-column ASCII"
+import sys
+data = open(sys.argv[1], "rb").read()
+for i, line in enumerate(data.split(b"\n"), 1):
+    assert len(line) <= 72, "line %d has %d columns: %r" % (i, len(line), line)
+    assert all(0x20 <= b < 0x7f for b in line), "line %d: not printable ASCII: %r" % (i, line)
+    assert not line.endswith(b" "), "line %d ends in a blank" % i
+EOF
+}
+
 # expect_exit CODE cmd... : run cmd, capture stdout/stderr in $T/out, $T/err
 expect_exit() {
   local want=$1; shift

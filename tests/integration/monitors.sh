@@ -182,3 +182,90 @@ PY
   pgrep -P "$lb" >/dev/null && fail "a child of the run is left"
   assert_no_leaks
 }
+
+# gen_level_labels DIR CHANGED...: labels base and cand of readtwice memcgs-1,2 with 5
+# iterations, their level tables and series (the documented format, core/series.h), made up
+# so that what changes is known: cand's throughput drops in memcgs-1; each CHANGED level
+# (OP:active|cached) rises by 60 MB in cand; everything else is the same in both.
+gen_level_labels() {
+  python3 - "$@" <<'PY'
+import json, os, sys
+root, changed = sys.argv[1], set(sys.argv[2:])
+for li, label in enumerate(("base", "cand")):
+    d = os.path.join(root, label)
+    os.makedirs(os.path.join(d, "series", "readtwice"))
+    json.dump({"schema": 1, "label": label, "status": "complete",
+               "started": "2026-11-%02dT22:15:30Z" % (li + 1),
+               "system": {"kernel_release": "6.18.0-" + label, "machine": "x86_64", "nr_cpus": 2},
+               "config": {"global": {"iterations": "5", "warmup": "0", "monitors": "all"},
+                          "readtwice": {"memcgs": "1,2"}}},
+              open(os.path.join(d, "run.json"), "w"))
+    tables = {}
+    def add(title, unit, better, op, v, explains=True):
+        t = tables.setdefault(title, {"title": title, "unit": unit, "better": better, "ops": []})
+        if explains:
+            t["explains"] = True
+        o = [o for o in t["ops"] if o["op"] == op]
+        if o:
+            o[0]["samples"].append(v)
+        else:
+            t["ops"].append({"op": op, "samples": [v]})
+    for op in ("memcgs-1", "memcgs-2"):
+        for it in range(5):
+            up = lambda what: 60 if label == "cand" and "%s:%s" % (op, what) in changed else 0
+            add("readtwice MB/s aggregate", "MB/s", "higher", op,
+                1000.0 + 10 * it - (200 if label == "cand" and op == "memcgs-1" else 0), False)
+            act, cached = 100 + up("active") + it, 300 + up("cached") + it
+            lines = ["lrubench-series 1", "m interval_ms 250", "m page_size 4096",
+                     "c vmstat.nr_active_file vmstat.nr_inactive_file meminfo.Cached"]
+            prev = [0, 0, 0]
+            for k in range(9):   # the levels ramp up over 2 s
+                cur = [int((10 + (act - 10) * k / 8) * 256), (200 - 10 * k) * 256,
+                       int((250 + (cached - 250) * k / 8) * 1024)]
+                lines.append("r %d %s" % (250 if k else 0, " ".join(str(c - p) for c, p in zip(cur, prev))))
+                prev = cur
+            lines.append("e 9")
+            with open(os.path.join(d, "series", "readtwice", "%s.%d.series" % (op, it)), "w") as f:
+                f.write("\n".join(lines) + "\n")
+            add("readtwice active file MB (peak)", "MB", "lower", op, act)
+            add("readtwice active file MB (end)", "MB", "lower", op, act)
+            add("readtwice inactive file MB (peak)", "MB", "lower", op, 200 + 0.5 * it)
+            add("readtwice Cached MB (peak)", "MB", "lower", op, cached)
+    json.dump({"schema": 1, "workload": "readtwice", "tables": list(tables.values())},
+              open(os.path.join(d, "readtwice.json"), "w"))
+PY
+}
+
+# The cover letter carries the levels over time of what changed significantly, and no more
+# (issue 24 point 4: "report can include one"). No root: made-up labels, the real gnuplot.
+test_monitors_report_level_figures() {
+  need_cmd python3
+  need_cmd gnuplot gnuplot-nox
+  gen_level_labels "$T/r" memcgs-1:active
+  expect_exit 0 "$LRUBENCH" report -o "$T/letter.txt" "$T/r"
+  assert_mail_safe "$T/letter.txt"
+  tr '\n' ' ' < "$T/letter.txt" | tr -s ' ' |
+    grep -q 'Figure 2: readtwice memcgs-1: active and inactive file over the median iteration, per label (a level that changed significantly)' ||
+    { cat "$T/letter.txt"; fail "no level figure of memcgs-1's active file"; }
+  assert_grep ' base: active file MB$' "$T/letter.txt"
+  assert_grep ' cand: active file MB$' "$T/letter.txt"
+  [ "$(grep -c '^Figure' "$T/letter.txt")" = 2 ] || fail "a level figure of what did not change"
+  grep -q 'memcgs-2: active' "$T/letter.txt" && fail "memcgs-2 did not change"
+  grep -q 'more level figure' "$T/letter.txt" && fail "nothing was left out"
+  local one
+  one=$(wc -l < "$T/letter.txt")
+  # three changed (file LRU of both ops, Cached of memcgs-2): two figures, the op whose
+  # throughput changed first, and a line for the one left out
+  gen_level_labels "$T/r3" memcgs-1:active memcgs-2:active memcgs-2:cached
+  expect_exit 0 "$LRUBENCH" report -o "$T/letter3.txt" "$T/r3"
+  assert_mail_safe "$T/letter3.txt"
+  [ "$(grep -c '^Figure' "$T/letter3.txt")" = 3 ] || fail "not two level figures"
+  assert_grep '^Figure 2: readtwice memcgs-1: active and inactive file' "$T/letter3.txt"
+  assert_grep '^Figure 3: readtwice memcgs-2: ' "$T/letter3.txt"
+  assert_grep '^(1 more level figure of ops that changed significantly left out;' "$T/letter3.txt"
+  [ "$(wc -l < "$T/letter3.txt")" -lt $((one + 40)) ] || fail "the letter grew by more than a figure"
+  # the same labels without their series (monitors = none, older results): no level figure
+  rm -r "$T/r/base/series" "$T/r/cand/series"
+  expect_exit 0 "$LRUBENCH" report -o "$T/letter0.txt" "$T/r"
+  [ "$(grep -c '^Figure' "$T/letter0.txt")" = 1 ] || fail "a level figure without series"
+}

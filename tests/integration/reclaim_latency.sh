@@ -32,7 +32,11 @@ dead_instances() {
 test_reclaim_profile_memcg_stalls() {
   need_reclaim_tracepoints
   expect_exit 0 "$LRUBENCH" run "${RQUICK[@]}" -o "$T/r" --label a --profile reclaim
-  python3 - "$T/r/a/readtwice.json" <<'EOF' || fail "reclaim latency results"
+  local kthreads=no   # does this kernel have the kswapd and kcompactd tracepoints?
+  in_tracefs 'test -e events/vmscan/mm_vmscan_kswapd_wake/id && test -e events/vmscan/mm_vmscan_wakeup_kswapd/id &&
+    test -e events/compaction/mm_compaction_kcompactd_sleep/id && test -e events/compaction/mm_compaction_wakeup_kcompactd/id' &&
+    kthreads=yes
+  python3 - "$T/r/a/readtwice.json" "$kthreads" <<'EOF' || fail "reclaim latency results"
 import json, sys
 d = json.load(open(sys.argv[1]))
 t = {x["title"]: x for x in d["tables"]}
@@ -59,6 +63,25 @@ op = {o["name"]: o for o in rl["ops"]}["memcg reclaim"]
 assert op["count"] == n and sum(b[2] for b in op["buckets"]) == n, op
 assert op["p99_us"] == p99 and op["max_us"] == mx
 assert op["tasks"] and op["tasks"][0]["max_us"] <= mx and op["tasks"][0]["count"] > 0, op["tasks"]
+# kswapd and kcompactd beside them, each saying what it measures; their wakeups counted
+if sys.argv[2] != "yes":
+    assert "mm_vmscan_kswapd_wake" not in rl["tracepoints"]
+    sys.exit(0)
+ops = {o["name"]: o for o in rl["ops"]}
+for name, begin in (("kswapd wake-to-sleep", "mm_vmscan_kswapd_wake"),
+                    ("kcompactd wake-to-sleep", "mm_compaction_kcompactd_wake")):
+    o = ops[name]
+    assert o["begin"] == begin and o["measures"] and o["periods"] == "periods", o
+    assert sum(b[2] for b in o["buckets"]) == o["count"] and o["begins"] >= o["count"], o
+    assert t["readtwice %s periods" % name]["ops"][0]["samples"] == [o["count"]], name
+w = {x["name"]: x["count"] for x in rl["wakeups"]}
+assert set(w) == {"kswapd wakeup requests", "kcompactd wakeup requests"}, w
+assert t["readtwice kswapd wakeup requests"]["ops"][0]["samples"] == [w["kswapd wakeup requests"]]
+# kcompactd sleeps again at least every 500 ms with proactive compaction on: after a wake
+# (a period) or a timeout (a lone end, its normal, not unpaired); the pass is 2 s
+if int(open("/proc/sys/vm/compaction_proactiveness").read()) > 0:
+    o = ops["kcompactd wake-to-sleep"]
+    assert o["lone_ends"] + o["count"] >= 1, o
 EOF
   python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["profile"]; assert p["kind"] == "reclaim" and "memcg reclaim" in p["reclaim_pairs"], p' \
     "$T/r/a/run.json" || fail "run.json's profile"
@@ -83,6 +106,8 @@ EOF
     assert_grep "reclaim-latency-memcg-reclaim" "$T/fig/index.md"
     expect_exit 0 "$LRUBENCH" plot --format txt "$T/r" -o "$T/txt"
     assert_grep "memcg reclaim stall latency" "$T/txt/readtwice-reclaim-latency-memcg-reclaim-memcgs-1.txt"
+    grep -Eq '^ +[0-9.]+ [|+].*A' "$T/txt/readtwice-reclaim-latency-memcg-reclaim-memcgs-1.txt" ||
+      fail "no point inside the txt histogram"
     # the cover letter carries one, in text
     expect_exit 0 "$LRUBENCH" report "$T/r/a" "$T/r/b"
     assert_grep "Figure [0-9]*: readtwice memcgs-1: memcg reclaim stall latency histogram" "$T/out"
@@ -100,6 +125,8 @@ test_reclaim_profile_tracepoints_missing() {
   assert_grep_err "profile=reclaim: none of its tracepoints is on this kernel"
   assert_grep_err "memcg reclaim (vmscan/mm_vmscan_memcg_reclaim_begin): not available on this kernel"
   assert_grep_err "compaction (compaction/mm_compaction_begin): not available on this kernel"
+  assert_grep_err "kswapd wake-to-sleep (vmscan/mm_vmscan_kswapd_wake): not available on this kernel"
+  assert_grep_err "kcompactd wakeup requests (compaction/mm_compaction_wakeup_kcompactd): not available"
   assert_no_file "$T/r/m"
   LRUBENCH_TRACEFS=$T/fake-tracefs expect_exit 3 "$LRUBENCH" run --dry-run "${RQUICK[@]}" -o "$T/r" --label m --profile reclaim
   assert_grep_err "not available on this kernel"
@@ -110,6 +137,34 @@ test_reclaim_profile_tracepoints_missing() {
   if in_tracefs 'test -e events/vmscan/mm_vmscan_memcg_reclaim_begin/id'; then
     assert_grep "profile=reclaim *yes *stall latencies of .*memcg reclaim" "$T/out"
   fi
+}
+
+# plot's histograms from made-up details (no root): a pair's own words (kswapd's periods,
+# not stalls) and, in txt, the points drawn inside the y range (it was [0:1] of percentages)
+test_reclaim_plot_words_and_points() {
+  need_cmd gnuplot gnuplot-nox
+  cp -r "$LRUBENCH_SRC/tests/fixtures/plot/results" "$T/res"
+  python3 - "$T/res/6.8.0-patched/readtwice.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d.setdefault("details", []).append({"step": "memcgs-1", "profile": {"kind": "reclaim", "status": "ok",
+    "reclaim_latency": {"ops": [
+        {"name": "kswapd wake-to-sleep", "periods": "periods", "histogram": "time", "count": 3,
+         "buckets": [[1000, 1090, 2], [100000, 109000, 1]]},
+        {"name": "memcg reclaim", "count": 2, "buckets": [[1, 1.09, 2]]}],
+    "wakeups": [{"name": "kswapd wakeup requests", "count": 4}]}}})
+json.dump(d, open(sys.argv[1], "w"))
+EOF
+  expect_exit 0 "$LRUBENCH" plot --format txt "$T/res" -o "$T/txt"
+  local k=$T/txt/readtwice-reclaim-latency-kswapd-wake-to-sleep-memcgs-1.txt
+  local m=$T/txt/readtwice-reclaim-latency-memcg-reclaim-memcgs-1.txt
+  assert_grep "kswapd wake-to-sleep time" "$k"
+  assert_grep "6.8.0-patched (3 periods)" "$k"
+  assert_grep "6.8.0-patched (2 stalls)" "$m"   # older results: a stall's words
+  local f
+  for f in "$k" "$m"; do
+    grep -Eq '^ +[0-9.]+ [|+].*A' "$f" || { cat "$f"; fail "$f: no point inside the plot"; }
+  done
 }
 
 # A results file whose histogram is cut short or made up: compare and plot

@@ -240,6 +240,89 @@ static void test_axis_from_results(void **state)
 	free(l.dir);
 }
 
+static void add_fig(struct plot_set *set, const char *base, const char *kind, const char *op)
+{
+	struct plot_figure *f;
+
+	ALLOC_GROW(set->figs, set->n + 1, set->cap);
+	f = &set->figs[set->n++];
+	memset(f, 0, sizeof(*f));
+	f->base = xstrdup(base);
+	f->workload = xstrdup("readtwice");
+	f->table = xstrdup("readtwice levels over time");
+	f->kind = xstrdup(kind);
+	f->caption = xstrdup(base);
+	f->op = op ? xstrdup(op) : NULL;
+}
+
+/* report's level figures: those of the level tables that changed significantly, the op whose
+ * throughput changed first, then the largest change; each figure once; at most max */
+static void test_level_figures_changed(void **state)
+{
+	static const double same[] = { 100, 101, 99, 100 }, up50[] = { 150, 151, 149, 150 },
+			    up90[] = { 190, 191, 189, 190 }, down[] = { 800, 810, 790, 805 },
+			    mbs[] = { 1000, 1010, 990, 1003 };
+	struct label_result l[2];
+	struct comparison c;
+	struct plot_set set = { 0 };
+	const struct plot_figure *out[2];
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		struct wl_result *w;
+
+		memset(&l[i], 0, sizeof(l[i]));
+		l[i].label = xstrdup(i ? "new" : "base");
+		l[i].run = json_tokener_parse("{}");
+		l[i].wls = xcalloc(1, sizeof(*l[i].wls));
+		l[i].nwls = 1;
+		w = &l[i].wls[0];
+		w->workload = xstrdup("readtwice");
+		for (size_t k = 0; k < 4; k++) {
+			struct result_table *t = wl_result_table(w, "readtwice MB/s aggregate", "MB/s",
+								 BETTER_HIGHER);
+
+			/* memcgs-1's throughput changed, memcgs-2's did not */
+			result_table_add(t, "memcgs-1", i ? down[k] : mbs[k]);
+			result_table_add(t, "memcgs-2", mbs[k]);
+			t = wl_result_explaining_table(w, "readtwice active file MB (peak)", "MB", BETTER_LOWER);
+			result_table_add(t, "memcgs-1", i ? up50[k] : same[k]);
+			result_table_add(t, "memcgs-2", i ? up50[k] : same[k]);
+			t = wl_result_explaining_table(w, "readtwice active file MB (end)", "MB", BETTER_LOWER);
+			result_table_add(t, "memcgs-1", i ? up50[k] : same[k]);
+			t = wl_result_explaining_table(w, "readtwice Cached MB (peak)", "MB", BETTER_LOWER);
+			result_table_add(t, "memcgs-1", same[k]);
+			result_table_add(t, "memcgs-2", i ? up90[k] : same[k]);
+			t = wl_result_explaining_table(w, "readtwice AnonHugePages MB (peak)", "MB", BETTER_LOWER);
+			result_table_add(t, "memcgs-1", same[k]);
+		}
+	}
+	add_fig(&set, "bars", "bars", NULL);
+	add_fig(&set, "thp-1", "levels-thp", "memcgs-1");
+	add_fig(&set, "cache-1", "levels-free-cache", "memcgs-1");
+	add_fig(&set, "cache-2", "levels-free-cache", "memcgs-2");
+	add_fig(&set, "file-2", "levels-file-lru", "memcgs-2");
+	add_fig(&set, "file-1", "levels-file-lru", "memcgs-1");
+	assert_int_equal(comparison_build(l, 2, 0.10, &c, &err), 0);
+	/* file-lru of memcgs-1 (its peak and end changed: one figure), of memcgs-2, and
+	 * free-cache of memcgs-2; not thp or memcgs-1's free-cache: nothing changed there */
+	assert_int_equal(plot_level_figures_changed(&c, &set, out, 2), 3);
+	assert_string_equal(out[0]->base, "file-1");    /* its throughput changed too */
+	assert_string_equal(out[1]->base, "cache-2");   /* +90% before file-2's +50% */
+	assert_int_equal(plot_level_figures_changed(&c, &set, out, 1), 3);
+	assert_string_equal(out[0]->base, "file-1");
+	comparison_release(&c);
+	/* one label: nothing compared, no figure */
+	assert_int_equal(comparison_build(l, 1, 0.10, &c, &err), 0);
+	assert_int_equal(plot_level_figures_changed(&c, &set, out, 2), 0);
+	comparison_release(&c);
+	plot_set_release(&set);
+	for (int i = 0; i < 2; i++)
+		label_result_release(&l[i]);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +331,7 @@ int main(void)
 		cmocka_unit_test(test_slug),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_figures_per_table),
+		cmocka_unit_test(test_level_figures_changed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -153,6 +153,90 @@ static void test_pair_json_tasks(void **state)
 	rl_state_release(&s);
 }
 
+static uint64_t jint(json_object *o, const char *key)
+{
+	json_object *v;
+
+	assert_true(json_object_object_get_ex(o, key, &v));
+	return (uint64_t)json_object_get_int64(v);
+}
+
+/* kswapd: wake (balance_pgdat) .. sleep, a wake while awake continues the
+ * period; kcompactd: wake .. sleep, its lone sleeps (timeouts, proactive
+ * rounds) are its normal; the wakeups are counted, they have no end */
+static void test_kswapd_kcompactd(void **state)
+{
+	struct rl_state s;
+	json_object *o;
+	unsigned ksw = RL_NPAIRS, kcd = RL_NPAIRS;
+
+	(void)state;
+	for (unsigned i = 0; i < RL_NPAIRS; i++) {
+		if (!strcmp(rl_pairs[i].begin, "mm_vmscan_kswapd_wake"))
+			ksw = i;
+		if (!strcmp(rl_pairs[i].begin, "mm_compaction_kcompactd_wake"))
+			kcd = i;
+	}
+	assert_true(ksw < RL_NPAIRS && kcd < RL_NPAIRS);
+	assert_string_equal(rl_pairs[ksw].end, "mm_vmscan_kswapd_sleep");
+	assert_string_equal(rl_pairs[kcd].end, "mm_compaction_kcompactd_sleep");
+	rl_state_init(&s);
+	rl_state_set_id(&s, 500, ksw, false);
+	rl_state_set_id(&s, 501, ksw, true);
+	rl_state_set_id(&s, 600, kcd, false);
+	rl_state_set_id(&s, 601, kcd, true);
+	rl_state_set_event_id(&s, 502, 0);
+	rl_state_set_event_id(&s, 602, 1);
+	/* kswapd 77: awake before tracing began: its sleep is unpaired */
+	feed(&s, "77 0 1000000 type: 501");
+	assert_int_equal(s.unpaired, 1);
+	assert_int_equal(s.lone_ends[ksw], 1);
+	/* woken (counted in the waker, 300), three rounds, then asleep: one period of 3 ms */
+	feed(&s, "300 1 2000000 type: 502");
+	feed(&s, "77 0 2000100 type: 500");
+	feed(&s, "77 0 3000100 type: 500");   /* a nap cut short: the next round */
+	feed(&s, "77 0 4000100 type: 500");
+	feed(&s, "77 0 5000100 type: 501");
+	assert_int_equal(s.hist[ksw].count, 1);
+	assert_true(fabs(s.hist[ksw].max_us - 3000) < 1e-9);
+	assert_int_equal(s.begins[ksw], 3);
+	assert_int_equal(s.unpaired, 1);   /* a continued period is not unpaired */
+	/* kcompactd 88: sleeps on every timeout without a wake: its normal */
+	feed(&s, "88 0 6000000 type: 601");
+	feed(&s, "88 0 6500000 type: 601");
+	assert_int_equal(s.lone_ends[kcd], 2);
+	assert_int_equal(s.unpaired, 1);
+	/* woken by kswapd (its event), 250 us of work */
+	feed(&s, "77 0 7000000 type: 602");
+	feed(&s, "88 0 7000050 type: 600");
+	feed(&s, "88 0 7250050 type: 601");
+	assert_int_equal(s.hist[kcd].count, 1);
+	assert_true(fabs(s.hist[kcd].max_us - 250) < 1e-9);
+	assert_int_equal(s.counted[0], 1);
+	assert_int_equal(s.counted[1], 1);
+	assert_int_equal(s.events, 11);
+	/* awake again when the pass ends: open, not in the histogram */
+	feed(&s, "77 0 8000000 type: 500");
+	o = rl_pair_json(&s, ksw);
+	assert_int_equal(jint(o, "count"), 1);
+	assert_int_equal(jint(o, "begins"), 4);
+	assert_int_equal(jint(o, "lone_ends"), 1);
+	assert_int_equal(jint(o, "open_at_end"), 1);
+	assert_string_equal(json_object_get_string(json_object_object_get(o, "periods")), "periods");
+	assert_non_null(strstr(json_object_get_string(json_object_object_get(o, "measures")), "nap"));
+	json_object_put(o);
+	o = rl_pair_json(&s, kcd);
+	assert_int_equal(jint(o, "lone_ends"), 2);
+	assert_int_equal(jint(o, "open_at_end"), 0);
+	json_object_put(o);
+	/* a direct reclaim begin twice is still unpaired: only kswapd continues */
+	rl_state_set_id(&s, 700, 0, false);
+	feed(&s, "90 0 9000000 type: 700");
+	feed(&s, "90 0 9000001 type: 700");
+	assert_int_equal(s.unpaired, 2);
+	rl_state_release(&s);
+}
+
 /* the task table is bounded: the task after the last slot is counted, not kept */
 static void test_task_table_bound(void **state)
 {
@@ -256,8 +340,16 @@ static void test_available_in_a_fake_tracefs(void **state)
 	free(unit_put("tracefs/events/vmscan/mm_vmscan_memcg_reclaim_end/id", "633\n"));
 	/* half a pair is no pair */
 	free(unit_put("tracefs/events/compaction/mm_compaction_begin/id", "670\n"));
+	/* a wakeup event alone is enough for its bit; kcompactd's pair is half there */
+	free(unit_put("tracefs/events/vmscan/mm_vmscan_wakeup_kswapd/id", "640\n"));
+	free(unit_put("tracefs/events/compaction/mm_compaction_kcompactd_wake/id", "672\n"));
 	mask = rl_available(root, &why);
-	assert_int_equal(mask, 1u << 1);
+	assert_int_equal(mask, (1u << 1) | RL_EVENT_BIT(0));
+	assert_non_null(strstr(why.buf, "kcompactd wake-to-sleep (compaction/mm_compaction_kcompactd_wake): "
+				"not available on this kernel: no "));
+	assert_non_null(strstr(why.buf, "mm_compaction_kcompactd_sleep (a kernel without CONFIG_COMPACTION"));
+	assert_non_null(strstr(why.buf, "kcompactd wakeup requests (compaction/mm_compaction_wakeup_kcompactd)"));
+	assert_null(strstr(why.buf, "kswapd wakeup requests"));
 	assert_non_null(strstr(why.buf, "direct reclaim (vmscan/mm_vmscan_direct_reclaim_begin): not "
 				"available on this kernel: no "));
 	assert_non_null(strstr(why.buf, "compaction/mm_compaction_end (a kernel without CONFIG_COMPACTION"));
@@ -306,6 +398,7 @@ int main(void)
 		cmocka_unit_test(test_percentiles),
 		cmocka_unit_test(test_pairing),
 		cmocka_unit_test(test_pair_json_tasks),
+		cmocka_unit_test(test_kswapd_kcompactd),
 		cmocka_unit_test(test_task_table_bound),
 		cmocka_unit_test(test_reader_round_trip_and_refusals),
 		cmocka_unit_test(test_available_in_a_fake_tracefs),
