@@ -461,10 +461,15 @@ void vm_balloon_guest_stats(json_object *reply, long long *free_kb, long long *a
 
 /* The balloon's view now: query-balloon's actual and the guest's reported
  * stats, -1 for what is not known. A QMP failure closes m (said once in
- * guest_stats_error): a guest that cannot be asked is not asked again. */
-static void sample_guest(struct qmp *m, struct vm_boot *b, long long *actual_kb, long long *free_kb,
-			 long long *avail_kb)
+ * guest_stats_error): a guest that cannot be asked is not asked again. A
+ * qemu that is exiting (the guest powered off after its verdict, or
+ * panicked: its /proc status has no memory left) closes the socket under
+ * the question: that is no failure to record. */
+static void sample_guest(struct qmp *m, pid_t pid, struct vm_boot *b, long long *actual_kb,
+			 long long *free_kb, long long *avail_kb)
 {
+	unsigned long long rss, hwm;
+
 	struct strbuf why = STRBUF_INIT;
 	json_object *ret = NULL, *v, *args;
 
@@ -486,7 +491,8 @@ static void sample_guest(struct qmp *m, struct vm_boot *b, long long *actual_kb,
 		json_object_put(ret);
 	}
 	if (why.len) {
-		if (!json_object_object_get_ex(b->memory, "guest_stats_error", NULL))
+		if (!json_object_object_get_ex(b->memory, "guest_stats_error", NULL) &&
+		    !proc_memory_read(pid, &rss, &hwm))
 			json_object_object_add(b->memory, "guest_stats_error", json_object_new_string(why.buf));
 		qmp_close(m);
 	}
@@ -504,7 +510,7 @@ static void sample_memory(const struct vm_qemu_spec *s, struct child *q, struct 
 		return;
 	vm_qemu_memory_add(b->memory, rss, hwm);
 	if (s->balloon) {
-		sample_guest(m, b, &actual, &free_kb, &avail);
+		sample_guest(m, q->pid, b, &actual, &free_kb, &avail);
 		vm_qemu_memory_add_guest(b->memory, actual, free_kb, avail);
 	}
 }
