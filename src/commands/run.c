@@ -119,6 +119,8 @@ static const struct popt run_options[] = {
 	VM_KEY("modules-b", "vm.modules_b", "DIR", "the same for kernel B"),
 	VM_KEY("cmdline-a", "vm.cmdline_a", "TEXT", "kernel A's own boot options"),
 	VM_KEY("cmdline-b", "vm.cmdline_b", "TEXT", "kernel B's (B may be A's image)"),
+	VM_KEY("settings-a", "vm.settings_a", "LIST", "knobs set in kernel A's guest (KNOB=VAL,...)"),
+	VM_KEY("settings-b", "vm.settings_b", "LIST", "knobs set in kernel B's guest"),
 	VM_KEY("vm-memory", "vm.memory", "SIZE", NULL),
 	VM_KEY("vm-cpus", "vm.cpus", "N", NULL),
 	VM_KEY("vm-numa-nodes", "vm.numa_nodes", "N", NULL),
@@ -389,7 +391,8 @@ static int run_in_vms(struct config *cfg)
 	va.dry_run = A.dry_run;
 	va.workdir = cfg->g.workdir;
 	va.host_settings_from = config_origin(cfg, "vm", "host_settings");
-	if (vm_args_from_config(&va, config_section(cfg, "vm"), &err)) {
+	if (vm_args_from_config(&va, config_section(cfg, "vm"), &err) ||
+	    vm_args_settings(&va, cfg, &err)) {
 		error("%s", strbuf_str(&err));
 		strbuf_release(&err);
 		vm_args_release(&va);

@@ -129,11 +129,19 @@ const struct option_def vm_options[] = {
 		  "with other options (cgroup_disable=memory) (--cmdline-a)" },
 	{ .name = "cmdline_b", .type = OPT_STR, .offset = VOFF(cmdline[1]), .def = "",
 	  .help = "kernel B's own boot options (--cmdline-b)" },
+	{ .name = "settings_a", .type = OPT_STR, .offset = VOFF(settings[0]), .def = "",
+	  .help = "knobs set inside kernel A's guest, KNOB=VALUE separated by commas (vm.swappiness=10): "
+		  "the [settings] rules; the suite's [settings] go into every guest (--settings-a)" },
+	{ .name = "settings_b", .type = OPT_STR, .offset = VOFF(settings[1]), .def = "",
+	  .help = "knobs set inside kernel B's guest (--settings-b)" },
 	{ .name = "kernels", .type = OPT_STR, .offset = VOFF(kernels), .def = "",
 	  .help = "more kernels, NAME=IMG separated by commas, after kernel_a and kernel_b: rounds go "
 		  "A, B, C, ...; NAME is the label, IMG a bzImage or \"host\"; text after a blank that "
 		  "follows IMG is that kernel's own boot options (NAME=IMG cgroup_disable=memory) "
 		  "(--kernel NAME=IMG, repeatable)" },
+	{ .name = "kernel_settings", .type = OPT_STR, .offset = VOFF(kernel_settings), .def = "",
+	  .help = "knobs set inside the guests of the kernels listed in kernels, NAME:KNOB=VALUE "
+		  "separated by commas (nothp:/sys/kernel/mm/transparent_hugepage/enabled=never)" },
 	{ .name = "memory", .type = OPT_SIZE, .offset = VOFF(memory), .def = "4G", .quick = "2G",
 	  .min = 128ULL << 20, .max = 1ULL << 42,
 	  .help = "guest RAM (--vm-memory)" },

@@ -113,7 +113,9 @@ struct vm_opts {
 	char *label[2];            /* "": the image's release */
 	char *modules[2];          /* "": found beside the image */
 	char *cmdline[2];          /* cmdline_a, cmdline_b: kernel A's, B's own boot options */
+	char *settings[2];         /* settings_a, settings_b: "KNOB=VALUE, ..." set in A's, B's guest */
 	char *kernels;             /* "NAME=IMG,NAME=IMG": more kernels, after a and b */
+	char *kernel_settings;     /* "NAME:KNOB=VALUE, ...": the same for those kernels */
 	uint64_t memory;
 	unsigned long long cpus, numa_nodes, rounds;
 	char *cmdline_extra;

@@ -249,8 +249,167 @@ int vm_args_from_config(struct vm_args *a, const struct vm_opts *vm, struct strb
 	return 0;
 }
 
+/* One "KNOB=VALUE" of a list, appended to out. */
+static int add_knob(const char *text, const char *origin, const char *whose, struct knob_set *out,
+		    struct strbuf *err)
+{
+	char *item = xstrdup_trim(text), *eq = strchr(item, '='), *name, *value;
+	struct knob *k;
+	int ret = -1;
+
+	if (!eq || eq == item) {
+		strbuf_addf(err, "'%s' is not KNOB=VALUE", item);
+		free(item);
+		return -1;
+	}
+	*eq = '\0';
+	name = xstrdup_trim(item);
+	value = xstrdup_trim(eq + 1);
+	out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+	k = &out->v[out->n];
+	if (knob_init(k, name, value, origin, err))
+		;
+	else if (!strcmp(value, "keep"))
+		strbuf_addf(err, "%s = keep: keep is [settings]' word for leaving a knob alone; here "
+			    "leave the knob out", name);
+	else if (knob_set_find(out, k->path))
+		strbuf_addf(err, "%s is set twice (one value for one knob of %s)", name, whose);
+	else {
+		out->n++;
+		ret = 0;
+	}
+	free(name);
+	free(value);
+	free(item);
+	return ret;
+}
+
+int vm_knob_list_parse(const char *list, const char *origin, const char *whose, struct knob_set *out,
+		       struct strbuf *err)
+{
+	size_t n = 0;
+	char **items;
+	int ret = 0;
+
+	if (!list || !*list)
+		return 0;
+	items = split_commas(list, &n);
+	for (size_t i = 0; i < n && !ret; i++)
+		ret = add_knob(items[i], origin, whose, out, err);
+	free_strv(items);
+	return ret;
+}
+
+/* "vm.settings_b (--settings-b vm.swappiness=10)": the key and where it was set */
+static void key_origin(struct config *cfg, const char *key, char *buf, size_t len)
+{
+	const char *from = config_origin(cfg, "vm", key);
+
+	snprintf(buf, len, "vm.%s (%s)", key, from ? from : "--set");
+}
+
+static struct vm_kernel_arg *kernel_by_flag(struct vm_args *a, const char *flag)
+{
+	for (unsigned i = 0; i < a->nkernels; i++)
+		if (!strcmp(a->kernel[i].flag, flag))
+			return &a->kernel[i];
+	return NULL;
+}
+
+/* vm.kernel_settings: NAME:KNOB=VALUE for the kernels of vm.kernels */
+static int listed_settings(struct vm_args *a, const char *list, const char *origin, struct strbuf *err)
+{
+	size_t n = 0;
+	char **items = split_commas(list, &n);
+	int ret = 0;
+
+	for (size_t i = 0; i < n && !ret; i++) {
+		char *item = xstrdup_trim(items[i]), *colon = strchr(item, ':'), *name;
+		struct vm_kernel_arg *k = NULL;
+
+		if (!colon || colon == item) {
+			strbuf_addf(err, "%s: '%s' is not NAME:KNOB=VALUE (NAME a kernel of vm.kernels)",
+				    origin, item);
+			free(item);
+			ret = -1;
+			break;
+		}
+		*colon = '\0';
+		name = xstrdup_trim(item);
+		for (unsigned j = 0; j < a->nkernels && !k; j++)
+			if (!strncmp(a->kernel[j].flag, "--kernel ", 9) && !strcmp(a->kernel[j].label, name))
+				k = &a->kernel[j];
+		if (!k) {
+			strbuf_addf(err, "%s: '%s' is no kernel of vm.kernels (NAME of NAME=IMG; kernels A and "
+				    "B take vm.settings_a and vm.settings_b)", origin, name);
+			ret = -1;
+		} else {
+			struct strbuf e = STRBUF_INIT;
+
+			if (add_knob(colon + 1, origin, "a guest", &k->settings, &e)) {
+				strbuf_addf(err, "%s: %s: %s", origin, name, e.buf);
+				ret = -1;
+			}
+			strbuf_release(&e);
+		}
+		free(name);
+		free(item);
+	}
+	free_strv(items);
+	return ret;
+}
+
+int vm_args_settings(struct vm_args *a, struct config *cfg, struct strbuf *err)
+{
+	static const char *const keys[2] = { "settings_a", "settings_b" };
+	static const char *const flags[2][2] = { { "--settings-a", "--kernel-a" },
+						 { "--settings-b", "--kernel-b" } };
+	const struct vm_opts *vm = config_section(cfg, "vm");
+	char origin[160];
+
+	for (int i = 0; i < 2; i++) {
+		struct vm_kernel_arg *k;
+		struct strbuf e = STRBUF_INIT;
+
+		if (!vm->settings[i] || !*vm->settings[i])
+			continue;
+		if (!(k = kernel_by_flag(a, flags[i][1]))) {
+			strbuf_addf(err, "%s without %s", flags[i][0], flags[i][1]);
+			return -1;
+		}
+		key_origin(cfg, keys[i], origin, sizeof(origin));
+		if (vm_knob_list_parse(vm->settings[i], origin, "a guest", &k->settings, &e)) {
+			strbuf_addf(err, "%s: %s", origin, e.buf);
+			strbuf_release(&e);
+			return -1;
+		}
+		strbuf_release(&e);
+	}
+	if (vm->kernel_settings && *vm->kernel_settings) {
+		key_origin(cfg, "kernel_settings", origin, sizeof(origin));
+		if (listed_settings(a, vm->kernel_settings, origin, err))
+			return -1;
+	}
+	/* the suite's [settings] are every guest's: one knob of one guest, one value */
+	for (unsigned i = 0; i < a->nkernels; i++)
+		for (size_t j = 0; j < a->kernel[i].settings.n; j++) {
+			const struct knob *k = &a->kernel[i].settings.v[j];
+
+			for (size_t s = 0; s < cfg->nsettings; s++)
+				if (!strcmp(cfg->settings[s].path, k->path)) {
+					strbuf_addf(err, "%s: %s is also set by the suite's [settings] (%s), which "
+						    "every guest applies: set it per kernel or in the suite, not both",
+						    k->origin, k->name, cfg->settings[s].origin);
+					return -1;
+				}
+		}
+	return 0;
+}
+
 void vm_args_release(struct vm_args *a)
 {
+	for (unsigned i = 0; i < VM_MAX_KERNELS; i++)
+		knob_set_release(&a->kernel[i].settings);
 	strlist_release(&a->suite);
 	strlist_release(&a->tmpfs);
 	strlist_release(&a->inputs);

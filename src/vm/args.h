@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include "core/adaptive.h"
 #include "core/config.h"
+#include "core/knobs.h"
 #include "core/util.h"
 #include "core/strlist.h"
 
@@ -28,6 +29,7 @@ struct vm_kernel_arg {
 	const char *label;     /* NULL: the image's release */
 	const char *modules;   /* NULL: found beside the image */
 	const char *cmdline;   /* its own boot options (after vm.cmdline_extra); "" none */
+	struct knob_set settings;  /* knobs set inside its guest (vm_args_settings), or none */
 	char flag[48];         /* how the user named it, for messages: "--kernel-a", "--kernel rt" */
 };
 
@@ -85,6 +87,27 @@ int vm_args_from_config(struct vm_args *a, const struct vm_opts *vm, struct strb
  */
 #define VM_CMDLINE_MAX 1024
 int vm_cmdline_check(const char *s, const char *what, bool own_ok, struct strbuf *err);
+/*
+ * The knobs each kernel's guest sets (issue 28): vm.settings_a, _b and, for
+ * the kernels of vm.kernels, vm.kernel_settings = NAME:KNOB=VALUE, ... into
+ * a->kernel[i].settings, each with its origin from cfg. What needs no kernel
+ * is checked here, before anything boots, with the [settings] rules
+ * (core/knobs.h: the allowed trees, the value's text), and a knob named
+ * twice for one guest or also set by the suite's own [settings] (which
+ * every guest applies: which value would one guest take?) is refused;
+ * whether a guest kernel has the knob and takes the value is its own run's
+ * check, before its suite starts (exit 3 or 2 for that kernel's cell). The
+ * guests get them as --set settings.KNOB=VALUE (vm/vm.c). 0, or -1 with err.
+ */
+int vm_args_settings(struct vm_args *a, struct config *cfg, struct strbuf *err);
+/*
+ * "KNOB=VALUE, ..." (vm.host_settings, vm.settings_a ...) into out, each by
+ * knob_init (origin for messages and run.json); a knob named twice is
+ * refused ("X is set twice (one value for one knob of " whose ")").
+ * Appends to out. 0, or -1 with err.
+ */
+int vm_knob_list_parse(const char *list, const char *origin, const char *whose, struct knob_set *out,
+		       struct strbuf *err);
 void vm_args_release(struct vm_args *a);
 
 #endif

@@ -307,15 +307,38 @@ static bool qemu_alive(void *arg)
 	return !a->ended;
 }
 
-/* qemu is paused (-S): find its vCPU threads, place them, read back, go. */
+#define BALLOON_PATH "/machine/peripheral/balloon0"   /* -device ...,id=balloon0 */
+#define QMP_SAMPLE_TIMEOUT 10.0   /* seconds for one answer while the guest runs */
+
+/* The balloon's stats queue: the guest driver reports its memory every
+ * interval (whole seconds, at least 1) once asked. */
+static void balloon_stats_start(const struct vm_qemu_spec *s, struct qmp *m, struct vm_boot *b)
+{
+	json_object *args = json_object_new_object();
+	struct strbuf why = STRBUF_INIT;
+	long secs = (long)(s->rss_interval + 0.999);
+
+	json_object_object_add(args, "path", json_object_new_string(BALLOON_PATH));
+	json_object_object_add(args, "property", json_object_new_string("guest-stats-polling-interval"));
+	json_object_object_add(args, "value", json_object_new_int64(secs < 1 ? 1 : secs));
+	if (qmp_execute_args(m, "qom-set", args, NULL, &why))
+		json_object_object_add(b->memory, "guest_stats_error", json_object_new_string(why.buf));
+	json_object_put(args);
+	strbuf_release(&why);
+}
+
+/* qemu is paused (-S): find its vCPU threads, place them, read back, go.
+ * With a balloon and RSS sampling, m stays open for the guest's side of
+ * the samples (m->fd >= 0); else it is closed. */
 static int place_and_start(const struct vm_qemu_spec *s, struct alive *al, struct vm_boot *b,
-			   struct strbuf *err)
+			   struct qmp *mp, struct strbuf *err)
 {
 	struct child *q = al->q;
 	struct qmp m;
 	json_object *cpus = NULL;
 	int ret = -1;
 
+	mp->fd = -1;
 	if (qmp_open(&m, s->qmp_path, 60, qemu_alive, al, err))
 		return -1;
 	if (qmp_execute(&m, "query-cpus-fast", &cpus, err))
@@ -339,6 +362,13 @@ static int place_and_start(const struct vm_qemu_spec *s, struct alive *al, struc
 		json_object_object_add(b->memory, "balloon", bl);
 		json_object_put(args);
 		strbuf_release(&why);
+	}
+	if (s->balloon && s->rss_interval > 0) {
+		balloon_stats_start(s, &m, b);
+		m.timeout = QMP_SAMPLE_TIMEOUT;
+		*mp = m;
+		m.fd = -1;
+		strbuf_init(&m.in);
 	}
 	ret = 0;
 out:
@@ -387,13 +417,102 @@ void vm_qemu_memory_add(json_object *m, unsigned long long rss_kb, unsigned long
 		json_object_object_add(m, "hwm_kb", json_object_new_int64((int64_t)hwm_kb));
 }
 
-/* qemu's VmRSS and VmHWM now, into b->memory (nothing once it is gone) */
-static void sample_memory(struct child *q, struct vm_boot *b)
+static void set_array_member(json_object *m, const char *key, long long v)
+{
+	json_object *a;
+
+	if (!json_object_object_get_ex(m, key, &a)) {
+		a = json_object_new_array();
+		json_object_object_add(m, key, a);
+	}
+	json_object_array_add(a, v >= 0 ? json_object_new_int64(v) : NULL);
+}
+
+void vm_qemu_memory_add_guest(json_object *m, long long actual_kb, long long free_kb, long long avail_kb)
+{
+	set_array_member(m, "balloon_actual_kb", actual_kb);
+	set_array_member(m, "guest_free_kb", free_kb);
+	set_array_member(m, "guest_available_kb", avail_kb);
+}
+
+/* a byte count of the stats, in KiB; -1 when absent or qemu's "none" (~0) */
+static long long stat_kb(json_object *stats, const char *key)
+{
+	json_object *v;
+	int64_t n;
+
+	if (!json_object_object_get_ex(stats, key, &v) || !json_object_is_type(v, json_type_int))
+		return -1;
+	n = json_object_get_int64(v);
+	return n < 0 || n == INT64_MAX ? -1 : (long long)(n / 1024);
+}
+
+void vm_balloon_guest_stats(json_object *reply, long long *free_kb, long long *avail_kb)
+{
+	json_object *stats, *upd;
+
+	*free_kb = *avail_kb = -1;
+	if (!reply || !json_object_object_get_ex(reply, "last-update", &upd) ||
+	    json_object_get_int64(upd) <= 0 || !json_object_object_get_ex(reply, "stats", &stats))
+		return;
+	*free_kb = stat_kb(stats, "stat-free-memory");
+	*avail_kb = stat_kb(stats, "stat-available-memory");
+}
+
+/* The balloon's view now: query-balloon's actual and the guest's reported
+ * stats, -1 for what is not known. A QMP failure closes m (said once in
+ * guest_stats_error): a guest that cannot be asked is not asked again. A
+ * qemu that is exiting (the guest powered off after its verdict, or
+ * panicked: its /proc status has no memory left) closes the socket under
+ * the question: that is no failure to record. */
+static void sample_guest(struct qmp *m, pid_t pid, struct vm_boot *b, long long *actual_kb,
+			 long long *free_kb, long long *avail_kb)
 {
 	unsigned long long rss, hwm;
 
-	if (q->running && !proc_memory_read(q->pid, &rss, &hwm))
-		vm_qemu_memory_add(b->memory, rss, hwm);
+	struct strbuf why = STRBUF_INIT;
+	json_object *ret = NULL, *v, *args;
+
+	*actual_kb = *free_kb = *avail_kb = -1;
+	if (m->fd < 0)
+		return;
+	if (!qmp_execute(m, "query-balloon", &ret, &why) && json_object_object_get_ex(ret, "actual", &v) &&
+	    json_object_get_int64(v) > 0)
+		*actual_kb = (long long)(json_object_get_int64(v) / 1024);
+	json_object_put(ret);
+	ret = NULL;
+	if (!why.len) {
+		args = json_object_new_object();
+		json_object_object_add(args, "path", json_object_new_string(BALLOON_PATH));
+		json_object_object_add(args, "property", json_object_new_string("guest-stats"));
+		if (!qmp_execute_args(m, "qom-get", args, &ret, &why))
+			vm_balloon_guest_stats(ret, free_kb, avail_kb);
+		json_object_put(args);
+		json_object_put(ret);
+	}
+	if (why.len) {
+		if (!json_object_object_get_ex(b->memory, "guest_stats_error", NULL) &&
+		    !proc_memory_read(pid, &rss, &hwm))
+			json_object_object_add(b->memory, "guest_stats_error", json_object_new_string(why.buf));
+		qmp_close(m);
+	}
+	strbuf_release(&why);
+}
+
+/* qemu's VmRSS and VmHWM now, into b->memory (nothing once it is gone);
+ * with a balloon, the guest's side of the same moment */
+static void sample_memory(const struct vm_qemu_spec *s, struct child *q, struct qmp *m, struct vm_boot *b)
+{
+	unsigned long long rss, hwm;
+	long long actual, free_kb, avail;
+
+	if (!q->running || proc_memory_read(q->pid, &rss, &hwm))
+		return;
+	vm_qemu_memory_add(b->memory, rss, hwm);
+	if (s->balloon) {
+		sample_guest(m, q->pid, b, &actual, &free_kb, &avail);
+		vm_qemu_memory_add_guest(b->memory, actual, free_kb, avail);
+	}
 }
 
 int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix,
@@ -404,6 +523,7 @@ int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix
 	struct console c = { .fd = -1, .prefix = prefix, .b = b, .kvm = s->kvm };
 	struct strbuf err = STRBUF_INIT;
 	struct alive al = { 0 };
+	struct qmp m = { .fd = -1 };
 	double start = now_monotonic(), deadline, grace_end = 0, next_read = 0, next_rss = 0;
 	int code = -1, ret = 0, fd;
 	bool reread = false;
@@ -433,7 +553,7 @@ int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix
 		goto out;
 	}
 	al.q = &q;
-	if (s->qmp_path && place_and_start(s, &al, b, &err)) {
+	if (s->qmp_path && place_and_start(s, &al, b, &m, &err)) {
 		if (lb_stop_requested()) {
 			b->outcome = VM_INTERRUPTED;
 			child_stop(&q, 0);
@@ -476,14 +596,14 @@ int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix
 		if (((c.exited || c.fatal || c.init_failed) && !reread) ||
 		    now_monotonic() > next_read) {
 			if ((c.exited || c.fatal || c.init_failed) && !reread && s->rss_interval > 0)
-				sample_memory(&q, b);   /* the last one, at the verdict */
+				sample_memory(s, &q, &m, b);   /* the last one, at the verdict */
 			reread_memory(s, &q, b);
 			reread = c.exited || c.fatal || c.init_failed;
 			next_read = now_monotonic() + 5;
 		}
 		/* what the host pays for the guest: qemu's resident set */
 		if (s->rss_interval > 0 && now_monotonic() >= next_rss && !c.exited) {
-			sample_memory(&q, b);
+			sample_memory(s, &q, &m, b);
 			next_rss = now_monotonic() + s->rss_interval;
 		}
 		/* after the verdict, give the guest time to power off by itself;
@@ -520,6 +640,7 @@ int vm_qemu_run(const struct vm_qemu_spec *s, double timeout, const char *prefix
 verdict:
 	b->seconds = now_monotonic() - start;
 out:
+	qmp_close(&m);
 	if (c.fd >= 0)
 		close(c.fd);
 	strbuf_release(&c.partial);

@@ -80,11 +80,30 @@ struct vm_boot {
 /*
  * run.json vm.qemu_memory[] of one boot: {"interval_s", "rss_kb": [VmRSS of
  * the qemu process every interval], "max_rss_kb", "hwm_kb" (VmHWM, its
- * peak), "balloon": {"target", "asked", "error"} with a balloon}. What the
- * host paid for the guest, as /proc/<qemu pid>/status said.
+ * peak), "balloon": {"target", "asked", "error"} with a balloon target}.
+ * What the host paid for the guest, as /proc/<qemu pid>/status said; with a
+ * balloon also the guest's view (vm_qemu_memory_add_guest).
  */
 json_object *vm_qemu_memory_new(double interval);
 void vm_qemu_memory_add(json_object *m, unsigned long long rss_kb, unsigned long long hwm_kb);
+/*
+ * With a balloon, the guest's side of each sample (issue 28: the memory
+ * story of free page reporting is qemu's RSS falling while the guest's own
+ * free memory stays): "balloon_actual_kb" (QMP query-balloon: the guest's
+ * RAM less what the balloon holds), "guest_free_kb" and "guest_available_kb"
+ * (the guest's MemFree and MemAvailable, as its virtio_balloon driver
+ * reported them through the device's stats queue: qom-get guest-stats),
+ * arrays beside rss_kb, entry i from the same moment as rss_kb[i]; null
+ * where the guest had not reported yet (its driver not loaded) or QMP
+ * failed (then "guest_stats_error" says why and the sampling of the guest
+ * stops). A negative value is null.
+ */
+void vm_qemu_memory_add_guest(json_object *m, long long actual_kb, long long free_kb, long long avail_kb);
+/* The guest's free and available memory in KiB from qom-get guest-stats'
+ * reply ({"stats": {"stat-free-memory": bytes, ...}, "last-update": s}):
+ * -1 each when the guest has reported nothing (last-update 0, or qemu's
+ * "not reported" value, all ones). */
+void vm_balloon_guest_stats(json_object *reply, long long *free_kb, long long *avail_kb);
 
 /* Boot and wait. Guest output between the begin and exit markers is echoed
  * to stdout with `prefix`. qemu's own stderr goes to qemu_log. Under KVM a

@@ -128,6 +128,38 @@ static void record_boot_options(json_object *run, json_object *vm, const struct 
 			options_seen(n->boot_options ? n->boot_options : "", json_object_get_string(cl))));
 }
 
+/* vm.settings: the knobs asked of its guest, and what the guest's run held */
+static void record_settings(json_object *run, json_object *vm, const struct vm_round_record *n)
+{
+	json_object *o, *guest = NULL;
+
+	if (!n->settings || !n->settings->n)
+		return;
+	o = knob_set_json(n->settings);
+	json_object_object_get_ex(run, "settings", &guest);
+	for (size_t i = 0; i < n->settings->n; i++) {
+		const struct knob *k = &n->settings->v[i];
+		const char *during = NULL;
+		json_object *e = NULL;
+
+		if (guest && json_object_is_type(guest, json_type_object)) {
+			json_object_object_foreach(guest, name, g) {
+				json_object *p, *d;
+
+				(void)name;
+				if (json_object_object_get_ex(g, "path", &p) && json_object_is_type(p, json_type_string) &&
+				    !strcmp(json_object_get_string(p), k->path) &&
+				    json_object_object_get_ex(g, "during", &d) && json_object_is_type(d, json_type_string))
+					during = json_object_get_string(d);
+			}
+		}
+		json_object_object_get_ex(o, k->name, &e);
+		json_object_object_add(e, "during", during ? json_object_new_string(during) : NULL);
+		json_object_object_add(e, "applied", json_object_new_boolean(during && knob_value_matches(k->value, during)));
+	}
+	json_object_object_add(vm, "settings", o);
+}
+
 static void record(json_object *run, void *arg)
 {
 	const struct vm_round_record *n = arg;
@@ -162,6 +194,7 @@ static void record(json_object *run, void *arg)
 	}
 	if (n->host_facts && !json_object_object_get_ex(vm, "host", NULL))
 		json_object_object_add(vm, "host", json_object_get(n->host_facts));
+	record_settings(run, vm, n);
 	if (n->host_settings && n->host_settings->n)
 		json_object_object_add(vm, "host_settings", knob_set_json(n->host_settings));
 	json_object_object_add(vm, "rounds", json_object_new_int(n->round));

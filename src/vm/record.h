@@ -10,7 +10,11 @@
  * The deliberate difference of a label is vm.boot_options (the kernel's own
  * boot options, compare's "set by the run: boot options"), checked against
  * the guest's /proc/cmdline (system.cmdline, written by the guest's own
- * run): vm.boot_options_seen says whether every option was on it. The host
+ * run): vm.boot_options_seen says whether every option was on it. The
+ * knobs set in its guest on purpose (vm.settings_a ..., vm/args.h) are
+ * vm.settings {name: {path, value, origin, during, applied}}: during is what
+ * the guest's own run.json "settings" read back (compare reads that, as for
+ * any run), applied whether it says the value asked. The host
  * side: vm.host (its kernel, THP and KSM state, host_state.h), vm.host_settings
  * (knob_set_json of vm.host_settings), vm.qemu_memory[] one per round
  * (vm/qemu.h: qemu's VmRSS series and VmHWM, the balloon's target).
@@ -41,6 +45,7 @@ struct vm_round_record {
 	const struct vm_placement *place;
 	const struct vm_identity *id;    /* what the guest cannot say (vm/identity.h), or NULL */
 	const char *boot_options;        /* its own boot options, on purpose ("" none) */
+	const struct knob_set *settings; /* the knobs set inside its guest, on purpose, or NULL */
 	const struct knob_set *host_settings;   /* vm.host_settings held for the boots */
 	json_object *host_facts;         /* the host's kernel, THP, KSM, state (borrowed), or NULL */
 	bool balloon;                    /* vm.balloon = free-page-reporting */

@@ -288,6 +288,11 @@ static void guest_cmd(struct vm_run *r, struct kernel *k, const char *dest, stru
 	strlist_push(cmd, "run");
 	for (size_t i = 0; i < r->a.suite.n; i++)
 		strlist_push(cmd, r->a.suite.v[i]);
+	/* its own knobs, after the suite's (vm_args_settings refused a knob in both) */
+	for (size_t i = 0; i < k->arg->settings.n; i++) {
+		strlist_push(cmd, "--set");
+		strlist_pushf(cmd, "settings.%s=%s", k->arg->settings.v[i].name, k->arg->settings.v[i].value);
+	}
 	strlist_push(cmd, "--label");
 	strlist_push(cmd, k->label);
 	strlist_push(cmd, "-o");
@@ -662,7 +667,8 @@ static int run_round(struct vm_run *r, struct kernel *k, int round)
 			.placement = rr.placement, .warnings = &rr.warnings,
 			.console_rel = console_rel, .console_abs = console,
 			.id = k->host ? NULL : &k->id,
-			.boot_options = k->arg->cmdline, .qemu_memory = rr.memory,
+			.boot_options = k->arg->cmdline, .settings = &k->arg->settings,
+			.qemu_memory = rr.memory,
 			.host_settings = &r->host, .balloon = r->a.balloon, .host_facts = r->host_facts,
 		};
 
@@ -885,6 +891,9 @@ static void print_plan(struct vm_run *r)
 				printf("  qemu: %s\n", err.buf);
 			}
 		}
+		for (size_t j = 0; j < k->arg->settings.n; j++)
+			printf("  settings: %s = %s (%s)\n", k->arg->settings.v[j].name,
+			       k->arg->settings.v[j].value, k->arg->settings.v[j].origin);
 		printf("  runs:");
 		for (size_t c = 0; c < cmd.n; c++)
 			printf(" %s", cmd.v[c]);
@@ -989,52 +998,45 @@ static void probe_xattrs(struct vm_run *r)
  * vm.host_settings: "KNOB=VALUE, ..." with [settings]' rules (core/knobs.h):
  * each resolved, present and accepted (written, read back, put back) before
  * anything boots, so a bad one is exit 2 or 3 with nothing started. A knob
- * named twice is refused (two values for one knob of one host).
+ * named twice is refused (two values for one knob of one host), and so is
+ * one that a kernel run natively (host) sets for its own run too.
  */
 static int check_host_settings(struct vm_run *r)
 {
 	struct strbuf err = STRBUF_INIT;
-	char **items;
-	size_t n = 0;
+	char origin[160];
 	int code = 0;
 
 	if (!*r->a.host_settings)
 		return 0;
-	items = split_commas(r->a.host_settings, &n);
-	r->host.v = xcalloc(n ? n : 1, sizeof(*r->host.v));
-	for (size_t i = 0; i < n && !code; i++) {
-		char *item = xstrdup_trim(items[i]), *eq = strchr(item, '=');
-		char origin[160];
-		struct knob *k = &r->host.v[r->host.n];
+	snprintf(origin, sizeof(origin), "vm.host_settings (%s)",
+		 r->a.host_settings_from ? r->a.host_settings_from : "--set");
+	if (vm_knob_list_parse(r->a.host_settings, origin, "the host", &r->host, &err)) {
+		error("%s: %s", origin, err.buf);
+		strbuf_release(&err);
+		return LB_EXIT_USAGE;
+	}
+	for (unsigned i = 0; i < r->a.nkernels; i++) {
+		const struct vm_kernel_arg *ka = &r->a.kernel[i];
 
-		snprintf(origin, sizeof(origin), "vm.host_settings (%s)",
-			 r->a.host_settings_from ? r->a.host_settings_from : "--set");
-		strbuf_reset(&err);
-		if (!eq || eq == item) {
-			strbuf_addf(&err, "'%s' is not KNOB=VALUE", item);
-			code = LB_EXIT_USAGE;
-		} else {
-			char *name, *value = xstrdup_trim(eq + 1);
-
-			*eq = '\0';
-			name = xstrdup_trim(item);
-			if (knob_init(k, name, value, origin, &err))
-				code = LB_EXIT_USAGE;
-			else if (knob_set_find(&r->host, k->path)) {
-				strbuf_addf(&err, "%s is set twice (one value for one knob of the host)", name);
-				code = LB_EXIT_USAGE;
-			} else if ((code = knob_check(k->path, &err)) == 0 &&
-				   (code = knob_try(k, r->a.workdir, &err)) == 0) {
-				r->host.n++;
+		for (size_t j = 0; strcmp(ka->image, VM_HOST) == 0 && j < ka->settings.n; j++)
+			if (knob_set_find(&r->host, ka->settings.v[j].path)) {
+				error("%s: %s is also in vm.host_settings, and %s runs on the host: one value "
+				      "for one knob of the host", ka->settings.v[j].origin,
+				      ka->settings.v[j].name, ka->flag);
+				strbuf_release(&err);
+				return LB_EXIT_USAGE;
 			}
-			free(name);
-			free(value);
-		}
+	}
+	for (size_t i = 0; i < r->host.n && !code; i++) {
+		struct knob *k = &r->host.v[i];
+
+		strbuf_reset(&err);
+		if ((code = knob_check(k->path, &err)) == 0)
+			code = knob_try(k, r->a.workdir, &err);
 		if (code)
 			error("%s: %s", origin, err.buf);
-		free(item);
 	}
-	free_strv(items);
 	strbuf_release(&err);
 	return code;
 }

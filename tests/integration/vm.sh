@@ -737,3 +737,147 @@ PY
   assert_grep_err "same kernel, compared on purpose: .*boot options): memcg, nomemcg"
   vm_no_leftovers
 }
+
+# A kernel's own knobs inside its guest (vm.settings_a/_b, vm.kernel_settings):
+# what needs no kernel is refused before anything boots or is made (no VM
+# needed: the image is a fake), and a dry run shows them on the guest's line.
+test_vm_guest_settings_refused() {
+  need_root
+  vm_fake_bzimage "$T/bzImage" "9.9.9-lrubench"
+  local R=("$LRUBENCH" run --kernel-a "$T/bzImage" --kernel-b "$T/bzImage" --label-b b -o "$T/results")
+  expect_exit 2 "${R[@]}" --settings-b kernel.panic=1
+  assert_grep_err "vm.settings_b (--settings-b kernel.panic=1): "
+  expect_exit 2 "${R[@]}" --settings-b "vm.swappiness=10, /proc/sys/vm/swappiness=20"
+  assert_grep_err "is set twice (one value for one knob of a guest)"
+  expect_exit 2 "${R[@]}" --settings-a vm.swappiness
+  assert_grep_err "'vm.swappiness' is not KNOB=VALUE"
+  expect_exit 2 "${R[@]}" --settings-a vm.swappiness=keep
+  assert_grep_err "vm.swappiness = keep: keep is \[settings\]' word"
+  # the suite's [settings] are every guest's: one knob, one value
+  printf '[settings]\nvm.swappiness = 60\n' > "$T/suite.conf"
+  expect_exit 2 "${R[@]}" -c "$T/suite.conf" --settings-b vm.swappiness=10
+  assert_grep_err "vm.swappiness is also set by the suite's \[settings\] ($T/suite.conf:2)"
+  expect_exit 2 "${R[@]}" --kernel "c=$T/bzImage" --set vm.kernel_settings=d:vm.swappiness=1
+  assert_grep_err "'d' is no kernel of vm.kernels"
+  expect_exit 2 "$LRUBENCH" run --kernel-a "$T/bzImage" --settings-b vm.swappiness=1 -o "$T/results"
+  assert_grep_err "settings-b without --kernel-b"
+  # a kernel run natively sets its knob on the host, where vm.host_settings holds it
+  expect_exit 2 "$LRUBENCH" run --kernel-a host --settings-a vm.swappiness=10 \
+    --vm-host-settings vm.swappiness=20 -o "$T/results"
+  assert_grep_err "vm.swappiness is also in vm.host_settings, and --kernel-a runs on the host"
+  assert_no_file "$T/results"
+  # each guest's run gets its own, after the suite's options
+  expect_exit 0 "$LRUBENCH" run --dry-run --quick -w readtwice --kernel-a host --label-a a \
+    --settings-a "vm.swappiness=10" --kernel-b host --label-b b -o "$T/results"
+  assert_grep "settings: vm.swappiness = 10 (vm.settings_a (--settings-a vm.swappiness=10))" "$T/out"
+  assert_grep "runs: .* --quick --set settings.vm.swappiness=10 --label a " "$T/out"
+  if grep -q "settings.vm.swappiness=10 --label b" "$T/out"; then fail "kernel B got A's knob"; fi
+  assert_no_file "$T/results"
+}
+
+# One kernel (the running one, natively: no boot) in two knob settings as
+# one VM-mode comparison: each label's run sets, records and restores its
+# own knob; vm.settings says it was applied; compare names the difference
+# first and the gate passes one build in two settings without
+# --allow-same-kernel.
+test_vm_host_kernel_two_settings() {
+  need_root
+  [ -w /proc/sys/vm/swappiness ] || skip "no /proc/sys/vm/swappiness"
+  local sw a b
+  sw=$(cat /proc/sys/vm/swappiness)
+  a=$(( sw == 10 ? 11 : 10 )); b=$(( sw == 70 ? 71 : 70 ))
+  expect_exit 0 "$LRUBENCH" run --quick -w readtwice --set readtwice.memcgs=1 --set readtwice.runtime=1s \
+    --set readtwice.file_size=64M --set global.iterations=2 --set global.warmup=0 \
+    --kernel-a host --label-a "sw$a" --settings-a "vm.swappiness=$a" \
+    --kernel-b host --label-b "sw$b" --settings-b "vm.swappiness=$b" -o "$T/results"
+  assert_eq "$(cat /proc/sys/vm/swappiness)" "$sw" "swappiness put back"
+  assert_eq "$(json_get "$T/results/sw$a/run.json" "['settings']['vm.swappiness']['during']")" "$a" "A's knob"
+  assert_eq "$(json_get "$T/results/sw$b/run.json" "['settings']['vm.swappiness']['during']")" "$b" "B's knob"
+  assert_eq "$(json_get "$T/results/sw$b/run.json" "['vm']['settings']['vm.swappiness']['applied']")" True "B applied"
+  assert_eq "$(json_get "$T/results/sw$a/run.json" "['vm']['settings']['vm.swappiness']['origin']")" \
+    "vm.settings_a (--settings-a vm.swappiness=$a)" "A's origin"
+  assert_grep "set by the run: vm.swappiness *$a | $b" "$T/out"
+  expect_exit 0 "$LRUBENCH" compare --fail-on-regression 100000 "$T/results/sw$a" "$T/results/sw$b"
+  assert_grep_err "same kernel, compared on purpose: .*: sw$a, sw$b"
+  assert_no_leaks
+}
+
+# The issue's VM A/B of one image in two guest settings: swappiness and the
+# THP mode set inside each guest, as its own run read them back; with the
+# balloon, the guest's own free memory beside qemu's RSS in each round.
+test_vm_guest_settings_and_free_memory() {
+  vm_kernels
+  mkdir -p "$T/tmp"
+  local thp=/sys/kernel/mm/transparent_hugepage/enabled rj
+  TMPDIR=$T/tmp expect_exit 0 "$LRUBENCH" run --quick -w readtwice --set readtwice.memcgs=1 \
+    --set readtwice.runtime=2s --set readtwice.file_size=64M --set global.iterations=2 \
+    --set global.warmup=0 \
+    --kernel-a "$KA" --label-a thpalways --settings-a "vm.swappiness=10, $thp=always" \
+    --kernel-b "$KA" --label-b thpmadvise --settings-b "vm.swappiness=60, $thp=madvise" \
+    --vm-balloon free-page-reporting --vm-rss-interval 2s -o "$T/results"
+  for l in thpalways thpmadvise; do
+    rj=$T/results/$l/run.json
+    assert_eq "$(json_get "$rj" "['status']")" complete "status of $l"
+    vm_positive_samples "$T/results/$l/readtwice.json"
+    python3 - "$rj" "$l" "$thp" <<'PY' || fail "settings or guest memory of $l"
+import json, sys
+r = json.load(open(sys.argv[1])); label, thp = sys.argv[2], sys.argv[3]
+want = {"thpalways": ("10", "always"), "thpmadvise": ("60", "madvise")}[label]
+assert r["settings"]["vm.swappiness"]["during"] == want[0], r["settings"]
+assert r["settings"][thp]["during"] == want[1], r["settings"]
+assert all(e["applied"] for e in r["vm"]["settings"].values()), r["vm"]["settings"]
+m = r["vm"]["qemu_memory"][0]
+n = len(m["rss_kb"])
+assert n >= 2 and len(m["guest_free_kb"]) == n and len(m["balloon_actual_kb"]) == n, m
+free = [x for x in m["guest_free_kb"] if x is not None]
+actual = [x for x in m["balloon_actual_kb"] if x is not None]
+# the guest reported once its driver was loaded: free memory within its RAM
+assert free and all(0 < x < 2 * 1024 * 1024 for x in free), m
+assert actual and all(x == 2 * 1024 * 1024 for x in actual), m
+assert "guest_stats_error" not in m, m
+PY
+  done
+  assert_grep "set by the run: vm.swappiness *10 | 60" "$T/out"
+  assert_grep "set by the run: $thp *always | madvise" "$T/out"
+  expect_exit 0 "$LRUBENCH" compare --fail-on-regression 100000 "$T/results/thpalways" "$T/results/thpmadvise"
+  assert_grep_err "same kernel, compared on purpose: .*thpalways, thpmadvise"
+  vm_no_leftovers
+}
+
+vm_qemu_gone() { ! pgrep -f "qemu-system-x86_64.*$T/" >/dev/null; }
+
+# SIGKILL while vm.host_settings hold a host knob: nothing can undo it then,
+# so the knob and its marker stay; qemu dies with its parent; the next VM
+# run (a dry run) puts the knob back from the marker before anything else
+# and sweeps the killed run's temporary folder; no cgroup or mount is left.
+test_vm_sigkill_host_settings_next_run_restores() {
+  vm_kernels
+  [ -w /proc/sys/vm/swappiness ] || skip "no /proc/sys/vm/swappiness"
+  mkdir -p "$T/tmp"
+  local sw want pid i
+  sw=$(cat /proc/sys/vm/swappiness)
+  want=$(( sw == 10 ? 11 : 10 ))
+  TMPDIR=$T/tmp "$LRUBENCH" run "${VM_SUITE[@]}" --set global.workdir="$T/work" --kernel-a "$KA" \
+    --vm-host-settings "vm.swappiness=$want" -o "$T/results" >"$T/out" 2>"$T/err" &
+  pid=$!
+  for i in $(seq 1 600); do
+    pgrep -f "qemu-system-x86_64.*$T/tmp" >/dev/null && break
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.5
+  done
+  vm_qemu_gone && { kill -KILL $pid; wait $pid; cat "$T/err"; fail "qemu never started"; }
+  assert_eq "$(cat /proc/sys/vm/swappiness)" "$want" "the host knob held for the boot"
+  kill -KILL $pid; wait $pid 2>/dev/null
+  assert_eq "$(cat /proc/sys/vm/swappiness)" "$want" "a SIGKILLed run leaves its value (nothing can undo it)"
+  ls "$T/work" | grep -q "lrubench-knob-$pid\." || fail "no marker of run $pid in $T/work"
+  wait_for "qemu to die with its parent" vm_qemu_gone
+  [ -n "$(ls -d "$T"/tmp/lrubench-vm.$pid-* 2>/dev/null)" ] || fail "the killed run's temporary folder is gone already?"
+  TMPDIR=$T/tmp expect_exit 0 "$LRUBENCH" run --dry-run "${VM_SUITE[@]}" --set global.workdir="$T/work" \
+    --kernel-a "$KA" -o "$T/results"
+  assert_grep_err "put /proc/sys/vm/swappiness back to '$sw': run $pid was killed"
+  assert_eq "$(cat /proc/sys/vm/swappiness)" "$sw" "vm.swappiness as before the killed run"
+  [ -z "$(ls "$T/work" | grep lrubench-knob-)" ] || fail "markers left: $(ls "$T/work")"
+  [ -z "$(find /sys/fs/cgroup -maxdepth 3 -name "lrubench-$pid*" 2>/dev/null)" ] || fail "cgroups of run $pid left"
+  assert_no_file "$T/results/$RA/run.json"
+  vm_no_leftovers
+}

@@ -785,6 +785,135 @@ static void test_host_side(void **state)
 	strbuf_release(&err);
 }
 
+/* The knobs of each kernel's guest (vm/args.h vm_args_settings): settings_a,
+ * settings_b and kernel_settings parsed with their origins, and refused
+ * before anything boots: outside the allowed trees, not KNOB=VALUE, twice
+ * for one guest, keep, an unknown NAME, a knob the suite's [settings] set
+ * too, settings for a kernel that is not there. */
+static void test_guest_settings(void **state)
+{
+	struct config cfg;
+	struct vm_args a;
+	struct strbuf err = STRBUF_INIT;
+	(void)state;
+
+	assert_int_equal(config_init(&cfg, NULL, false), 0);
+	assert_int_equal(config_set(&cfg, "vm.kernel_a=/k/img", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.kernel_b=/k/img", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.kernels=nothp=/k/img, plain=/k/img", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.settings_a=vm.swappiness=10, "
+				    "/sys/kernel/mm/transparent_hugepage/enabled = always", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.settings_b=vm.swappiness=60", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.kernel_settings=nothp:/sys/kernel/mm/transparent_hugepage/"
+				    "enabled=never, nothp: vm.watermark_scale_factor=100", &err), 0);
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), 0);
+	if (vm_args_settings(&a, &cfg, &err))
+		fail_msg("%s", err.buf);
+	assert_int_equal(a.kernel[0].settings.n, 2);
+	assert_string_equal(a.kernel[0].settings.v[0].path, "/proc/sys/vm/swappiness");
+	assert_string_equal(a.kernel[0].settings.v[0].value, "10");
+	assert_non_null(strstr(a.kernel[0].settings.v[0].origin, "vm.settings_a ("));
+	assert_string_equal(a.kernel[0].settings.v[1].name, "/sys/kernel/mm/transparent_hugepage/enabled");
+	assert_string_equal(a.kernel[0].settings.v[1].value, "always");
+	assert_int_equal(a.kernel[1].settings.n, 1);
+	assert_string_equal(a.kernel[1].settings.v[0].value, "60");
+	assert_int_equal(a.kernel[2].settings.n, 2);
+	assert_string_equal(a.kernel[2].settings.v[0].value, "never");
+	assert_string_equal(a.kernel[2].settings.v[1].path, "/proc/sys/vm/watermark_scale_factor");
+	assert_non_null(strstr(a.kernel[2].settings.v[1].origin, "vm.kernel_settings ("));
+	assert_int_equal(a.kernel[3].settings.n, 0);
+	vm_args_release(&a);
+	config_release(&cfg);
+
+	static const struct { const char *set, *msg; } bad[] = {
+		{ "vm.settings_b=kernel.panic=1", "vm.settings_b (" },
+		{ "vm.settings_b=vm.swappiness", "'vm.swappiness' is not KNOB=VALUE" },
+		{ "vm.settings_b=vm.swappiness=1, /proc/sys/vm/swappiness=2",
+		  "is set twice (one value for one knob of a guest)" },
+		{ "vm.settings_b=vm.swappiness=keep", "vm.swappiness = keep: keep is [settings]' word" },
+		{ "vm.settings_b=vm.swappiness=a\tb", "vm.settings_b (" },
+		{ "vm.kernel_settings=vm.swappiness=1", "is not NAME:KNOB=VALUE" },
+		{ "vm.kernel_settings=b:vm.swappiness=1", "'b' is no kernel of vm.kernels" },
+		{ "vm.kernel_settings=c:vm.nosuch..x=1", "vm.kernel_settings (--set vm.kernel_settings=" },
+		{ "settings.vm.swappiness=30", "vm.swappiness is also set by the suite's [settings] (--set" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		assert_int_equal(config_init(&cfg, NULL, false), 0);
+		assert_int_equal(config_set(&cfg, "vm.kernel_a=/k/img", &err), 0);
+		assert_int_equal(config_set(&cfg, "vm.kernel_b=/k/img", &err), 0);
+		assert_int_equal(config_set(&cfg, "vm.kernels=c=/k/img", &err), 0);
+		assert_int_equal(config_set(&cfg, "vm.settings_a=vm.swappiness=10", &err), 0);
+		strbuf_reset(&err);
+		if (config_set_from(&cfg, bad[i].set, NULL, &err))
+			fail_msg("%s: %s", bad[i].set, err.buf);
+		memset(&a, 0, sizeof(a));
+		assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), 0);
+		if (!vm_args_settings(&a, &cfg, &err) || !strstr(err.buf, bad[i].msg))
+			fail_msg("%s: got '%s'", bad[i].set, err.buf);
+		vm_args_release(&a);
+		config_release(&cfg);
+	}
+	/* settings_b without kernel_b */
+	assert_int_equal(config_init(&cfg, NULL, false), 0);
+	assert_int_equal(config_set(&cfg, "vm.kernel_a=/k/img", &err), 0);
+	assert_int_equal(config_set(&cfg, "vm.settings_b=vm.swappiness=10", &err), 0);
+	memset(&a, 0, sizeof(a));
+	strbuf_reset(&err);
+	assert_int_equal(vm_args_from_config(&a, config_section(&cfg, "vm"), &err), 0);
+	assert_int_equal(vm_args_settings(&a, &cfg, &err), -1);
+	assert_non_null(strstr(err.buf, "--settings-b without --kernel-b"));
+	vm_args_release(&a);
+	config_release(&cfg);
+	strbuf_release(&err);
+}
+
+/* The guest's side of vm.qemu_memory with a balloon: the reply of qom-get
+ * guest-stats read (nothing reported yet: null), the arrays beside rss_kb. */
+static void test_guest_memory(void **state)
+{
+	long long fr, av;
+	json_object *m, *v, *r;
+	(void)state;
+
+	r = json_tokener_parse("{\"stats\": {\"stat-free-memory\": 1048576000, \"stat-available-memory\": "
+			       "2097152000, \"stat-total-memory\": 4000000000}, \"last-update\": 1700000000}");
+	vm_balloon_guest_stats(r, &fr, &av);
+	assert_int_equal(fr, 1024000);
+	assert_int_equal(av, 2048000);
+	json_object_put(r);
+	/* before the driver reported: last-update 0, every stat all ones */
+	r = json_tokener_parse("{\"stats\": {\"stat-free-memory\": 18446744073709551615}, \"last-update\": 0}");
+	vm_balloon_guest_stats(r, &fr, &av);
+	assert_int_equal(fr, -1);
+	assert_int_equal(av, -1);
+	json_object_put(r);
+	/* reported, but one stat the guest does not give */
+	r = json_tokener_parse("{\"stats\": {\"stat-free-memory\": 4096, \"stat-available-memory\": "
+			       "18446744073709551615}, \"last-update\": 5}");
+	vm_balloon_guest_stats(r, &fr, &av);
+	assert_int_equal(fr, 4);
+	assert_int_equal(av, -1);
+	json_object_put(r);
+	vm_balloon_guest_stats(NULL, &fr, &av);
+	assert_int_equal(fr, -1);
+
+	m = vm_qemu_memory_new(2);
+	vm_qemu_memory_add(m, 1000, 1000);
+	vm_qemu_memory_add_guest(m, -1, -1, -1);
+	vm_qemu_memory_add(m, 2000, 2000);
+	vm_qemu_memory_add_guest(m, 2097152, 1500000, 1700000);
+	assert_true(json_object_object_get_ex(m, "guest_free_kb", &v));
+	assert_int_equal(json_object_array_length(v), 2);
+	assert_null(json_object_array_get_idx(v, 0));
+	assert_int_equal(json_object_get_int64(json_object_array_get_idx(v, 1)), 1500000);
+	assert_true(json_object_object_get_ex(m, "balloon_actual_kb", &v));
+	assert_int_equal(json_object_get_int64(json_object_array_get_idx(v, 1)), 2097152);
+	assert_true(json_object_object_get_ex(m, "guest_available_kb", &v));
+	assert_int_equal(json_object_array_length(v), 2);
+	json_object_put(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -799,6 +928,8 @@ int main(void)
 		cmocka_unit_test(test_rounds_verdict),
 		cmocka_unit_test(test_boot_options),
 		cmocka_unit_test(test_host_side),
+		cmocka_unit_test(test_guest_settings),
+		cmocka_unit_test(test_guest_memory),
 	};
 	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
 }
