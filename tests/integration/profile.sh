@@ -409,6 +409,24 @@ test_profile_counters_refused_without_pmu() {
   assert_no_leaks
 }
 
+# profile = c2c on this machine: perf c2c needs a PMU that samples memory
+# accesses and this VM has no PMU at all, so the kind is refused before
+# anything starts (exit 3), check says why, and the software events that
+# stand in for the counters kind's do not make it possible.
+test_profile_c2c_refused_without_pmu() {
+  need_perf
+  perf stat -e instructions true 2>&1 | grep -q "not supported" || skip "this machine has a hardware PMU"
+  expect_exit 3 "$LRUBENCH" run "${PQUICK[@]}" -o "$T/r" --label c --profile c2c
+  assert_grep_err "profile=c2c is not available: no hardware PMU"
+  assert_no_file "$T/r/c"
+  LRUBENCH_COUNTERS_EVENTS=task-clock expect_exit 3 "$LRUBENCH" run --dry-run "${PQUICK[@]}" \
+    -o "$T/r" --label c --set global.profile=c2c
+  assert_grep_err "profile=c2c is not available: no hardware PMU"
+  "$LRUBENCH" check >"$T/out" 2>"$T/err"
+  grep "profile=c2c" "$T/out" | grep -q "no .*not available: no hardware PMU" || { cat "$T/out"; fail "check's c2c line"; }
+  assert_no_leaks
+}
+
 # The counters pass end to end, with software events in place of the
 # hardware ones (LRUBENCH_COUNTERS_EVENTS: the one thing mocked, because no
 # PMU exists here): perf stat runs around the profiled pass, its counts are
