@@ -354,9 +354,9 @@ int perf_c2c_parse(const char *text, size_t len, const char *perf_version, struc
 			  "report --stats)", NULL);
 	else if (!ret && p.pareto_cls != p.ncls)
 		ret = bad(&p, "cut short: the Pareto shows fewer cache lines than the table", NULL);
-	if (!ret)
+	if (!ret && r->n)
 		qsort(r->lines, r->n, sizeof(*r->lines), by_hitm);
-	else
+	else if (ret)
 		c2c_report_release(r);
 	free(p.cls);
 	free(copy);
