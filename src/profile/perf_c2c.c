@@ -344,7 +344,11 @@ int perf_c2c_parse(const char *text, size_t len, const char *perf_version, struc
 		if (nl)
 			*nl = '\0';
 		p.no++;
-		ret = one_line(&p, r, line);
+		/* perf ends every line: one without its end was cut (a half symbol name) */
+		if (!nl && line[strspn(line, " \t\r")])
+			ret = bad(&p, "cut short: the last line has no end", line);
+		else
+			ret = one_line(&p, r, line);
 	}
 	if (!ret && (!p.have_trace || !p.have_lcl || !p.have_rmt))
 		ret = bad(&p, "no Load Local HITM and Load Remote HITM counts (not perf c2c report "

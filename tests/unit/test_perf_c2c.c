@@ -169,6 +169,38 @@ static void test_c2c_bad(void **state)
 	free(text);
 }
 
+/* perf killed mid-report: every cut at a line end, and mid-line, parses or
+ * is an error with a reason (under ASan: never a read past the end). A cut
+ * inside the Pareto is always an error: the table promised more lines. */
+static void test_c2c_every_cut(void **state)
+{
+	char *text = fixture();
+	size_t len = strlen(text), pareto = (size_t)(strstr(text, "Distribution Pareto") - text);
+	size_t last_row = (size_t)(strstr(text, "      2        0      905") - text);
+
+	(void)state;
+	for (size_t cut = 0; cut < len; cut++) {
+		struct strbuf why = STRBUF_INIT;
+		struct c2c_report r;
+		int rc;
+
+		if (text[cut] != '\n' && cut % 7)
+			continue;
+		rc = perf_c2c_parse(text, cut, "6.1.187", &r, &why);
+		if (rc)
+			assert_true(why.len > 0);
+		else
+			c2c_report_release(&r);
+		if (cut > pareto && cut < last_row)
+			assert_int_equal(rc, -1);
+		/* mid-line: refused, never a half row read as a whole */
+		if (cut && text[cut - 1] != '\n' && text[cut - 1] != ' ')
+			assert_int_equal(rc, -1);
+		strbuf_release(&why);
+	}
+	free(text);
+}
+
 /* No report at all is fine: a pass without shared lines (0 HITMs) */
 static void test_c2c_no_hitm(void **state)
 {
@@ -256,6 +288,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_c2c_fixture),
 		cmocka_unit_test(test_c2c_bad),
+		cmocka_unit_test(test_c2c_every_cut),
 		cmocka_unit_test(test_c2c_no_hitm),
 		cmocka_unit_test(test_c2c_mem_pmu),
 		cmocka_unit_test(test_c2c_allow),
