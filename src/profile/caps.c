@@ -117,8 +117,10 @@ static void probe_tracefs(struct profile_caps *c)
  * EOPNOTSUPP or ENODEV, as `perf stat -e instructions` says "not
  * supported". LRUBENCH_COUNTERS_EVENTS (the tests, with software events)
  * takes the place of the default hardware events for profile=counters; it
- * does not make profile=c2c possible (nothing stands in for a PMU that
- * samples memory accesses). */
+ * does not make profile=c2c possible. LRUBENCH_C2C_PMU=NAME does, for the
+ * test of the c2c pass (tests/integration/profile.sh), whose perf wrapper
+ * records with cpu-clock and reports a fixture: nothing here samples memory
+ * accesses. */
 static void probe_pmu(struct profile_caps *c)
 {
 	struct perf_event_attr a;
@@ -152,6 +154,12 @@ static void probe_pmu(struct profile_caps *c)
 	if (override) {
 		c->hw_pmu = true;
 		strbuf_reset(&c->hw_pmu_why);
+	}
+	ev = getenv("LRUBENCH_C2C_PMU");
+	if (ev && *ev) {
+		c->c2c = true;
+		snprintf(c->c2c_pmu, sizeof(c->c2c_pmu), "%s", ev);
+		strbuf_reset(&c->c2c_why);
 	}
 }
 
