@@ -94,7 +94,7 @@ static void check_profiling(void)
 		line("perf_event_paranoid", false, "%s", c.paranoid_why.buf);
 	line("lock_stat", c.lock_stat, "%s", c.lock_stat ? "/proc/lock_stat (CONFIG_LOCK_STAT)"
 						      : c.lock_stat_why.buf);
-	for (int k = PROFILE_LOCK; k <= PROFILE_RECLAIM; k++) {
+	for (int k = PROFILE_LOCK; k <= PROFILE_C2C; k++) {
 		char what[32];
 		int r;
 
@@ -109,6 +109,9 @@ static void check_profiling(void)
 			line(what, true, "perf stat -a of %s", c.counters_events);
 		else if (k == PROFILE_RECLAIM)
 			check_reclaim_line(what, &c);
+		else if (k == PROFILE_C2C)
+			line(what, true, "perf c2c record -a on the %s PMU (HITMs per data address and "
+			     "symbol)", c.c2c_pmu);
 		else
 			line(what, true, "lock contention from %s", via_perf ? "perf lock (tracepoints)"
 								     : "/proc/lock_stat");

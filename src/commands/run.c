@@ -95,7 +95,7 @@ static const struct popt run_options[] = {
 	POPT_BOOL(0, "force", &A.force, "replace the complete run in DIR/LABEL"),
 	POPT_BOOL(0, "resume", &A.resume, "continue an interrupted run where it stopped"),
 	POPT_CALLBACK(0, "profile", "global.profile", "KIND",
-		      "none|lock|cpu|all|counters|reclaim: untimed passes",
+		      "none|lock|cpu|all|counters|reclaim|c2c: untimed",
 		      set_key),
 	POPT_BOOL(0, "dry-run", &A.dry_run, "check as a run would, print the config"),
 	POPT_STRING(0, "machine", &A.machine, "SHAPE",

@@ -18,7 +18,8 @@
 #include "core/strmap.h"
 #include "core/workload.h"
 
-const char *const profile_kind_names[] = { "none", "lock", "cpu", "all", "counters", "reclaim", NULL };
+const char *const profile_kind_names[] = { "none", "lock", "cpu", "all", "counters", "reclaim", "c2c",
+					    NULL };
 
 #define GOFF(f) offsetof(struct global_opts, f)
 #define COFF(f) offsetof(struct wl_common_opts, f)
@@ -51,7 +52,9 @@ const struct option_def global_options[] = {
 	  .help = "after each step's timed iterations, one untimed iteration under a profiler: lock (lock "
 		  "contention: perf's lock tracepoints, else /proc/lock_stat), cpu (perf sampling), all (lock and "
 		  "cpu), counters (perf stat of the hardware counters: needs a PMU), reclaim (reclaim and "
-		  "compaction stall latencies from the vmscan/compaction tracepoints), or none; "
+		  "compaction stall latencies from the vmscan/compaction tracepoints), c2c (perf c2c: cache "
+		  "lines bounced between CPUs, HITMs per data address and symbol: needs a PMU that samples "
+		  "memory accesses), or none; "
 		  "the CPU split and reclaim counters are recorded either way" },
 	{ .name = "profile_passes", .type = OPT_UINT, .offset = GOFF(profile_passes), .def = "1",
 	  .min = 1, .max = 20,

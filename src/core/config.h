@@ -69,11 +69,13 @@ struct option_def {
 
 /* [global] profile: what src/profile/ runs after each step's timed
  * iterations. Here, not in profile/, because the option is the core's; its
- * choices "none", "lock", "cpu", "all", "counters", "reclaim" (NULL-terminated)
- * index the enum; "all" is lock and cpu (counters need a hardware PMU;
- * reclaim is the vmscan tracepoints' stall latencies, profile/reclaim_latency.h). */
+ * choices "none", "lock", "cpu", "all", "counters", "reclaim", "c2c"
+ * (NULL-terminated) index the enum; "all" is lock and cpu (counters need a
+ * hardware PMU; reclaim is the vmscan tracepoints' stall latencies,
+ * profile/reclaim_latency.h; c2c is perf c2c, profile/perf_c2c.h, and needs a
+ * PMU that samples memory accesses). */
 enum profile_kind { PROFILE_NONE = 0, PROFILE_LOCK, PROFILE_CPU, PROFILE_ALL, PROFILE_COUNTERS,
-		    PROFILE_RECLAIM };
+		    PROFILE_RECLAIM, PROFILE_C2C };
 extern const char *const profile_kind_names[];
 
 /* [global] */

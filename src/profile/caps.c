@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "core/child.h"
 #include "core/path.h"
+#include "profile/perf_c2c.h"
 #include "profile/perf_stat.h"
 #include "profile/reclaim_latency.h"
 #include "profile/tracefs.h"
@@ -115,18 +116,19 @@ static void probe_tracefs(struct profile_caps *c)
  * without a virtual PMU (or a kernel without its driver) answers ENOENT,
  * EOPNOTSUPP or ENODEV, as `perf stat -e instructions` says "not
  * supported". LRUBENCH_COUNTERS_EVENTS (the tests, with software events)
- * takes the place of the default hardware events and of this probe. */
+ * takes the place of the default hardware events for profile=counters; it
+ * does not make profile=c2c possible. LRUBENCH_C2C_PMU=NAME does, for the
+ * test of the c2c pass (tests/integration/profile.sh), whose perf wrapper
+ * records with cpu-clock and reports a fixture: nothing here samples memory
+ * accesses. */
 static void probe_pmu(struct profile_caps *c)
 {
 	struct perf_event_attr a;
 	const char *ev = getenv("LRUBENCH_COUNTERS_EVENTS");
+	bool override = ev && *ev;
 	long fd;
 
-	c->counters_events = ev && *ev ? ev : PERF_STAT_EVENTS;
-	if (ev && *ev) {
-		c->hw_pmu = true;
-		return;
-	}
+	c->counters_events = override ? ev : PERF_STAT_EVENTS;
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_HARDWARE;
@@ -136,10 +138,29 @@ static void probe_pmu(struct profile_caps *c)
 	if (fd >= 0) {
 		close((int)fd);
 		c->hw_pmu = true;
-		return;
+	} else {
+		strbuf_addf(&c->hw_pmu_why, "not available: no hardware PMU (perf_event_open of the "
+			    "instructions counter: %s)", strerror(errno));
+		strbuf_addstr(&c->c2c_why, c->hw_pmu_why.buf);
 	}
-	strbuf_addf(&c->hw_pmu_why, "not available: no hardware PMU (perf_event_open of the "
-		    "instructions counter: %s)", strerror(errno));
+	if (c->hw_pmu) {
+		c->c2c = perf_c2c_mem_pmu("/sys/bus/event_source/devices", c->c2c_pmu,
+					  sizeof(c->c2c_pmu));
+		if (!c->c2c)
+			strbuf_addstr(&c->c2c_why, "not available: the PMU does not sample memory "
+				      "accesses (no events/mem-loads, ibs_op or arm_spe under "
+				      "/sys/bus/event_source/devices)");
+	}
+	if (override) {
+		c->hw_pmu = true;
+		strbuf_reset(&c->hw_pmu_why);
+	}
+	ev = getenv("LRUBENCH_C2C_PMU");
+	if (ev && *ev) {
+		c->c2c = true;
+		snprintf(c->c2c_pmu, sizeof(c->c2c_pmu), "%s", ev);
+		strbuf_reset(&c->c2c_why);
+	}
 }
 
 static void probe_paranoid(struct profile_caps *c)
@@ -169,6 +190,7 @@ void profile_caps_probe(struct profile_caps *c)
 	strbuf_init(&c->paranoid_why);
 	strbuf_init(&c->lock_stat_why);
 	strbuf_init(&c->hw_pmu_why);
+	strbuf_init(&c->c2c_why);
 	strbuf_init(&c->reclaim_why);
 	c->root = geteuid() == 0;
 	probe_perf(c);
@@ -195,6 +217,7 @@ void profile_caps_release(struct profile_caps *c)
 	strbuf_release(&c->paranoid_why);
 	strbuf_release(&c->lock_stat_why);
 	strbuf_release(&c->hw_pmu_why);
+	strbuf_release(&c->c2c_why);
 	strbuf_release(&c->reclaim_why);
 	memset(c, 0, sizeof(*c));
 }
@@ -228,6 +251,18 @@ int profile_caps_allow(const struct profile_caps *c, enum profile_kind kind, boo
 		}
 		if (!c->hw_pmu) {
 			strbuf_addf(why, "profile=counters is %s", c->hw_pmu_why.buf);
+			return -1;
+		}
+		return 0;
+	}
+	if (kind == PROFILE_C2C) {
+		if (!perf_ready) {
+			strbuf_addf(why, "profile=c2c needs perf c2c: %s",
+				    !c->perf_ok ? c->perf_why.buf : c->paranoid_why.buf);
+			return -1;
+		}
+		if (!c->c2c) {
+			strbuf_addf(why, "profile=c2c is %s", c->c2c_why.buf);
 			return -1;
 		}
 		return 0;

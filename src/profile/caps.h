@@ -30,6 +30,9 @@ struct profile_caps {
 	bool hw_pmu;                 /* a hardware PMU: perf_event_open of "instructions" works */
 	struct strbuf hw_pmu_why;
 	const char *counters_events; /* what profile=counters counts (perf_stat.h) */
+	bool c2c;                    /* profile=c2c: a PMU that samples memory accesses */
+	char c2c_pmu[64];            /* its name ("cpu", "ibs_op") */
+	struct strbuf c2c_why;
 	unsigned reclaim_pairs;      /* profile=reclaim: rl_pairs present (reclaim_latency.h) */
 	struct strbuf reclaim_why;   /* the pairs not available on this kernel, and why */
 };

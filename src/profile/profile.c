@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "core/cleanup.h"
 #include "profile/lock_stat.h"
+#include "profile/perf_c2c.h"
 #include "profile/perf_cpu.h"
 #include "profile/perf_lock.h"
 #include "profile/perf_record.h"
@@ -311,11 +312,12 @@ struct pass {
 	unsigned no;             /* this pass, 1..pr->passes */
 	json_object *d;          /* the "profile" object */
 	struct strbuf why;       /* the first failure */
-	struct perf_record lock, cpu, stat;
+	struct perf_record lock, cpu, stat, c2c;
 	struct lock_stat_snapshot ls_before;
 	struct rl_session *rl;   /* profile=reclaim */
 	bool want_reclaim;
 	bool want_lock, want_cpu, want_counters, lock_started, cpu_started, stat_started, ls_started;
+	bool want_c2c, c2c_started;
 };
 
 static void fail(struct pass *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -402,6 +404,14 @@ static void start_profilers(struct pass *p)
 		p->stat.sigint_stop = true;
 		p->stat_started = start_recorder(p, &p->stat, "perf stat", "counters", sub);
 	}
+	if (p->want_c2c && !p->why.len) {
+		/* perf c2c record passes what follows "--" to perf record (and so do
+		 * perf_record_start's -o, -D and --control after it) */
+		const char *sub[] = { "c2c", "record", "--", "-a", pr->cpu_list ? "-C" : NULL,
+				      pr->cpu_list, NULL };
+
+		p->c2c_started = start_recorder(p, &p->c2c, "perf c2c record", "c2c", sub);
+	}
 	if (p->want_reclaim && !p->why.len) {
 		struct strbuf why = STRBUF_INIT;
 
@@ -423,6 +433,9 @@ static void stop_profilers(struct pass *p)
 		fail(p, "%s", why.buf);
 	strbuf_reset(&why);
 	if (p->stat_started && perf_record_stop(&p->stat, &why))
+		fail(p, "%s", why.buf);
+	strbuf_reset(&why);
+	if (p->c2c_started && perf_record_stop(&p->c2c, &why))
 		fail(p, "%s", why.buf);
 	strbuf_reset(&why);
 	if (p->rl && rl_stop(p->rl, &why))
@@ -620,6 +633,42 @@ static void read_counters(struct pass *p, struct wl_result *res)
 	strbuf_release(&why);
 }
 
+/* perf c2c report's HITMs into "<workload> c2c HITM" and "<workload> c2c
+ * remote HITM" (sampled loads), the top data addresses and symbols into the
+ * pass's "c2c"; perf's report kept in logs/profile-<workload>-<step>-c2c.txt. */
+static void read_c2c(struct pass *p, struct wl_result *res)
+{
+	struct profile_run *pr = p->pr;
+	char *out = pass_log(p, "c2c.txt"), *rel = log_rel(out), *text;
+	const char *args[] = { "c2c", "report", "-i", p->c2c.data, "--stdio", "-d", "tot", "-c", "iaddr",
+			       "--no-source", "--full-symbols", NULL };
+	struct strbuf why = STRBUF_INIT;
+	struct c2c_report rep;
+	size_t len;
+
+	json_object_object_add(p->d, "perf_c2c_output", json_object_new_string(rel));
+	free(rel);
+	if (perf_run_report(pr->caps.perf, args, out, REPORT_SECONDS, &why)) {
+		fail(p, "%s", why.buf);
+	} else if (!(text = read_regular_file(out, PERF_C2C_FILE_MAX, 0, &len, &why))) {
+		fail(p, "perf c2c report's output: %s", why.buf);
+	} else {
+		if (perf_c2c_parse(text, len, pr->caps.perf_version, &rep, &why)) {
+			fail(p, "%s", why.buf);
+		} else {
+			sample(res, p->ctx->ops->name, "c2c HITM", "samples", BETTER_LOWER, p->step,
+			       (double)(rep.hitm_local + rep.hitm_remote));
+			sample(res, p->ctx->ops->name, "c2c remote HITM", "samples", BETTER_LOWER, p->step,
+			       (double)rep.hitm_remote);
+			json_object_object_add(p->d, "c2c", c2c_report_json(&rep, PERF_C2C_TOP));
+			c2c_report_release(&rep);
+		}
+		free(text);
+	}
+	free(out);
+	strbuf_release(&why);
+}
+
 /* The profiled iteration's own samples, each with its ratio to the timed mean. */
 static json_object *throughput(const struct wl_result *staging, const struct wl_result *res)
 {
@@ -678,6 +727,7 @@ static enum wl_status one_pass(struct profile_run *pr, struct wl_ctx *ctx, size_
 	p.want_cpu = pr->kind == PROFILE_CPU || pr->kind == PROFILE_ALL;
 	p.want_counters = pr->kind == PROFILE_COUNTERS;
 	p.want_reclaim = pr->kind == PROFILE_RECLAIM;
+	p.want_c2c = pr->kind == PROFILE_C2C;
 	json_object_object_add(p.d, "kind", json_object_new_string(profile_kind_names[pr->kind]));
 	if (pr->caps.perf_version[0])
 		json_object_object_add(p.d, "perf_version", json_object_new_string(pr->caps.perf_version));
@@ -718,6 +768,8 @@ static enum wl_status one_pass(struct profile_run *pr, struct wl_ctx *ctx, size_
 				read_cpu(&p, res);
 			if (!p.why.len && p.want_counters && p.stat_started)
 				read_counters(&p, res);
+			if (!p.why.len && p.want_c2c && p.c2c_started)
+				read_c2c(&p, res);
 			if (!p.why.len && p.rl) {
 				rl_results(p.rl, ctx->ops->name, p.step, res, p.d);
 				if (pr->caps.reclaim_why.len)
@@ -732,6 +784,7 @@ static enum wl_status one_pass(struct profile_run *pr, struct wl_ctx *ctx, size_
 	perf_record_release(&p.lock);
 	perf_record_release(&p.cpu);
 	perf_record_release(&p.stat);
+	perf_record_release(&p.c2c);
 	rl_release(p.rl);
 	lock_stat_release(&p.ls_before);
 	if (ret == WL_INTERRUPTED || lb_stop_requested()) {

@@ -11,7 +11,8 @@
  * the memcgs exist:
  *   "<workload> memcg <counter>/s"                    (memcg_rates.h)
  *   "<workload> fairness", "<workload> fairness min/max"
- * With [global] profile = lock | cpu | all | counters | reclaim, after a step's timed iterations,
+ * With [global] profile = lock | cpu | all | counters | reclaim | c2c, after a step's timed
+ * iterations,
  * profile_passes (default 1) extra iterations of the same step under the
  * profiler, one sample each:
  *   "<workload> lru_lock wait" (ms), "<workload> lru_lock contended"
@@ -19,6 +20,8 @@
  *   "<workload> spinlock CPU %"                       (cpu: perf record)
  *   "<workload> <pair> stalls", "... stall us p50|p99|max"
  *                                  (reclaim: tracepoints, reclaim_latency.h)
+ *   "<workload> c2c HITM", "<workload> c2c remote HITM" (sampled loads)
+ *                                  (c2c: perf c2c, perf_c2c.h)
  * Its own samples never enter the timed tables; they go to the op's details
  * with their ratio to the timed mean, so the profiler's overhead is visible.
  * A profile that fails (perf killed, exits non-zero, prints what lrubench

@@ -431,6 +431,76 @@ test_profile_counters_refused_without_pmu() {
   assert_no_leaks
 }
 
+# profile = c2c on this machine: perf c2c needs a PMU that samples memory
+# accesses and this VM has no PMU at all, so the kind is refused before
+# anything starts (exit 3), check says why, and the software events that
+# stand in for the counters kind's do not make it possible.
+test_profile_c2c_refused_without_pmu() {
+  need_perf
+  perf stat -e instructions true 2>&1 | grep -q "not supported" || skip "this machine has a hardware PMU"
+  expect_exit 3 "$LRUBENCH" run "${PQUICK[@]}" -o "$T/r" --label c --profile c2c
+  assert_grep_err "profile=c2c is not available: no hardware PMU"
+  assert_no_file "$T/r/c"
+  LRUBENCH_COUNTERS_EVENTS=task-clock expect_exit 3 "$LRUBENCH" run --dry-run "${PQUICK[@]}" \
+    -o "$T/r" --label c --set global.profile=c2c
+  assert_grep_err "profile=c2c is not available: no hardware PMU"
+  "$LRUBENCH" check >"$T/out" 2>"$T/err"
+  grep "profile=c2c" "$T/out" | grep -q "no .*not available: no hardware PMU" || { cat "$T/out"; fail "check's c2c line"; }
+  assert_no_leaks
+}
+
+# The c2c pass end to end where nothing here can sample memory accesses:
+# the two things mocked, and only those, are the PMU (LRUBENCH_C2C_PMU) and
+# perf c2c itself, by a wrapper that checks lrubench's argv ("c2c record --"
+# then perf record's options), records with the real perf record (its
+# control FIFOs, cpu-clock) and answers "c2c report" with the hand-written
+# fixture. The pass's tables, details and kept report, compare's table of
+# them, and nothing left running are real.
+test_profile_c2c_pass_with_a_mocked_pmu() {
+  need_perf
+  cp "$LRUBENCH_SRC/tests/fixtures/profile/perf-6.1-c2c-report-stdio.txt" "$T/c2c.txt"
+  perf_wrapper "$T/bin" 'case "$1 $2" in
+"c2c record") [ "$3" = "--" ] || { echo "perf c2c record: no -- before perf record options: $*" >&2; exit 129; }
+  shift 3; exec "$REAL" record -e cpu-clock "$@" ;;
+"c2c report") echo "$*" >'"$T"'/report-args; cat '"$T"'/c2c.txt; exit 0 ;;
+esac
+exec "$REAL" "$@"'
+  PATH=$T/bin:$PATH LRUBENCH_C2C_PMU=cpu expect_exit 0 "$LRUBENCH" run "${PQUICK[@]}" -i 1 -o "$T/r" \
+    --label c --set readtwice.memcgs=1 --profile c2c
+  assert_grep "c2c report -i .* --stdio -d tot -c iaddr --no-source --full-symbols" "$T/report-args"
+  python3 - "$T/r/c/readtwice.json" <<'PY' || fail "the c2c pass"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = {x["title"]: x for x in d["tables"]}
+h, r = t["readtwice c2c HITM"], t["readtwice c2c remote HITM"]
+assert h["explains"] is True and h["unit"] == "samples", h
+assert h["ops"] == [{"op": "memcgs-1", "samples": [7122]}] or h["ops"][0]["samples"] == [7122], h["ops"]
+assert r["ops"][0]["samples"] == [602], r["ops"]
+assert len(t["readtwice MB/s aggregate"]["ops"][0]["samples"]) == 1
+p = [e["profile"] for e in d["details"] if "profile" in e][0]
+assert p["status"] == "ok" and p["kind"] == "c2c", p
+c = p["c2c"]
+assert c["hitm_local"] == 6520 and c["cachelines"] == 3, c
+assert [l["symbol"] for l in c["lines"]][:2] == ["_raw_spin_lock_irqsave", "rmqueue_bulk"], c["lines"]
+assert c["lines"][1]["data_address"] == "0xffff88903fffa5a8", c["lines"][1]
+assert p["perf_c2c_output"] == "logs/profile-readtwice-memcgs-1-c2c.txt", p
+PY
+  assert_file "$T/r/c/logs/profile-readtwice-memcgs-1-c2c.txt"
+  # a second label: compare shows the table under the explaining heading
+  PATH=$T/bin:$PATH LRUBENCH_C2C_PMU=cpu expect_exit 0 "$LRUBENCH" run "${PQUICK[@]}" -i 1 -o "$T/r" \
+    --label d --set readtwice.memcgs=1 --profile c2c
+  expect_exit 0 "$LRUBENCH" compare "$T/r/c" "$T/r/d"
+  cp "$T/out" "$T/c.txt"
+  python3 - "$T/c.txt" <<'PY' || fail "compare's c2c table"
+import sys
+t = open(sys.argv[1]).read()
+h = t.index("where the kernel spent the time")
+assert t.index("readtwice c2c HITM") > h and t.index("readtwice c2c remote HITM") > h, t[h:h + 400]
+PY
+  [ -z "$(find "$T/r" -name '*.data')" ] || fail "perf.data left in the results: $(find "$T/r" -name '*.data')"
+  assert_no_leaks
+}
+
 # The counters pass end to end, with software events in place of the
 # hardware ones (LRUBENCH_COUNTERS_EVENTS: the one thing mocked, because no
 # PMU exists here): perf stat runs around the profiled pass, its counts are

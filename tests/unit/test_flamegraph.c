@@ -423,6 +423,77 @@ static void test_symdiff_ranking(void **state)
 	strbuf_release(&err);
 }
 
+/* The same table in markdown (an indented code block: inert, nothing to
+ * close) and html (a <pre>, its text escaped), under each format's
+ * explaining heading; a user symbol with markup characters in its name
+ * (C++ templates) stays text in both. */
+static void test_symdiff_markdown_html(void **state)
+{
+	static const double fast[] = { 1000, 1010, 990, 1005 }, slow[] = { 700, 710, 690, 705 };
+	struct label_result l[2];
+	struct comparison c;
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	const char *head, *p, *pre, *end;
+
+	(void)state;
+	make_label(&l[0], "6.18-base");
+	make_label(&l[1], "6.18-patched");
+	add(&l[0], "memcgs-4", fast, 4);
+	add(&l[1], "memcgs-4", slow, 4);
+	add_pass(&l[0], "memcgs-4", "copy_page_to_iter:k:30:30,native_queued_spin_lock_slowpath:k:2:2,"
+		 "vec<int>&push:.:1:40");
+	add_pass(&l[1], "memcgs-4", "copy_page_to_iter:k:20:20,native_queued_spin_lock_slowpath:k:25:25,"
+		 "vec<int>&push:.:9:45");
+	/* a profiled run has explaining tables (the CPU split at least): the heading */
+	for (int i = 0; i < 2; i++)
+		result_table_add(wl_result_explaining_table(&l[i].wls[0], "readtwice spinlock CPU %",
+							    "%", BETTER_LOWER), "memcgs-4", i ? 25 : 2);
+	assert_int_equal(comparison_build(l, 2, 0.10, &c, &err), 0);
+	assert_int_equal(c.nsymdiffs, 1);
+
+	report_markdown(&c, &out);
+	head = strstr(out.buf, "    readtwice memcgs-4: CPU profile of 6.18-patched (B) against 6.18-base (A)");
+	assert_non_null(head);
+	/* after the explaining heading, the block's first line after a blank one */
+	assert_non_null(strstr(out.buf, CMP_EXPLAINING_HEADING));
+	assert_true(head > strstr(out.buf, CMP_EXPLAINING_HEADING));
+	assert_true(head[-1] == '\n' && head[-2] == '\n');
+	assert_non_null(strstr(out.buf, "    [k] native_queued_spin_lock_slowpath"));
+	assert_non_null(strstr(out.buf, "  2.00   25.00  +23.00"));
+	assert_non_null(strstr(out.buf, "[.] vec<int>&push"));
+	/* every line of the block is indented: none can end it or become a table row */
+	for (p = head; *p && *p != '\n'; ) {
+		const char *nl = strchr(p, '\n');
+
+		assert_memory_equal(p, "    ", 4);
+		p = nl + 1;
+		if (*p == '\n')
+			break;
+	}
+	strbuf_reset(&out);
+
+	report_html(&c, &out);
+	pre = strstr(out.buf, "<pre class=\"symdiff\">");
+	assert_non_null(pre);
+	end = strstr(pre, "</pre>");
+	assert_non_null(end);
+	assert_true(pre > strstr(out.buf, CMP_EXPLAINING_HEADING));
+	head = strstr(pre, "readtwice memcgs-4: CPU profile of 6.18-patched (B) against 6.18-base (A)");
+	assert_true(head && head < end);
+	p = strstr(pre, "[k] native_queued_spin_lock_slowpath");
+	assert_true(p && p < end);
+	p = strstr(pre, "[.] vec&lt;int&gt;&amp;push");
+	assert_true(p && p < end);
+	assert_null(strstr(out.buf, "vec<int>"));
+	/* one table, one <pre> */
+	assert_int_equal(count(out.buf, "<pre class=\"symdiff\">"), 1);
+	comparison_release(&c);
+	for (int i = 0; i < 2; i++)
+		label_result_release(&l[i]);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -432,6 +503,7 @@ int main(void)
 		cmocka_unit_test(test_folded_hostile),
 		cmocka_unit_test(test_svg),
 		cmocka_unit_test(test_symdiff_ranking),
+		cmocka_unit_test(test_symdiff_markdown_html),
 	};
 
 	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
