@@ -231,7 +231,8 @@ static enum wl_status sysbench_validate(struct wl_ctx *ctx, struct strbuf *err)
 		snprintf(node_name, sizeof(node_name), "node %d", env->bind.node);
 		in.node_name = node_name;
 	}
-	/* auto tables must stay cached: MemAvailable as this run starts */
+	/* auto tables must stay cached: MemAvailable as this run starts (the
+	 * machine's: a node's meminfo has no MemAvailable of its own) */
 	if (o->workload_size == LB_SIZE_AUTO)
 		in.mem_available = mem_available_now();
 	if ((r = sb_size(&in, &st->sizing, err)) != WL_OK)
