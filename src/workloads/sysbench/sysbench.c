@@ -227,6 +227,11 @@ static enum wl_status sysbench_validate(struct wl_ctx *ctx, struct strbuf *err)
 		return WL_UNSUPPORTED;
 	}
 
+	if (o->memcg_limit && !o->memcgs) {
+		strbuf_addstr(err, "sysbench.memcg_limit needs sysbench.memcgs = 1 (memcgs = 0 runs "
+			      "in the root memory cgroup, which takes no limit)");
+		return WL_BAD_CONFIG;
+	}
 	if (env->bind.node >= 0) {
 		snprintf(node_name, sizeof(node_name), "node %d", env->bind.node);
 		in.node_name = node_name;
@@ -241,11 +246,6 @@ static enum wl_status sysbench_validate(struct wl_ctx *ctx, struct strbuf *err)
 		strbuf_addstr(err, "sysbench.memcg_limit: this machine has no memory cgroup "
 			      "controller (set memcg_limit = none)");
 		return WL_UNSUPPORTED;
-	}
-	if (o->memcg_limit && !o->memcgs) {
-		strbuf_addstr(err, "sysbench.memcg_limit needs sysbench.memcgs = 1 (memcgs = 0 runs "
-			      "in the root memory cgroup, which takes no limit)");
-		return WL_BAD_CONFIG;
 	}
 	st->table_size = st->sizing.table_rows;
 	st->events = st->sizing.events;
