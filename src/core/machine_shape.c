@@ -109,7 +109,7 @@ int machine_plan_print(struct config *cfg, const struct machine_shape *m,
 		const struct workload_ops *w = wls[i];
 		struct wl_common_opts *co = config_common(cfg, w->name);
 		struct wl_ctx ctx = { 0 };
-		struct wl_plan p = { ncpus, nodemem, m->available, STRBUF_INIT, -1, 0, 0 };
+		struct wl_plan p = { ncpus, nodemem, m->available, STRBUF_INIT, -1, 0, 0, m->memory };
 
 		ctx.ops = w;
 		ctx.opts = config_section(cfg, w->name);

@@ -149,6 +149,7 @@ struct wl_plan {
 	double seconds;              /* the time of the measured iterations and warm-ups; < 0: unknown */
 	double working_set;          /* bytes the largest step asks of memory; 0: not said */
 	double memory;               /* bytes that can hold it there (memcg limits, or node memory) */
+	uint64_t machine_mem;        /* the shape's MemTotal, all nodes (mmtests' MEMTOTAL_BYTES) */
 };
 
 struct workload_ops {

@@ -346,3 +346,142 @@ EOF2
   sb_assert_gone "$(sb_cluster "$dir")"
   sb_no_leaks
 }
+
+# mmtests' own MAX_TRANSACTIONS=auto pipeline (sysbench-bench: its points,
+# gnuplot's smooth cspline, the awk and perl that read the table, FLOOR
+# 1000), run for real on the numbers a run recorded: SB ECS MEMTOTAL WS.
+sb_mmtests_count() {
+  local sb=$1 ecs=$2 mt=$3 ws=$4 c=400000 d x
+  d=$(mktemp -d "$T/curve.XXXXXX")
+  printf '%s %s\n' 0 $((c/2)) "$sb" $c "$ecs" $((c/2*3/2)) "$mt" $((c/2)) \
+    $((mt*4/3)) $((c/2/2)) $((mt*2)) $((c/80)) $((mt*8)) $((c/80*2)) > "$d/points"
+  printf 'set terminal dumb\nset table "%s/coordinates"\nplot "%s/points" smooth cspline\n' "$d" "$d" |
+    gnuplot >/dev/null 2>&1 || return 1
+  x=$(awk "{ if (\$1 >= $ws) print \$2 }" "$d/coordinates" | head -1)
+  x=$(perl -e "print int $x")
+  [ -n "$x" ] || x=1000
+  [ "$x" -ge 1000 ] || x=1000
+  echo "$x"
+}
+
+# workload_size, shared_buffers, effective_cache_size and events = auto (the
+# posted run's rules, lrubench-sysbench(7) SIZING), kept small by a 256M
+# memcg_limit, the memory the rule then sizes from: run.json records the
+# rule and the sizes it chose, PostgreSQL and sysbench got them, each run did
+# the 10,000 transactions and the Time table holds their times.
+test_sysbench_auto_sizing() {
+  sb_need
+  need_cmd gnuplot
+  [ -d /sys/fs/cgroup/memory ] || [ -f /sys/fs/cgroup/cgroup.controllers ] || skip "no memory cgroup controller"
+  sb_run 0 run -w sysbench --quick -o "$T/r" --label t -i 1 --set global.warmup=0 \
+    --set global.drop_caches=no --set sysbench.threads=1 --set sysbench.memcg_limit=256M \
+    --set sysbench.workload_size=auto --set sysbench.shared_buffers=auto \
+    --set sysbench.effective_cache_size=auto --set sysbench.events=auto
+  local dir=$T/r/t
+  python3 - "$dir" <<'PY' || fail "the sizing record does not match what ran"
+import json, os, re, sys
+d = sys.argv[1]
+run = json.load(open(os.path.join(d, "run.json")))
+facts = run["workload_facts"]["sysbench"]
+sz = facts["sizing"]
+mem = 256 << 20
+assert sz["memory"] == mem and sz["memory_from"] == "memcg_limit", sz
+assert "3/4" in sz["rule"] and "1/4" in sz["rule"] and "1/2" in sz["rule"], sz["rule"]
+ws = mem // 4 * 3 // (1 << 20) * (1 << 20)
+assert sz["workload_size"] == {"bytes": ws, "rule": "3/4 x memory, whole MiB"}, sz["workload_size"]
+assert sz["shared_buffers"]["bytes"] == mem // 4, sz["shared_buffers"]
+assert sz["effective_cache_size"]["bytes"] == mem // 2, sz["effective_cache_size"]
+rows = ws // (1 << 20) * 4500
+assert sz["rows_per_table"] == rows and facts["table_size"] == rows, (sz["rows_per_table"], facts["table_size"])
+assert facts["shared_buffers"] == mem // 4 and facts["effective_cache_size"] == mem // 2
+ev = sz["events"]
+assert ev["count"] == 10000 and "--max-requests=10000" in ev["rule"], ev
+# the machine's own numbers, as read: MemTotal as /proc/meminfo says
+kb = int(re.search(r"^MemTotal:\s+(\d+) kB", open("/proc/meminfo").read(), re.M).group(1))
+assert sz["machine_mem_total"] == kb * 1024, sz["machine_mem_total"]
+assert 0 < sz["mem_available"] <= kb * 1024, sz["mem_available"]
+assert sz["posted_text_here"] == kb * 1024 // 8 * 3 // (1 << 20) * (1 << 20), sz["posted_text_here"]
+assert run["config"]["sysbench"]["events"] == "auto", run["config"]["sysbench"]["events"]
+# what PostgreSQL was given
+conf = open(os.path.join(d, "logs", "postgresql.conf")).read()
+tail = conf[conf.index("written by lrubench"):]
+assert re.search(r"^shared_buffers = %dkB$" % (mem // 4 // 1024), tail, re.M), tail
+assert re.search(r"^effective_cache_size = %dkB$" % (mem // 2 // 1024), tail, re.M), tail
+# what sysbench did: 10,000 transactions, its time in the Time table
+w = json.load(open(os.path.join(d, "sysbench.json")))
+tt = {t["title"]: t for t in w["tables"]}["sysbench Time"]
+assert [o["op"] for o in tt["ops"]] == ["1"] and len(tt["ops"][0]["samples"]) == 1, tt["ops"]
+log = open(os.path.join(d, "logs", "sysbench-t1-i0.log")).read()
+assert re.search(r"^\s*transactions:\s+10000\s", log, re.M), "not 10000 transactions"
+t = float(re.search(r"^\s*total time:\s+([0-9.]+)s", log, re.M).group(1))
+assert tt["ops"][0]["samples"][0] == t, (tt["ops"][0]["samples"], t)
+prep = open(os.path.join(d, "logs", "sysbench-prepare.log")).read()
+assert re.search(r"Inserting %d records into 'sbtest1'" % rows, prep), prep[-300:]
+print("mmtests", sz["shared_buffers"]["bytes"], sz["effective_cache_size"]["bytes"],
+      sz["machine_mem_total"], ws, ev["mmtests_curve"], file=open(os.path.join(d, "..", "curve"), "w"))
+PY
+  # mmtests' count beside it is what mmtests' own gnuplot pipeline prints
+  # for the same numbers
+  local _ sb ecs mt ws curve
+  read -r _ sb ecs mt ws curve < "$T/r/curve"
+  assert_eq "$(sb_mmtests_count "$sb" "$ecs" "$mt" "$ws")" "$curve" "mmtests' auto count"
+  # the rule said as the run starts, and in the summary
+  assert_grep "sysbench: memory the run may use: memcg_limit 256M" "$T/out"
+  assert_grep "sysbench: workload_size = 192M (auto: 3/4 x memory): 1 table x 864000 rows" "$T/out"
+  assert_grep "^sysbench sizing: events = auto: 10000 transactions a run" "$T/out"
+  sb_assert_gone "$(sb_cluster "$dir")"
+  sb_no_leaks
+}
+
+# run --dry-run --machine: the rules on the posted shape and on others,
+# without running (no root, nothing made): the posted 3/8, 1/8, 1/4 of the
+# machine on two nodes; the one-node note; a shape whose MemAvailable cannot
+# hold the tables says so; mmtests' count there is its own pipeline's.
+test_sysbench_plan_machine() {
+  local suite=$LRUBENCH_SRC/configs/suites/sysbench-node1.conf
+  expect_exit 0 "$LRUBENCH" run --dry-run --machine cpus=40,memory=251G,nodes=2 -c "$suite" -o "$T/r"
+  assert_grep "sized for 20 CPUs and 128512M" "$T/out"
+  assert_grep "^  steps: threads 1,4,7,12,18,20, 72 runs in all$" "$T/out"
+  assert_grep "^  memory the run may use: the node's MemTotal 128512M$" "$T/out"
+  assert_grep "^  workload_size = 96384M (auto: 3/4 x memory): 1 table x 433728000 rows$" "$T/out"
+  assert_grep "^  shared_buffers = 32128M (auto: 1/4), effective_cache_size = 64256M (auto: 1/2)$" "$T/out"
+  assert_grep "^  events = auto: 10000 transactions a run" "$T/out"
+  assert_grep "^  working set 128512M <= memory 128512M" "$T/out"
+  assert_grep "^  time: not estimated: 72 runs of 10000 transactions" "$T/out"
+  # 96384M is the posted line itself there: no note
+  grep -q "the posted line" "$T/out" && fail "a note on the posted shape"
+  if command -v gnuplot >/dev/null; then
+    assert_grep "mmtests' curve gives $(sb_mmtests_count $((32128 << 20)) $((64256 << 20)) \
+      $((251 << 30)) $((96384 << 20))) here" "$T/out"
+  fi
+  # one node: the rule keeps the share of the run's memory; the posted line is half of it
+  expect_exit 0 "$LRUBENCH" run --dry-run --machine cpus=2,memory=24G -c "$suite" -o "$T/r"
+  assert_grep "^  workload_size = 18G (auto: 3/4 x memory)" "$T/out"
+  assert_grep "(the posted line MEMTOTAL_BYTES\*3/8 would be 9G here" "$T/out"
+  # a memcg_limit is the base when smaller
+  expect_exit 0 "$LRUBENCH" run --dry-run --machine cpus=2,memory=24G -c "$suite" -o "$T/r" \
+    --set sysbench.memcgs=1 --set sysbench.memcg_limit=4G
+  assert_grep "^  memory the run may use: memcg_limit 4G$" "$T/out"
+  assert_grep "^  workload_size = 3G (auto: 3/4 x memory)" "$T/out"
+  # the shape's MemAvailable cannot hold the rule's tables: said, with the numbers
+  expect_exit 0 "$LRUBENCH" run --dry-run --machine cpus=2,memory=24G,available=8G -c "$suite" -o "$T/r"
+  assert_grep "cannot run there: sysbench.workload_size = auto cannot run here: 3/4 of MemTotal 24G is 18G of tables, more than MemAvailable 8G" "$T/out"
+  [ ! -e "$T/r" ] || fail "a plan made a results folder"
+}
+
+# Bad auto-related values: exit 2 naming the key.
+test_sysbench_bad_sizing_values() {
+  sb_need
+  sb_run 2 run -w sysbench --quick -o "$T/r" --label a --set sysbench.events=lots
+  assert_grep_err "sysbench.events"
+  assert_grep_err "'lots' is not a whole number"
+  sb_run 2 run -w sysbench --quick -o "$T/r" --label b --set sysbench.workload_size=much
+  assert_grep_err "sysbench.workload_size"
+  sb_run 2 run -w sysbench --quick -o "$T/r" --label c --set sysbench.shared_buffers=lots
+  assert_grep_err "sysbench.shared_buffers"
+  sb_run 2 run -w sysbench --quick -o "$T/r" --label d --set sysbench.workload_size=auto \
+    --set sysbench.memcg_limit=1M
+  assert_grep_err "sysbench.workload_size = auto: 3/4 of memcg_limit 1M is below the 1M minimum"
+  [ ! -e "$T/r" ] || fail "a refused run made a results folder"
+  sb_no_leaks
+}

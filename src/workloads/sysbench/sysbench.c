@@ -22,6 +22,11 @@
  * events > 0 runs a fixed number of transactions (--events=N --time=0)
  * instead of a fixed time: the table "sysbench Time" then holds how long
  * they took, as the seed thread posted beside TPS.
+ *
+ * Sizes: workload_size, shared_buffers, effective_cache_size and events =
+ * auto follow the posted run's rules (sizing.h), resolved in validate() and
+ * recorded in run.json (workload_facts.sysbench.sizing); the plan of run
+ * --dry-run --machine applies the same rules to the shape.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -32,23 +37,25 @@
 #include "core/child_watch.h"
 #include "core/memcg_set.h"
 #include "core/cleanup.h"
+#include "core/file_sizing.h"
 #include "workloads/sysbench/driver.h"
 #include "workloads/sysbench/parse.h"
+#include "workloads/sysbench/sizing.h"
 #include "core/workload.h"
 
 struct sysbench_opts {
 	struct ull_list threads;
 	double runtime;
 	double warmup_time;
-	uint64_t workload_size;
+	uint64_t workload_size;          /* or LB_SIZE_AUTO */
 	unsigned long long tables;
-	char *shared_buffers;
-	char *effective_cache_size;
+	uint64_t shared_buffers;         /* or LB_SIZE_AUTO */
+	uint64_t effective_cache_size;   /* or LB_SIZE_AUTO */
 	uint64_t work_mem;
 	char *max_connections;
 	uint64_t memcg_limit;
 	unsigned long long memcgs;
-	unsigned long long events;
+	unsigned long long events;       /* 0: fixed time; N; LB_AUTO */
 	double events_timeout;
 	char *pg_bindir;
 	unsigned long long port;
@@ -64,6 +71,8 @@ struct sb_state {
 	char client_procs[PATH_MAX];
 	char user[64];
 	unsigned long long table_size, max_threads;
+	unsigned long long events;   /* per run, resolved (0: fixed time) */
+	struct sb_sizing sizing;     /* what the rules gave (validate) */
 	unsigned warmup_runs;   /* per-iteration warm-up logs get unique names */
 	bool prepared;
 };
@@ -81,14 +90,6 @@ static void def_threads(const struct sizing *sz, char *buf, size_t len)
 		o += (size_t)snprintf(buf + o, len - o, "%s%llu", i ? "," : "", l.v[i]);
 }
 
-static void def_workload_size(const struct sizing *sz, char *buf, size_t len)
-{
-	/* the seed's runs: 3/8 of memory, whole MiB */
-	uint64_t mb = sz->node_mem / 8 * 3 / (1024 * 1024);
-
-	snprintf(buf, len, "%lluM", (unsigned long long)(mb ? mb : 64));
-}
-
 static const struct option_def sysbench_options[] = {
 	{ .name = "threads", .type = OPT_LIST, .offset = offsetof(struct sysbench_opts, threads), .def_fn = def_threads, .quick = "1,2",
 	  .min = 1, .max = 4096,
@@ -101,21 +102,22 @@ static const struct option_def sysbench_options[] = {
 	  .min = 1, .max = 86400,
 	  .help = "one untimed sysbench run after prepare, at the largest thread count, to load the "
 		  "tables into shared buffers and page cache" },
-	{ .name = "workload_size", .type = OPT_SIZE, .offset = offsetof(struct sysbench_opts, workload_size), .def_fn = def_workload_size, .quick = "32M",
-	  .min = 1024 * 1024,
-	  .help = "size of the sbtest tables, about 4,500 rows per MB (default 3/8 of the node's "
-		  "memory, as in the seed's runs); must fit in the node's memory" },
+	{ .name = "workload_size", .type = OPT_SIZE, .offset = offsetof(struct sysbench_opts, workload_size), .def = "auto", .quick = "32M",
+	  .min = 1024 * 1024, .flags = OPTF_AUTO,
+	  .help = "size of the sbtest tables, about 4,500 rows per MB; auto = 3/4 of the memory the "
+		  "run may use (memcg_limit, else the node's MemTotal), the posted run's share of its "
+		  "node; must fit in the node's memory (auto: in MemAvailable)" },
 	{ .name = "tables", .type = OPT_UINT, .offset = offsetof(struct sysbench_opts, tables), .def = "1",
 	  .min = 1, .max = 1024,
 	  .help = "number of sbtest tables the rows are spread over (prepare loads "
 		  "them in parallel)" },
-	{ .name = "shared_buffers", .type = OPT_STR, .offset = offsetof(struct sysbench_opts, shared_buffers), .def = "auto",
+	{ .name = "shared_buffers", .type = OPT_SIZE, .offset = offsetof(struct sysbench_opts, shared_buffers), .def = "auto",
 	  .flags = OPTF_AUTO,
-	  .help = "PostgreSQL shared_buffers: a size, or auto = 1/8 of the memory the run may use "
-		  "(memcg_limit, else the node's memory)" },
-	{ .name = "effective_cache_size", .type = OPT_STR, .offset = offsetof(struct sysbench_opts, effective_cache_size), .def = "auto",
+	  .help = "PostgreSQL shared_buffers: a size, or auto = 1/4 of the memory the run may use "
+		  "(memcg_limit, else the node's MemTotal), as posted" },
+	{ .name = "effective_cache_size", .type = OPT_SIZE, .offset = offsetof(struct sysbench_opts, effective_cache_size), .def = "auto",
 	  .flags = OPTF_AUTO,
-	  .help = "PostgreSQL effective_cache_size: a size, or auto = 1/4 of the memory the run may use" },
+	  .help = "PostgreSQL effective_cache_size: a size, or auto = 1/2 of the memory the run may use" },
 	{ .name = "work_mem", .type = OPT_SIZE, .offset = offsetof(struct sysbench_opts, work_mem), .def = "32M",
 	  .min = 64 * 1024,
 	  .help = "PostgreSQL work_mem (mmtests' default)" },
@@ -131,9 +133,10 @@ static const struct option_def sysbench_options[] = {
 	  .help = "1: the server and the client each in a memcg of their own; 0: both in the root "
 		  "memory cgroup (the controller enabled but unused)" },
 	{ .name = "events", .type = OPT_UINT, .offset = offsetof(struct sysbench_opts, events), .def = "0",
-	  .max = 1ULL << 40,
+	  .max = 1ULL << 40, .flags = OPTF_AUTO,
 	  .help = "0: each run lasts runtime; N: each run does N transactions (--events=N --time=0) and "
-		  "the table \"sysbench Time\" holds how long they took" },
+		  "the table \"sysbench Time\" holds how long they took; auto = 10000, what mmtests' "
+		  "MAX_TRANSACTIONS=auto ran (sysbench 0.4.12's default)" },
 	{ .name = "events_timeout", .type = OPT_TIME, .offset = offsetof(struct sysbench_opts, events_timeout), .def = "30m",
 	  .min = 1, .max = 7 * 86400,
 	  .help = "with events > 0: a run that has not done its transactions by then fails" },
@@ -179,31 +182,6 @@ static enum wl_status sysbench_probe(struct wl_ctx *ctx, struct strbuf *why)
 	return WL_OK;
 }
 
-/* The memory the run may use: the server's limit, else the node's memory. */
-static uint64_t run_memory(struct wl_ctx *ctx)
-{
-	struct sysbench_opts *o = opts_of(ctx);
-	uint64_t node = ctx->env->bind.mem_bytes;
-
-	if (o->memcg_limit && (!node || o->memcg_limit < node))
-		return o->memcg_limit;
-	return node;
-}
-
-static int resolve_size(const char *key, const char *val, uint64_t autoval, uint64_t *out,
-			struct strbuf *err)
-{
-	if (!val || !strcmp(val, "auto")) {
-		*out = autoval;
-		return 0;
-	}
-	if (parse_size(val, out)) {
-		strbuf_addf(err, "sysbench.%s: '%s' is not a size or auto", key, val);
-		return -1;
-	}
-	return 0;
-}
-
 static unsigned long long max_of(const struct ull_list *l)
 {
 	unsigned long long m = 0;
@@ -218,9 +196,17 @@ static enum wl_status sysbench_validate(struct wl_ctx *ctx, struct strbuf *err)
 {
 	struct sysbench_opts *o = opts_of(ctx);
 	struct sb_state *st = ctx->priv;
-	uint64_t mem = run_memory(ctx), node = ctx->env->bind.mem_bytes;
+	struct run_env *env = ctx->env;
 	unsigned long long maxt = max_of(&o->threads);
-	char a[32], b[32];
+	char node_name[32];
+	struct sb_size_in in = {
+		.node_mem = env->bind.mem_bytes, .node_name = NULL,
+		.machine_mem = env->sys ? env->sys->mem_total_kb * 1024 : 0,
+		.memcg_limit = o->memcg_limit, .workload_size = o->workload_size,
+		.shared_buffers = o->shared_buffers, .effective_cache_size = o->effective_cache_size,
+		.tables = o->tables, .events = o->events,
+	};
+	enum wl_status r;
 
 	if (!o->threads.n || !maxt) {
 		strbuf_addstr(err, "sysbench.threads: at least one thread count >= 1 is needed");
@@ -241,34 +227,30 @@ static enum wl_status sysbench_validate(struct wl_ctx *ctx, struct strbuf *err)
 		return WL_UNSUPPORTED;
 	}
 
-	if (node && o->workload_size > node) {
-		format_size(o->workload_size, a, sizeof(a));
-		format_size(node, b, sizeof(b));
-		strbuf_addf(err, "sysbench.workload_size: %s is bigger than the memory of %s (%s)",
-			    a, ctx->env->bind.node >= 0 ? "the NUMA node" : "this machine", b);
-		return WL_UNSUPPORTED;
-	}
-	if (o->memcg_limit && (!ctx->env->cg || ctx->env->cg->mode == CG_NONE)) {
-		strbuf_addstr(err, "sysbench.memcg_limit: this machine has no memory cgroup "
-			      "controller (set memcg_limit = none)");
-		return WL_UNSUPPORTED;
-	}
 	if (o->memcg_limit && !o->memcgs) {
 		strbuf_addstr(err, "sysbench.memcg_limit needs sysbench.memcgs = 1 (memcgs = 0 runs "
 			      "in the root memory cgroup, which takes no limit)");
 		return WL_BAD_CONFIG;
 	}
-	st->table_size = sb_table_rows(o->workload_size, o->tables);
-	if (!st->table_size) {
-		strbuf_addf(err, "sysbench.workload_size: too small for %llu tables "
-			    "(about 4,500 rows per MB)", o->tables);
-		return WL_BAD_CONFIG;
+	if (env->bind.node >= 0) {
+		snprintf(node_name, sizeof(node_name), "node %d", env->bind.node);
+		in.node_name = node_name;
 	}
-
-	if (resolve_size("shared_buffers", o->shared_buffers, mem / 8, &st->srv.conf.shared_buffers, err) ||
-	    resolve_size("effective_cache_size", o->effective_cache_size, mem / 4,
-			 &st->srv.conf.effective_cache_size, err))
-		return WL_BAD_CONFIG;
+	/* auto tables must stay cached: MemAvailable as this run starts (the
+	 * machine's: a node's meminfo has no MemAvailable of its own) */
+	if (o->workload_size == LB_SIZE_AUTO)
+		in.mem_available = mem_available_now();
+	if ((r = sb_size(&in, &st->sizing, err)) != WL_OK)
+		return r;
+	if (o->memcg_limit && (!env->cg || env->cg->mode == CG_NONE)) {
+		strbuf_addstr(err, "sysbench.memcg_limit: this machine has no memory cgroup "
+			      "controller (set memcg_limit = none)");
+		return WL_UNSUPPORTED;
+	}
+	st->table_size = st->sizing.table_rows;
+	st->events = st->sizing.events;
+	st->srv.conf.shared_buffers = st->sizing.shared_buffers;
+	st->srv.conf.effective_cache_size = st->sizing.effective_cache_size;
 	st->srv.conf.work_mem = o->work_mem;
 	if (!o->max_connections || !strcmp(o->max_connections, "auto")) {
 		st->srv.conf.max_connections = maxt + 10 < 100 ? 100 : maxt + 10;
@@ -451,6 +433,17 @@ static enum wl_status sysbench_setup(struct wl_ctx *ctx)
 	env_fact(env, "sysbench", "port", json_object_new_int(st->srv.conf.port));
 	env_fact(env, "sysbench", "cluster", json_object_new_string(st->srv.top));
 	env_fact(env, "sysbench", "table_size", json_object_new_int64((int64_t)st->table_size));
+	/* which rule sized what, with the numbers it read (sizing.h) */
+	env_fact(env, "sysbench", "sizing", sb_sizing_json(&st->sizing));
+	{
+		struct strbuf lines = STRBUF_INIT;
+		char *line, *save = NULL;
+
+		sb_sizing_describe(&st->sizing, "", &lines);
+		for (line = strtok_r(lines.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			info("sysbench: %s", line);
+		strbuf_release(&lines);
+	}
 	env_fact(env, "sysbench", "shared_buffers",
 		 json_object_new_int64((int64_t)st->srv.conf.shared_buffers));
 	env_fact(env, "sysbench", "effective_cache_size",
@@ -531,8 +524,8 @@ static enum wl_status sysbench_run_step(struct wl_ctx *ctx, size_t step, struct 
 		log = env_log_path(ctx->env, "sysbench-t%llu-i%d.log", t, s->iteration);
 	else
 		log = env_log_path(ctx->env, "sysbench-t%llu-warmup%u.log", t, st->warmup_runs++);
-	r = run_sysbench(ctx, "run", t, o->runtime, o->events, log,
-			 o->events ? o->events_timeout : 0, &s->why);
+	r = run_sysbench(ctx, "run", t, o->runtime, st->events, log,
+			 st->events ? o->events_timeout : 0, &s->why);
 	if (r != WL_OK) {
 		free(log);
 		return r;
@@ -552,16 +545,16 @@ static enum wl_status sysbench_run_step(struct wl_ctx *ctx, size_t step, struct 
 		free(log);
 		return WL_FAILED;
 	}
-	if (o->events && res.events < o->events) {
+	if (st->events && res.events < st->events) {
 		error("sysbench did %llu of %llu transactions at %llu threads (%s)", res.events,
-		      o->events, t, log);
+		      st->events, t, log);
 		free(log);
 		return WL_FAILED;
 	}
 	snprintf(op, sizeof(op), "%llu", t);
 	wl_sample(s, TABLE_TPS, op, res.tps);
 	wl_sample(s, TABLE_LAT, op, res.lat_pct);
-	if (o->events)
+	if (st->events)
 		wl_sample(s, TABLE_TIME, op, res.total_time);
 	{
 		json_object *d = json_object_new_object();
@@ -618,12 +611,55 @@ static void sysbench_teardown(struct wl_ctx *ctx)
 static void sysbench_summary(struct wl_ctx *ctx, FILE *out)
 {
 	struct sb_state *st = ctx->priv;
+	struct strbuf lines = STRBUF_INIT;
 
 	if (!st->table_size)
 		return;
 	fprintf(out, "sysbench: PostgreSQL %s, %llu rows/table, shared_buffers %lluM, port %d, user %s\n",
 		st->srv.bindir, st->table_size,
 		(unsigned long long)(st->srv.conf.shared_buffers >> 20), st->srv.conf.port, st->user);
+	sb_sizing_describe(&st->sizing, "sysbench sizing: ", &lines);
+	fputs(strbuf_str(&lines), out);
+	strbuf_release(&lines);
+}
+
+/* run --dry-run --machine: the sizing rules on the shape (nothing of this
+ * machine is read), the steps, and the time where it is known. */
+static void sysbench_plan(struct wl_ctx *ctx, struct wl_plan *p)
+{
+	struct sysbench_opts *o = opts_of(ctx);
+	struct sb_size_in in = {
+		.node_mem = p->node_mem, .machine_mem = p->machine_mem,
+		.node_name = p->machine_mem && p->node_mem < p->machine_mem ? "the node's" : NULL,
+		.mem_available = o->workload_size == LB_SIZE_AUTO ? p->mem_available : 0,
+		.memcg_limit = o->memcg_limit, .workload_size = o->workload_size,
+		.shared_buffers = o->shared_buffers, .effective_cache_size = o->effective_cache_size,
+		.tables = o->tables, .events = o->events,
+	};
+	struct sb_sizing sz;
+	struct strbuf err = STRBUF_INIT;
+	unsigned long long runs = o->threads.n * (ctx->iterations + ctx->warmup);
+
+	strbuf_addstr(&p->text, "  steps: threads");
+	for (size_t i = 0; i < o->threads.n; i++)
+		strbuf_addf(&p->text, "%s%llu", i ? "," : " ", o->threads.v[i]);
+	strbuf_addf(&p->text, ", %llu runs in all\n", runs);
+	if (sb_size(&in, &sz, &err) != WL_OK) {
+		strbuf_addf(&p->text, "  cannot run there: %s\n", strbuf_str(&err));
+		strbuf_release(&err);
+		return;
+	}
+	sb_sizing_describe(&sz, "  ", &p->text);
+	/* in memory: the tables in the page cache and the shared buffers' copies */
+	p->working_set = (double)sz.workload_size + (double)sz.shared_buffers;
+	p->memory = (double)sz.memory;
+	if (sz.events) {
+		strbuf_addf(&p->text, "  time: not estimated: %llu runs of %llu transactions each take "
+			    "what the TPS there makes them\n", runs, sz.events);
+		p->seconds = -1;
+	} else {
+		p->seconds = (double)runs * o->runtime + o->warmup_time;
+	}
 }
 
 const struct workload_ops sysbench_ops = {
@@ -639,4 +675,5 @@ const struct workload_ops sysbench_ops = {
 	.run_step = sysbench_run_step,
 	.teardown = sysbench_teardown,
 	.print_summary = sysbench_summary,
+	.plan = sysbench_plan,
 };
