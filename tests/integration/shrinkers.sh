@@ -101,7 +101,7 @@ PY
 test_shrinkers_profile_reclaim_records_shrink_slab_latency() {
   need_root
   need_cmd unshare util-linux
-  unshare -m --propagation private sh -c 'mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null &&
+  unshare -m --propagation private sh -c '{ mountpoint -q /sys/kernel/tracing || mount -t tracefs tracefs /sys/kernel/tracing; } 2>/dev/null &&
     test -e /sys/kernel/tracing/events/vmscan/mm_shrink_slab_start/id' ||
     skip "no vmscan:mm_shrink_slab_start tracepoint"
   expect_exit 0 "$LRUBENCH" run "${SK[@]}" -i 1 -o "$T/r" --label p --set shrinkers.runtime=3s \
@@ -112,27 +112,33 @@ d = json.load(open(sys.argv[1] + "/shrinkers.json"))
 t = {x["title"]: x for x in d["tables"]}
 step = "memcgs-4-mounters-2"
 one = lambda title: {o["op"]: o["samples"] for o in t[title]["ops"]}[step]
-for title, unit in (("shrinkers shrink slab stalls", "count"),
-                    ("shrinkers shrink slab stall us p50", "us"),
-                    ("shrinkers shrink slab stall us p99", "us"),
-                    ("shrinkers shrink slab stall us max", "us")):
-    assert title in t, (title, sorted(t))
-    assert t[title]["explains"] is True and t[title]["unit"] == unit, t[title]
-    assert len(one(title)) == 1, (title, one(title))
-n = one("shrinkers shrink slab stalls")[0]
-p50, p99, mx = (one("shrinkers shrink slab stall us " + s)[0] for s in ("p50", "p99", "max"))
-assert n > 0 and 0 < p50 <= p99 <= mx, (n, p50, p99, mx)
-# the timed tables keep the timed iteration only
-assert len({o["op"]: o["samples"] for o in t["shrinkers mount+umount ops/s"]["ops"]}[step]) == 1
 [p] = [x["profile"] for x in d["details"] if "profile" in x]
 assert p["kind"] == "reclaim" and p["status"] == "ok", p
 rl = p["reclaim_latency"]
 assert "mm_shrink_slab_start" in rl["tracepoints"] and "mm_shrink_slab_end" in rl["tracepoints"], rl
-op = {o["name"]: o for o in rl["ops"]}["shrink slab"]
+ops = {o["name"]: o for o in rl["ops"]}
+# the presser held the parent at its limit: its reclaim (which walks every
+# child's shrinkers) was traced, with its percentiles
+m = ops["memcg reclaim"]
+assert m["count"] > 0 and any(x["comm"] == "lrb-presser" for x in m["tasks"]), m
+for s in ("stalls", "stall us p50", "stall us p99", "stall us max"):
+    title = "shrinkers memcg reclaim " + s
+    assert t[title]["explains"] is True and len(one(title)) == 1, title
+# a shrinker scan is traced only when the shrinker had objects to free
+# (do_shrink_slab returns at its count otherwise): 6.18 here traced none.
+# Its count is always a table; its percentiles exist when there were scans.
+title = "shrinkers shrink slab stalls"
+assert t[title]["explains"] is True and t[title]["unit"] == "count", t[title]
+n = one(title)[0]
+op = ops["shrink slab"]
 assert op["count"] == n and sum(b[2] for b in op["buckets"]) == n, op
-assert op["p99_us"] == p99 and op["max_us"] == mx, op
-# the presser's (or a mounter's) reclaim walked the children's shrinkers
-assert any(x["comm"].startswith("lrb-") for x in op["tasks"]), op["tasks"]
+if n:
+    p50, p99, mx = (one("shrinkers shrink slab stall us " + s)[0] for s in ("p50", "p99", "max"))
+    assert 0 < p50 <= p99 <= mx and op["p99_us"] == p99 and op["max_us"] == mx, (n, p50, p99, mx, op)
+else:
+    assert "shrinkers shrink slab stall us p50" not in t, "percentiles of no scan"
+# the timed tables keep the timed iteration only
+assert len({o["op"]: o["samples"] for o in t["shrinkers mount+umount ops/s"]["ops"]}[step]) == 1
 PY
   assert_no_leaks
 }
