@@ -18,22 +18,7 @@
 
 static char *fixture(void)
 {
-	const char *src = getenv("LRUBENCH_SRC");
-	char path[512];
-	char *buf;
-
-	snprintf(path, sizeof(path), "%s/tests/fixtures/profile/perf-6.1-c2c-report-stdio.txt",
-		 src ? src : ".");
-	buf = read_file_str(path, NULL);
-	if (!buf)
-		fail_msg("cannot read fixture %s", path);
-	return buf;
-}
-
-static void assert_near(double a, double b)
-{
-	if (fabs(a - b) > 1e-6 * (fabs(b) + 1))
-		fail_msg("%.9f != %.9f", a, b);
+	return unit_fixture("profile/perf-6.1-c2c-report-stdio.txt", NULL);
 }
 
 static int parse(const char *text, struct c2c_report *r, struct strbuf *why)

@@ -20,21 +20,10 @@
 
 static char *load(const char *name)
 {
-	const char *src = getenv("LRUBENCH_SRC");
-	char path[512];
-	char *buf;
+	char *rel = xasprintf("profile/%s", name), *buf = unit_fixture(rel, NULL);
 
-	snprintf(path, sizeof(path), "%s/tests/fixtures/profile/%s", src ? src : ".", name);
-	buf = read_file_str(path, NULL);
-	if (!buf)
-		fail_msg("cannot read fixture %s", path);
+	free(rel);
 	return buf;
-}
-
-static void assert_near(double a, double b)
-{
-	if (fabs(a - b) > 1e-6 * (fabs(b) + 1))
-		fail_msg("%.9f != %.9f", a, b);
 }
 
 /* ---- the LRU lock table ---- */

@@ -8,14 +8,9 @@
 
 static char *load(const char *name, size_t *len)
 {
-	const char *src = getenv("LRUBENCH_SRC");
-	char path[512];
-	char *buf;
+	char *rel = xasprintf("sysbench/%s", name), *buf = unit_fixture(rel, len);
 
-	snprintf(path, sizeof(path), "%s/tests/fixtures/sysbench/%s", src ? src : ".", name);
-	buf = read_file_str(path, len);
-	if (!buf)
-		fail_msg("cannot read fixture %s", path);
+	free(rel);
 	return buf;
 }
 

@@ -12,7 +12,29 @@
 #include <string.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <math.h>
 #include "core/util.h"
+
+/* The text of tests/fixtures/REL under $LRUBENCH_SRC (else the current
+ * folder), malloc'ed; len may be NULL. A missing fixture fails the test. */
+static inline char *unit_fixture(const char *rel, size_t *len)
+{
+	const char *src = getenv("LRUBENCH_SRC");
+	char *path = xasprintf("%s/tests/fixtures/%s", src ? src : ".", rel);
+	char *buf = read_file_str(path, len);
+
+	if (!buf)
+		fail_msg("cannot read fixture %s", path);
+	free(path);
+	return buf;
+}
+
+/* a == b to a millionth of b (plus one, so that 0 compares too) */
+static inline void assert_near(double a, double b)
+{
+	if (fabs(a - b) > 1e-6 * (fabs(b) + 1))
+		fail_msg("%.9f != %.9f", a, b);
+}
 
 /* One scratch folder per test binary: pass unit_tmp_setup/unit_tmp_teardown
  * to cmocka_run_group_tests, then build fake trees under unit_tmp. */
