@@ -35,6 +35,26 @@ for i, line in enumerate(data.split(b"\n"), 1):
 EOF
 }
 
+# assert_flamegraphs DIR SYMBOL: plot's readtwice memcgs-2 flame graphs of
+# labels a and b and of b against a are SVG with more than 10 frames, and
+# SYMBOL names a frame of at least two of them (profile.sh, vm_profile.sh).
+assert_flamegraphs() {
+  python3 - "$1" "$2" <<'EOF' || fail "flame graphs in $1"
+import sys, xml.etree.ElementTree as ET
+d, sym = sys.argv[1], sys.argv[2]
+ns = "{http://www.w3.org/2000/svg}"
+seen = 0
+for f in ["readtwice-memcgs-2-a-flamegraph.svg", "readtwice-memcgs-2-b-flamegraph.svg",
+          "readtwice-memcgs-2-b-vs-a-flamegraph-diff.svg"]:
+    root = ET.parse(d + "/" + f).getroot()
+    assert root.tag == ns + "svg", root.tag
+    titles = [t.text or "" for t in root.iter(ns + "title")]
+    assert len(titles) > 10, (f, len(titles))
+    seen += any(t.startswith(sym) for t in titles)
+assert seen >= 2, (sym, seen)
+EOF
+}
+
 # expect_exit CODE cmd... : run cmd, capture stdout/stderr in $T/out, $T/err
 expect_exit() {
   local want=$1; shift

@@ -577,20 +577,7 @@ assert all(r.startswith("  [") for r in rows), rows
 assert "(3 of " in t[i:], t[i:i + 800]
 PY
   expect_exit 0 "$LRUBENCH" plot -o "$T/plot" "$T/r/A" "$T/r/B"
-  python3 - "$T/plot" "$sym" <<'PY' || fail "flame graphs"
-import sys, xml.etree.ElementTree as ET
-d, sym = sys.argv[1], sys.argv[2]
-ns = "{http://www.w3.org/2000/svg}"
-seen = 0
-for f in ["readtwice-memcgs-2-a-flamegraph.svg", "readtwice-memcgs-2-b-flamegraph.svg",
-          "readtwice-memcgs-2-b-vs-a-flamegraph-diff.svg"]:
-    root = ET.parse(d + "/" + f).getroot()
-    assert root.tag == ns + "svg", root.tag
-    titles = [t.text or "" for t in root.iter(ns + "title")]
-    assert len(titles) > 10, (f, len(titles))
-    seen += any(t.startswith(sym) for t in titles)
-assert seen >= 2, (sym, seen)
-PY
+  assert_flamegraphs "$T/plot" "$sym"
   assert_no_leaks
 }
 
