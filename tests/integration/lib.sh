@@ -35,17 +35,21 @@ for i, line in enumerate(data.split(b"\n"), 1):
 EOF
 }
 
-# assert_flamegraphs DIR SYMBOL: plot's readtwice memcgs-2 flame graphs of
-# labels a and b and of b against a are SVG with more than 10 frames, and
-# SYMBOL names a frame of at least two of them (profile.sh, vm_profile.sh).
+# assert_flamegraphs DIR SYMBOL: plot's readtwice memcgs-2 flame graphs, one
+# a label of two and one of the second against the first, are SVG with more
+# than 10 frames, and SYMBOL names a frame of at least two of them
+# (profile.sh, vm_profile.sh).
 assert_flamegraphs() {
   python3 - "$1" "$2" <<'EOF' || fail "flame graphs in $1"
-import sys, xml.etree.ElementTree as ET
+import os, sys, xml.etree.ElementTree as ET
 d, sym = sys.argv[1], sys.argv[2]
 ns = "{http://www.w3.org/2000/svg}"
+names = sorted(f for f in os.listdir(d) if f.startswith("readtwice-memcgs-2-"))
+graphs = [f for f in names if f.endswith("-flamegraph.svg")]
+diffs = [f for f in names if f.endswith("-flamegraph-diff.svg")]
+assert len(graphs) == 2 and len(diffs) == 1, names
 seen = 0
-for f in ["readtwice-memcgs-2-a-flamegraph.svg", "readtwice-memcgs-2-b-flamegraph.svg",
-          "readtwice-memcgs-2-b-vs-a-flamegraph-diff.svg"]:
+for f in graphs + diffs:
     root = ET.parse(d + "/" + f).getroot()
     assert root.tag == ns + "svg", root.tag
     titles = [t.text or "" for t in root.iter(ns + "title")]
