@@ -316,15 +316,63 @@ out:
 	return ret;
 }
 
+/*
+ * A child that never gets to exec (stopped, or blocked in a setup step: an
+ * open of its cgroup file that cannot complete) would hold child_start_finish
+ * forever, and with it the whole set before its watch begins: the start has
+ * a deadline of its own, and a stop request (SIGINT) ends the wait too (the
+ * child then counts as started, and goes with the caller's stop).
+ */
+static int start_stuck(struct child *c, const char *why)
+{
+	kill(-c->pid, SIGKILL);
+	kill(c->pid, SIGKILL);
+	while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	c->running = false;
+	cleanup_pop(c->cleanup_id, false);
+	c->cleanup_id = 0;
+	return error("cannot run '%s': %s (killed)", child_name(c), why);
+}
+
 int child_start_finish(struct child *c)
 {
 	struct child_failure f;
 	ssize_t r;
 	int fd = c->start_fd;
+	double limit = c->start_timeout > 0 ? c->start_timeout : CHILD_START_TIMEOUT,
+	       end = now_monotonic() + limit;
 
 	if (fd < 0)
 		return 0;
 	c->start_fd = -1;
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		double left = end - now_monotonic();
+		int n;
+
+		if (lb_stop_requested()) {
+			/* counted as started: the caller's stop kills it with the rest */
+			close(fd);
+			return 0;
+		}
+		if (left <= 0) {
+			char why[96];
+
+			close(fd);
+			snprintf(why, sizeof(why), "it did not start within %g s (stopped, or stuck "
+				 "before exec)", limit);
+			return start_stuck(c, why);
+		}
+		/* a look at the stop request at least every 100 ms */
+		n = poll(&p, 1, left > 0.1 ? 100 : (int)(left * 1000) + 1);
+		if (n > 0)
+			break;
+		if (n < 0 && errno != EINTR) {
+			close(fd);
+			return start_stuck(c, "poll of its start pipe failed");
+		}
+	}
 	do
 		r = read(fd, &f, sizeof(f));
 	while (r < 0 && errno == EINTR);

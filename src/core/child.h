@@ -40,6 +40,8 @@ struct child {
 	gid_t gid;
 	bool set_ids;
 	const char *name;          /* for messages; default argv[0] or "child" */
+	double start_timeout;      /* seconds from fork to exec (or fn) before the child
+				    * is killed as stuck; <= 0: CHILD_START_TIMEOUT */
 
 	/* filled in */
 	int term_signal;           /* once reaped: the signal that ended it, 0 when it exited
@@ -66,6 +68,9 @@ int child_start(struct child *c);
 int child_start_begin(struct child *c);
 int child_start_finish(struct child *c);
 #define CHILD_START_WINDOW 128
+/* a start is setup only (fork, cgroup, binding, exec): a minute is far past
+ * any machine's slowest, and short of a hang */
+#define CHILD_START_TIMEOUT 60.0
 /* What child_wait returns. */
 enum { CHILD_REAPED = 0, CHILD_TIMEOUT = 1, CHILD_ERROR = -1, CHILD_STOP = -2 };
 /* Wait for exit. timeout < 0: forever. Returns CHILD_REAPED when the child

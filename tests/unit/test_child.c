@@ -282,6 +282,38 @@ static void test_bad_cgroup_file(void **state)
 	free(msg);
 }
 
+/*
+ * A child stuck before exec does not hold its starter: here its "cgroup
+ * file" is a FIFO nobody reads, so the child's open blocks for good. The
+ * start gives up at its deadline, kills the child and says why.
+ */
+static void test_start_deadline(void **state)
+{
+	const char *argv[] = { "true", NULL };
+	char *fifo = xasprintf("%s/stuck.procs", unit_tmp), *msg;
+	struct child c = { .argv = argv, .start_timeout = 0.3, .name = "stuck-reader" };
+	double t0;
+	int status;
+
+	(void)state;
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	c.cgroup_procs = fifo;
+	capture_start();
+	t0 = now_monotonic();
+	assert_int_equal(child_start(&c), -1);
+	msg = capture_end();
+	/* it waited for the deadline, not for ever (nor returned at once) */
+	assert_true(now_monotonic() - t0 >= 0.3);
+	assert_non_null(strstr(msg, "cannot run 'stuck-reader': it did not start within 0.3 s"));
+	/* reaped: nothing of it is left */
+	assert_false(c.running);
+	assert_int_equal(waitpid(c.pid, &status, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+	free(msg);
+	unlink(fifo);
+	free(fifo);
+}
+
 static void unlink_marker(void *arg)
 {
 	unlink(arg);
@@ -442,6 +474,7 @@ int main(void)
 		cmocka_unit_test(test_out_path_env_dir),
 		cmocka_unit_test(test_cleanup_registry_kills),
 		cmocka_unit_test(test_bad_cgroup_file),
+		cmocka_unit_test(test_start_deadline),
 		cmocka_unit_test(test_fn_exit_keeps_parent_cleanups),
 		cmocka_unit_test(test_null_stdio),
 		cmocka_unit_test(test_set_ids),
