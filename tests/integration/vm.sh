@@ -562,10 +562,13 @@ EOF2
 # and restores, trap included).
 test_vm_hugetlb_backend() {
   vm_kernels
-  local before want=256
-  before=$(cat /proc/sys/vm/nr_hugepages)
-  trap 'echo "$before" > /proc/sys/vm/nr_hugepages; lib_teardown' EXIT
-  echo $((before + want)) > /proc/sys/vm/nr_hugepages
+  local want=256
+  # a global: the EXIT trap runs after this function's locals are gone (with
+  # a local, set -u failed the trap and every run leaked 256 pages: this
+  # machine had 1792 reserved)
+  HUGE_BEFORE=$(cat /proc/sys/vm/nr_hugepages)
+  trap 'echo "$HUGE_BEFORE" > /proc/sys/vm/nr_hugepages; lib_teardown' EXIT
+  echo $((HUGE_BEFORE + want)) > /proc/sys/vm/nr_hugepages
   [ "$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)" -ge "$want" ] ||
     skip "cannot reserve $want huge pages here"
   mkdir -p "$T/tmp"
