@@ -597,8 +597,11 @@ PY
 # symlink, a device node, a FIFO and a setuid file in its own results.
 test_vm_guest_sees_only_its_exports() {
   vm_kernels
-  local canary=/root/lrubench-canary-$$-$RANDOM R=$T/results L=base
-  trap 'rm -f "$canary"; lib_teardown' EXIT
+  local R=$T/results L=base
+  # a global, for the EXIT trap (see test_vm_hugetlb_backend)
+  CANARY=/root/lrubench-canary-$$-$RANDOM
+  local canary=$CANARY
+  trap 'rm -f "$CANARY"; lib_teardown' EXIT
   echo "canary $$ $RANDOM" > "$canary"; chmod 600 "$canary"
   echo "beside the input" > "$T/beside.txt"
   mkdir -p "$T/tmp" "$R/victim" "$T/src"
