@@ -75,6 +75,8 @@ struct vm_run {
 	int nk;
 	struct vm_placement place;
 	char *results;           /* absolute results root */
+	bool results_made;       /* this run made it: removed again (when still empty)
+				  * if the run ends before any label was written */
 	char *self;              /* this lrubench binary */
 	char *cwd;
 	char *busybox;
@@ -146,6 +148,7 @@ static int check_inputs(struct vm_run *r)
 					      r->k[i].which, r->k[i].arg->flag, r->k[i].label);
 				return LB_EXIT_USAGE;
 			}
+	r->results_made = !r->a.dry_run && !path_exists(r->a.results ? r->a.results : "results");
 	if (!r->a.dry_run && mkdir_p(r->a.results ? r->a.results : "results", 0755))
 		return LB_EXIT_USAGE;
 	r->results = realpath(r->a.results ? r->a.results : "results", NULL);
@@ -1210,6 +1213,11 @@ int cmd_run_vm(struct vm_args *a)
 	}
 	print_where(&r);
 out:
+	/* refused after check_inputs made the folder (no modules, no tools):
+	 * nothing was written, so nothing is left; rmdir keeps a folder that
+	 * has anything in it */
+	if (code && r.results_made && r.results)
+		rmdir(r.results);
 	release(&r);
 	return code;
 }

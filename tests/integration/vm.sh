@@ -687,6 +687,27 @@ test_vm_boot_options_refused() {
   assert_no_file "$T/results"
 }
 
+# vm.balloon = free-page-reporting on a qemu whose virtio-balloon-pci lacks
+# the property (before 5.1): exit 3 before anything boots or is made. Mocked:
+# this machine's qemu has the property, so a stand-in on PATH answers the
+# device help as an older one would (its only use here).
+test_vm_balloon_on_a_qemu_without_free_page_reporting() {
+  vm_kernels   # a real image: a fake one is refused before the tools are checked
+  mkdir -p "$T/bin"
+  cat > "$T/bin/qemu-system-x86_64" <<'SH'
+#!/bin/sh
+# an older qemu's answer to -device virtio-balloon-pci,help
+echo "virtio-balloon-pci options:"
+echo "  deflate-on-oom=<bool>  - on/off (default: false)"
+echo "  guest-stats-polling-interval=<int>"
+SH
+  chmod +x "$T/bin/qemu-system-x86_64"
+  PATH=$T/bin:$PATH expect_exit 3 "$LRUBENCH" run --kernel-a "$KA" \
+    --vm-balloon free-page-reporting -o "$T/results"
+  assert_grep_err "vm.balloon = free-page-reporting: qemu-system-x86_64 has no virtio-balloon-pci device with the free-page-reporting property (qemu 5.1 or later)"
+  assert_no_file "$T/results"
+}
+
 # The 000 thread's diagnosis of the mmap-read regression as one VM A/B: one
 # image booted twice, the second with cgroup_disable=memory; mmapread with
 # memcgs = 0 runs in both, the second with no memory controller. The guest's
