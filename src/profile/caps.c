@@ -222,6 +222,23 @@ void profile_caps_release(struct profile_caps *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* A kind that needs perf and a hardware PMU part (counters, c2c): 0, or -1
+ * with why, naming the kind, the perf tool it runs and what is missing. */
+static int pmu_kind(const struct profile_caps *c, const char *kind, const char *tool, bool have,
+		    const struct strbuf *have_why, struct strbuf *why)
+{
+	if (!c->perf_ok || !c->paranoid_ok) {
+		strbuf_addf(why, "profile=%s needs %s: %s", kind, tool,
+			    !c->perf_ok ? c->perf_why.buf : c->paranoid_why.buf);
+		return -1;
+	}
+	if (!have) {
+		strbuf_addf(why, "profile=%s is %s", kind, have_why->buf);
+		return -1;
+	}
+	return 0;
+}
+
 int profile_caps_allow(const struct profile_caps *c, enum profile_kind kind, bool *lock_via_perf,
 		       struct strbuf *why)
 {
@@ -243,30 +260,10 @@ int profile_caps_allow(const struct profile_caps *c, enum profile_kind kind, boo
 			return 0;
 		return -1;
 	}
-	if (kind == PROFILE_COUNTERS) {
-		if (!perf_ready) {
-			strbuf_addf(why, "profile=counters needs perf stat: %s",
-				    !c->perf_ok ? c->perf_why.buf : c->paranoid_why.buf);
-			return -1;
-		}
-		if (!c->hw_pmu) {
-			strbuf_addf(why, "profile=counters is %s", c->hw_pmu_why.buf);
-			return -1;
-		}
-		return 0;
-	}
-	if (kind == PROFILE_C2C) {
-		if (!perf_ready) {
-			strbuf_addf(why, "profile=c2c needs perf c2c: %s",
-				    !c->perf_ok ? c->perf_why.buf : c->paranoid_why.buf);
-			return -1;
-		}
-		if (!c->c2c) {
-			strbuf_addf(why, "profile=c2c is %s", c->c2c_why.buf);
-			return -1;
-		}
-		return 0;
-	}
+	if (kind == PROFILE_COUNTERS)
+		return pmu_kind(c, "counters", "perf stat", c->hw_pmu, &c->hw_pmu_why, why);
+	if (kind == PROFILE_C2C)
+		return pmu_kind(c, "c2c", "perf c2c", c->c2c, &c->c2c_why, why);
 	if (cpu && !perf_ready) {
 		strbuf_addf(why, "profile=%s needs perf to sample CPUs: %s", profile_kind_names[kind],
 			    !c->perf_ok ? c->perf_why.buf : c->paranoid_why.buf);
