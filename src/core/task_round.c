@@ -27,6 +27,7 @@ struct task_arg {
 	uint32_t index;      /* written to ready_fd when it is ready */
 	int ready_fd, go_fd, go_wfd;
 	struct round_slot *slot;
+	const double *release;   /* shared: now_monotonic() of the release */
 };
 
 /* Runs in the forked task: prepare, say ready, wait for go, work, record. */
@@ -38,7 +39,7 @@ static int task_main(void *p)
 	uint32_t me = a->index;
 	char c;
 	unsigned cpu = 0, node = 0;
-	double start;
+	double start, release;
 	int e;
 
 	/* our copy of the go pipe's write end would keep it from ever reaching EOF */
@@ -52,7 +53,10 @@ static int task_main(void *p)
 	while (read(a->go_fd, &c, 1) < 0 && errno == EINTR)
 		;   /* EOF on the go pipe is the start signal */
 	start = now_monotonic();
-	e = spec->work(arg, start + spec->runtime, a->slot);
+	/* written before the go pipe was closed, whose EOF we just read */
+	__atomic_load(a->release, &release, __ATOMIC_ACQUIRE);
+	a->slot->late = start > release ? start - release : 0;
+	e = spec->work(arg, release + spec->runtime, a->slot);
 	a->slot->elapsed = now_monotonic() - start;
 	if (e) {
 		a->slot->err = e;
@@ -233,11 +237,17 @@ static int wait_task(struct child *k, struct child_watch *w, int *code)
 	}
 }
 
+_Static_assert(sizeof(struct round_slot) % sizeof(double) == 0,
+	       "the release time after the slots must be aligned");
+
 enum wl_status round_run(const struct round_spec *spec, struct round_slot *out)
 {
 	size_t n = spec->ntasks;
 	size_t shared_len = n * sizeof(struct round_slot);
+	/* the slots, then the release time */
+	size_t map_len = shared_len + sizeof(double);
 	struct round_slot *shared;
+	double *release;
 	struct child *kids = xcalloc(n, sizeof(*kids));
 	struct task_arg *args = xcalloc(n, sizeof(*args));
 	int ready[2] = { -1, -1 }, go[2] = { -1, -1 };
@@ -247,18 +257,21 @@ enum wl_status round_run(const struct round_spec *spec, struct round_slot *out)
 	/* the set starts and stops them; the waits are the round's own (ready, then done) */
 	struct child_set set = { .n = n, .kids = kids, .bind = spec->bind };
 
-	shared = mmap(NULL, shared_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	shared = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shared == MAP_FAILED) {
 		shared = NULL;
-		error_errno("%s: cannot map %zu bytes for results", spec->name, shared_len);
+		error_errno("%s: cannot map %zu bytes for results", spec->name, map_len);
 		goto out;
 	}
+	/* a slot is a multiple of 8 bytes long: the release time after them is aligned */
+	release = (double *)(void *)((char *)shared + shared_len);
 	if (pipe2(ready, O_CLOEXEC) || pipe2(go, O_CLOEXEC)) {
 		error_errno("%s: cannot create pipes", spec->name);
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
-		args[i] = (struct task_arg){ spec, (uint32_t)i, ready[1], go[0], go[1], &shared[i] };
+		args[i] = (struct task_arg){ spec, (uint32_t)i, ready[1], go[0], go[1], &shared[i],
+					     release };
 		kids[i].fn = task_main;
 		kids[i].fn_arg = &args[i];
 		kids[i].cgroup_procs = spec->tasks[i].cgroup_procs;
@@ -282,6 +295,8 @@ enum wl_status round_run(const struct round_spec *spec, struct round_slot *out)
 	if (spec->times)
 		spec->times->ready = now_monotonic() - t;
 	t = now_monotonic();
+	/* one deadline for every task: the release plus runtime (task_round.h) */
+	__atomic_store(release, &t, __ATOMIC_RELEASE);
 	close(go[1]);   /* release every task at once */
 	go[1] = -1;
 	/* one deadline for all: runtime after the release, plus grace */
@@ -310,8 +325,13 @@ enum wl_status round_run(const struct round_spec *spec, struct round_slot *out)
 		}
 	}
 	memcpy(out, shared, shared_len);
-	if (spec->times)
+	if (spec->times) {
 		spec->times->reap = now_monotonic() - t - spec->runtime;
+		spec->times->late = 0;
+		for (size_t i = 0; i < n; i++)
+			if (out[i].late > spec->times->late)
+				spec->times->late = out[i].late;
+	}
 	ret = WL_OK;
 stop:
 	child_set_release(&set);
@@ -323,7 +343,7 @@ out:
 			close(go[k]);
 	}
 	if (shared)
-		munmap(shared, shared_len);
+		munmap(shared, map_len);
 	free(kids);
 	free(args);
 	return ret;

@@ -7,10 +7,17 @@
  * Each task is a child (core/child.h), placed in its cgroup and on the run's
  * node before it runs. It prepares (opens, maps), says it is ready through a
  * pipe, and waits; when every task is ready, closing a second pipe releases
- * them all at once. Each task times itself from its release, works until
- * `runtime` has passed on its own clock and records what it did in its slot,
- * in memory shared with the parent: a late start or a slow exit is not
- * counted as working time.
+ * them all at once. Every task works until one deadline, the release plus
+ * `runtime`, timing itself from the moment it first runs after the release,
+ * and records what it did in its slot, in memory shared with the parent: a
+ * late start or a slow exit is not counted as working time. The deadline is
+ * shared, not each task's own start plus runtime: with more tasks than CPUs
+ * (1000 memcgs x 2 readers on 2 CPUs) the last task first runs a whole
+ * scheduler rotation after the release, and a deadline of its own would
+ * keep it, and the tasks that share its CPU, working that much past the
+ * others' end -- seconds of wall time that are no one's work (issue 31).
+ * A task that starts late works a shorter time, over which its rate is
+ * taken; `late` says how late.
  *
  * Every wait has a deadline (core/child_watch.h): a task not ready `grace`
  * seconds after the last one was started, or not ended `grace` seconds after
@@ -34,7 +41,9 @@
 /* What one task did; one per task, in memory shared with the parent. */
 struct round_slot {
 	uint64_t bytes;   /* what the work counted */
-	double elapsed;   /* seconds between its release and the end of its work */
+	double elapsed;   /* seconds between its first run after the release and the
+			   * end of its work */
+	double late;      /* seconds from the release until it first ran */
 	int err;          /* errno of a failed prepare or work; 0 when fine */
 	int cpu, node;    /* where it ran when it stopped (getcpu): the binding held? */
 };
@@ -72,7 +81,8 @@ struct round_spec {
 struct round_times {
 	double start;   /* every task forked and started (child_set_start) */
 	double ready;   /* from then until the last one said it is ready */
-	double reap;    /* from the release until the last one was reaped */
+	double reap;    /* from the deadline (release + runtime) until the last one was reaped */
+	double late;    /* the latest first run after the release (round_slot.late) */
 };
 
 /* Run one round: WL_OK with out[ntasks] filled; WL_FAILED when a task

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* core/task_round without root (no cgroups): the tasks start together,
- * time themselves and report through shared memory; a task whose prepare
+ * work until one deadline, time themselves and report through shared memory; a task whose prepare
  * fails, one that dies and one that is stuck past its grace (or not ready
  * within it) each fail the round with a message naming it; with `why` set
  * (readtwice's readers), a killed or stuck task fails the op (-3, reason in
@@ -80,11 +80,50 @@ static void tasks_time_themselves(void **state)
 	assert_int_equal(round_run(&s, out), WL_OK);
 	for (int i = 0; i < 3; i++) {
 		assert_true(out[i].bytes > 0);
-		/* each timed itself from its release: at least the runtime */
-		assert_true(out[i].elapsed >= 0.2);
+		/* each worked from its first run to the deadline, release + runtime */
+		assert_true(out[i].late >= 0);
+		assert_true(out[i].elapsed + out[i].late >= 0.2);
 		assert_int_equal(out[i].err, 0);
 		assert_true(out[i].cpu >= 0);
 	}
+}
+
+/* records the end it was given (ns), then works as count_work */
+static int work_records_end(void *arg, double end, struct round_slot *slot)
+{
+	(void)arg;
+	slot->err = 0;
+	slot->cpu = 0;
+	while (now_monotonic() < end)
+		;
+	slot->bytes = (uint64_t)(end * 1e9);
+	return 0;
+}
+
+/* More tasks than CPUs, some of them first run late: every task still has
+ * the one deadline, release + runtime, not its own start + runtime (a late
+ * task would hold the round that much longer: task_round.h). */
+static void tasks_share_one_deadline(void **state)
+{
+	enum { N = 8 };
+	struct round_task t[N];
+	struct round_slot out[N];
+	int ids[N];
+	struct round_spec s = spec_of(t, ids, N, NULL, work_records_end);
+	struct round_times times = { 0 };
+	double t0 = now_monotonic();
+
+	(void)state;
+	s.times = &times;
+	memset(out, 0, sizeof(out));
+	assert_int_equal(round_run(&s, out), WL_OK);
+	for (int i = 0; i < N; i++) {
+		assert_true(out[i].bytes == out[0].bytes);
+		assert_true(out[i].late >= 0 && out[i].late <= times.late);
+	}
+	/* the deadline is runtime after a release that came after t0 */
+	assert_true((double)out[0].bytes / 1e9 >= t0 + 0.2);
+	assert_true(times.start >= 0 && times.reap >= 0);
 }
 
 /* Run the round, which must return want; what it printed on stderr. */
@@ -240,7 +279,8 @@ static void mbps(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(tasks_time_themselves), cmocka_unit_test(failed_prepare_is_named),
+		cmocka_unit_test(tasks_time_themselves), cmocka_unit_test(tasks_share_one_deadline),
+		cmocka_unit_test(failed_prepare_is_named),
 		cmocka_unit_test(dead_task_is_named), cmocka_unit_test(stuck_task_fails_the_round),
 		cmocka_unit_test(stuck_before_ready_fails_the_round), cmocka_unit_test(killed_task_fails_the_op),
 		cmocka_unit_test(failed_work_is_an_error_with_why), cmocka_unit_test(stuck_task_fails_the_op),

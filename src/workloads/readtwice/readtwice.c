@@ -303,6 +303,9 @@ static enum wl_status readtwice_run_step(struct wl_ctx *ctx, size_t step, struct
 			json_object_object_add(t, "readers_start", json_object_new_double(rt.start));
 			json_object_object_add(t, "readers_ready", json_object_new_double(rt.ready));
 			json_object_object_add(t, "readers_reap", json_object_new_double(rt.reap));
+			/* the last reader's first run after the release (a scheduler
+			 * rotation when readers outnumber CPUs) */
+			json_object_object_add(t, "readers_late", json_object_new_double(rt.late));
 			json_object_object_add(t, "memcg_set_remove", json_object_new_double(t_remove));
 			json_object_object_add(d, "seconds", t);
 		}
