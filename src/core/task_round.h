@@ -8,16 +8,18 @@
  * node before it runs. It prepares (opens, maps), says it is ready through a
  * pipe, and waits; when every task is ready, closing a second pipe releases
  * them all at once. Every task works until one deadline, the release plus
- * `runtime`, timing itself from the moment it first runs after the release,
- * and records what it did in its slot, in memory shared with the parent: a
- * late start or a slow exit is not counted as working time. The deadline is
- * shared, not each task's own start plus runtime: with more tasks than CPUs
- * (1000 memcgs x 2 readers on 2 CPUs) the last task first runs a whole
- * scheduler rotation after the release, and a deadline of its own would
- * keep it, and the tasks that share its CPU, working that much past the
- * others' end -- seconds of wall time that are no one's work (issue 31).
- * A task that starts late works a shorter time, over which its rate is
- * taken; `late` says how late.
+ * `runtime`, and records what it did and its time from the release to the
+ * end of its work in its slot, in memory shared with the parent: the fork,
+ * getting ready and a slow exit are not counted as working time. The window
+ * is the same for every task: with more tasks than CPUs (1000 memcgs x 2
+ * readers on 2 CPUs) the last task first runs a whole scheduler rotation
+ * after the release. A deadline of its own would keep it, and the tasks
+ * that share its CPU, working that much past the others' end -- seconds of
+ * wall time that are no one's work (issue 31); a window from its own first
+ * run would rate it over the short time it held a CPU, not the time it
+ * waited for one, and inflate the sum of the rates. Its wait for the first
+ * turn counts as its waits between turns do; `late` says how long it was. A
+ * task that first runs past the deadline does no work (bytes 0).
  *
  * Every wait has a deadline (core/child_watch.h): a task not ready `grace`
  * seconds after the last one was started, or not ended `grace` seconds after
@@ -41,8 +43,7 @@
 /* What one task did; one per task, in memory shared with the parent. */
 struct round_slot {
 	uint64_t bytes;   /* what the work counted */
-	double elapsed;   /* seconds between its first run after the release and the
-			   * end of its work */
+	double elapsed;   /* seconds between the release and the end of its work */
 	double late;      /* seconds from the release until it first ran */
 	int err;          /* errno of a failed prepare or work; 0 when fine */
 	int cpu, node;    /* where it ran when it stopped (getcpu): the binding held? */
