@@ -557,6 +557,20 @@ static void busy_machine(struct comparison *c)
 	}
 }
 
+/* DAMON paging out behind the workloads' backs (host_state.c add_damon):
+ * runs of one kernel drift apart by how much it took each time */
+static void damon_reclaiming(struct comparison *c)
+{
+	for (size_t l = 0; l < c->nlabels; l++) {
+		json_object *v = get(get(sys_of(c, l), "host"), "damon_moves_lru");
+
+		if (v && json_object_get_boolean(v))
+			strlist_pushf(&c->warnings, "%s: DAMON was paging out or reordering memory while it "
+				      "ran (system.host.damon): it takes the workloads' pages at its own pace, "
+				      "so runs of one kernel differ by how much it took", c->labels[l].label);
+	}
+}
+
 /* ---- what happened during the run ---- */
 
 static struct cmp_workload *find_wl(struct comparison *c, const char *name)
@@ -704,6 +718,7 @@ void cmp_provenance(struct comparison *c)
 	same_kernel(c);
 	debug_options(c);
 	busy_machine(c);
+	damon_reclaiming(c);
 	load_health(c);
 	health_notes(c);
 	taint_and_failures(c);

@@ -3,6 +3,8 @@
 #include "core/host_state.h"
 
 #include <ctype.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <math.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -268,6 +270,151 @@ static void add_nodes(json_object *o, const char *prefix)
 	json_object_object_add(o, "node_mem_kb", nodes);
 }
 
+/* prefix + dir + "/" + name as an unsigned number; -1 when absent or not one. */
+static long long read_num(const char *prefix, const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	char *s = read_trimmed(prefix, path);
+	unsigned long long v;
+	long long ret = s && !parse_ull(s, &v) && v <= (unsigned long long)LLONG_MAX ? (long long)v : -1;
+
+	free(path);
+	free(s);
+	return ret;
+}
+
+/* DAMOS actions that take pages off, or move them on, the LRU lists */
+static bool damos_moves_lru(const char *action)
+{
+	static const char *const moving[] = { "pageout", "lru_prio", "lru_deprio", "migrate_hot",
+					      "migrate_cold", "hugepage", "nohugepage", NULL };
+
+	for (size_t i = 0; moving[i]; i++)
+		if (!strcmp(action, moving[i]))
+			return true;
+	return false;
+}
+
+/* One scheme of a running kdamond: "pageout of idle >= 12 x 5 s, 0-1 accesses; quota
+ * 128 MiB per 1000 ms, 50 ms; ops_filters: anon reject, unmapped allow". */
+static void damon_scheme(struct strbuf *sb, const char *prefix, const char *dir, long long aggr_us,
+			 bool *moves)
+{
+	static const char *const filter_dirs[] = { "filters", "core_filters", "ops_filters", NULL };
+	char *action = NULL, *sub;
+	long long agemin, accmin, accmax, bytes, ms, reset;
+
+	sub = xasprintf("%s/action", dir);
+	action = read_trimmed(prefix, sub);
+	free(sub);
+	if (!action)
+		return;
+	if (damos_moves_lru(action))
+		*moves = true;
+	agemin = read_num(prefix, dir, "access_pattern/age/min");
+	accmin = read_num(prefix, dir, "access_pattern/nr_accesses/min");
+	accmax = read_num(prefix, dir, "access_pattern/nr_accesses/max");
+	bytes = read_num(prefix, dir, "quotas/bytes");
+	ms = read_num(prefix, dir, "quotas/ms");
+	reset = read_num(prefix, dir, "quotas/reset_interval_ms");
+	strbuf_addstr(sb, action);
+	if (agemin > 0 && aggr_us > 0)
+		strbuf_addf(sb, " of regions idle >= %lld x %lld ms", agemin, aggr_us / 1000);
+	if (accmin >= 0 && accmax >= 0)
+		strbuf_addf(sb, ", %lld-%lld accesses", accmin, accmax > 1000000 ? -1 : accmax);
+	if (bytes > 0 || ms > 0) {
+		strbuf_addstr(sb, "; quota");
+		if (bytes > 0)
+			strbuf_addf(sb, " %lld MiB", bytes >> 20);
+		if (ms > 0)
+			strbuf_addf(sb, "%s %lld ms", bytes > 0 ? "," : "", ms);
+		if (reset > 0)
+			strbuf_addf(sb, " per %lld ms", reset);
+	}
+	for (size_t d = 0; filter_dirs[d]; d++) {
+		char *fdir = xasprintf("%s/%s", dir, filter_dirs[d]);
+		long long n = read_num(prefix, fdir, "nr_filters");
+
+		for (long long f = 0; f >= 0 && f < n && f < 16; f++) {
+			char *one = xasprintf("%s/%lld", fdir, f);
+			char *tp = xasprintf("%s/type", one), *mp = xasprintf("%s/matching", one);
+			char *ap = xasprintf("%s/allow", one);
+			char *type = read_trimmed(prefix, tp), *match = read_trimmed(prefix, mp);
+			char *allow = read_trimmed(prefix, ap);
+
+			if (f)
+				strbuf_addstr(sb, ", ");
+			else
+				strbuf_addf(sb, "; %s: ", filter_dirs[d]);
+			strbuf_addf(sb, "%s%s", match && !strcmp(match, "N") ? "not " : "", type ? type : "?");
+			/* kernels before allow= had only filters that reject what they match */
+			strbuf_addstr(sb, allow && !strcmp(allow, "Y") ? " allow" : " reject");
+			free(one);
+			free(tp);
+			free(mp);
+			free(ap);
+			free(type);
+			free(match);
+			free(allow);
+		}
+		free(fdir);
+	}
+	free(action);
+}
+
+/*
+ * DAMON's kdamonds (host."damon", host."damon_moves_lru"): a kdamond that
+ * pages out cold memory reclaims page cache behind a workload's back, at
+ * its own pace, and makes two runs of one kernel differ (issue 23); a run
+ * records what was on, compare diffs it and warns. "absent": no DAMON
+ * sysfs; "off": no kdamond running.
+ */
+static void add_damon(json_object *o, const char *prefix)
+{
+	const char *root = "/sys/kernel/mm/damon/admin/kdamonds";
+	long long n = read_num(prefix, root, "nr_kdamonds");
+	struct strbuf sb = STRBUF_INIT;
+	bool moves = false;
+
+	for (long long k = 0; k >= 0 && k < n && k < 64; k++) {
+		char *kd = xasprintf("%s/%lld", root, k), *sp = xasprintf("%s/state", kd);
+		char *state = read_trimmed(prefix, sp);
+		char *cdir = xasprintf("%s/contexts", kd);
+		long long nc = read_num(prefix, cdir, "nr_contexts");
+
+		if (state && !strcmp(state, "on")) {
+			strbuf_addf(&sb, "%skdamond %lld on", sb.len ? "; " : "", k);
+			for (long long c = 0; c >= 0 && c < nc && c < 16; c++) {
+				char *ctx = xasprintf("%s/%lld", cdir, c), *op = xasprintf("%s/operations", ctx);
+				char *ops = read_trimmed(prefix, op), *sdir = xasprintf("%s/schemes", ctx);
+				long long ns = read_num(prefix, sdir, "nr_schemes");
+				long long aggr = read_num(prefix, ctx, "monitoring_attrs/intervals/aggr_us");
+
+				strbuf_addf(&sb, " (%s", ops ? ops : "?");
+				for (long long s = 0; s >= 0 && s < ns && s < 16; s++) {
+					char *one = xasprintf("%s/%lld", sdir, s);
+
+					strbuf_addstr(&sb, s ? " | " : ": ");
+					damon_scheme(&sb, prefix, one, aggr, &moves);
+					free(one);
+				}
+				strbuf_addstr(&sb, ")");
+				free(ctx);
+				free(op);
+				free(ops);
+				free(sdir);
+			}
+		}
+		free(kd);
+		free(sp);
+		free(state);
+		free(cdir);
+	}
+	json_object_object_add(o, "damon", json_object_new_string(n < 0 ? "absent" : sb.len ? sb.buf : "off"));
+	json_object_object_add(o, "damon_moves_lru", json_object_new_boolean(moves));
+	strbuf_release(&sb);
+}
+
 json_object *host_state_collect(const char *prefix, double sample_secs)
 {
 	json_object *o = json_object_new_object(), *sys = json_object_new_object(), *thp;
@@ -309,6 +456,7 @@ json_object *host_state_collect(const char *prefix, double sample_secs)
 	}
 	json_object_object_add(o, "sysctl", sys);
 	add_nodes(o, prefix);
+	add_damon(o, prefix);
 
 	s = read_trimmed(prefix, "/proc/loadavg");
 	if (s) {

@@ -23,6 +23,11 @@ int run_open_label(struct run_state *rs)
 			json_object_get_string(json_object_object_get(kernel_health_json(&rs->health),
 								      "log_unavailable")));
 	sysinfo_collect_identity(rs->sys, BUSY_SAMPLE_SECS);
+	if (json_object_get_boolean(json_object_object_get(rs->sys->host, "damon_moves_lru")))
+		warning("DAMON is running a scheme that pages out or reorders memory (system.host.damon "
+			"in run.json): it reclaims the workloads' pages at its own pace and makes runs "
+			"drift; [settings] /sys/kernel/mm/damon/admin/kdamonds/N/state = off stops it "
+			"for the run");
 
 	if (rs->force && remove_tree(rs->env.label_dir)) {
 		error("--force: cannot remove %s", rs->env.label_dir);

@@ -80,6 +80,30 @@ test_run_records_kernel_identity() {
     assert_eq "$(json_get "$rj" '["system"]["host"]["microcode"]')" "$(sed -n 's/^microcode[[:space:]]*: //p' /proc/cpuinfo | head -1)" "microcode"
   fi
   [ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["system"]["host"]["load_avg"]))' "$rj")" = 3 ] || fail "load average"
+  # DAMON, against its sysfs: "absent", "off", or each kdamond that was on
+  local kd=/sys/kernel/mm/damon/admin/kdamonds want=absent k
+  if [ -r $kd/nr_kdamonds ]; then
+    want=off
+    for k in $(seq 0 $(($(cat $kd/nr_kdamonds) - 1))); do
+      [ "$(cat $kd/$k/state)" = on ] && want="kdamond $k on"
+    done
+  fi
+  case $(json_get "$rj" '["system"]["host"]["damon"]') in
+    "$want"*) ;;
+    *) fail "system.host.damon is not what $kd says ($want)" ;;
+  esac
+  if [ "$want" != absent ] && [ "$want" != off ] &&
+     grep -qx 'pageout' $kd/*/contexts/*/schemes/*/action 2>/dev/null; then
+    assert_eq "$(json_get "$rj" '["system"]["host"]["damon_moves_lru"]')" True "damon_moves_lru"
+    assert_grep "DAMON is running a scheme that pages out" "$T/run-id.err"
+    cp -r "$T/res/id" "$T/res/again"
+    python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); d["label"]="again"; json.dump(d,open(p,"w"))' \
+      "$T/res/again/run.json"
+    expect_exit 0 "$LRUBENCH" compare "$T/res/id" "$T/res/again"
+    cat "$T/out" "$T/err" >"$T/both"
+    assert_grep "id: DAMON was paging out or reordering memory while it ran" "$T/both"
+    assert_grep "again: DAMON was paging out or reordering memory while it ran" "$T/both"
+  fi
   # the busiest processes at start: never lrubench itself
   local pid; pid=$(json_get "$rj" '["pid"]')
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(any(p["pid"]==int(sys.argv[2]) for p in d["system"]["host"]["busy_processes"]))' "$rj" "$pid" ||

@@ -113,6 +113,59 @@ static void test_fake_tree(void **state)
 	json_object_put(o);
 }
 
+/* DAMON: absent, no kdamond on, and a running pageout scheme with filters
+ * (the shape of the kdamond found on this project's machines, issue 23). */
+static void test_damon(void **state)
+{
+	const char *kd = "damon/sys/kernel/mm/damon/admin/kdamonds";
+	char *prefix = xasprintf("%s/damon", unit_tmp), *p;
+	json_object *o;
+
+	(void)state;
+	o = host_state_collect(prefix, 0);   /* nothing there yet */
+	assert_string_equal(str_at(o, "damon", NULL), "absent");
+	assert_false(json_object_get_boolean(json_object_object_get(o, "damon_moves_lru")));
+	json_object_put(o);
+
+#define PUT(rel, text) (p = xasprintf("%s/%s", kd, rel), free(unit_put(p, text)), free(p))
+	PUT("nr_kdamonds", "2\n");
+	PUT("0/state", "off\n");
+	PUT("1/state", "off\n");
+	o = host_state_collect(prefix, 0);
+	assert_string_equal(str_at(o, "damon", NULL), "off");
+	assert_false(json_object_get_boolean(json_object_object_get(o, "damon_moves_lru")));
+	json_object_put(o);
+
+	PUT("1/state", "on\n");
+	PUT("1/contexts/nr_contexts", "1\n");
+	PUT("1/contexts/0/operations", "paddr\n");
+	PUT("1/contexts/0/monitoring_attrs/intervals/aggr_us", "5000000\n");
+	PUT("1/contexts/0/schemes/nr_schemes", "2\n");
+	PUT("1/contexts/0/schemes/0/action", "stat\n");
+	PUT("1/contexts/0/schemes/1/action", "pageout\n");
+	PUT("1/contexts/0/schemes/1/access_pattern/age/min", "12\n");
+	PUT("1/contexts/0/schemes/1/access_pattern/nr_accesses/min", "0\n");
+	PUT("1/contexts/0/schemes/1/access_pattern/nr_accesses/max", "1\n");
+	PUT("1/contexts/0/schemes/1/quotas/bytes", "134217728\n");
+	PUT("1/contexts/0/schemes/1/quotas/ms", "50\n");
+	PUT("1/contexts/0/schemes/1/quotas/reset_interval_ms", "1000\n");
+	PUT("1/contexts/0/schemes/1/ops_filters/nr_filters", "2\n");
+	PUT("1/contexts/0/schemes/1/ops_filters/0/type", "anon\n");
+	PUT("1/contexts/0/schemes/1/ops_filters/0/matching", "Y\n");
+	PUT("1/contexts/0/schemes/1/ops_filters/0/allow", "N\n");
+	PUT("1/contexts/0/schemes/1/ops_filters/1/type", "unmapped\n");
+	PUT("1/contexts/0/schemes/1/ops_filters/1/matching", "Y\n");
+	PUT("1/contexts/0/schemes/1/ops_filters/1/allow", "Y\n");
+#undef PUT
+	o = host_state_collect(prefix, 0);
+	assert_string_equal(str_at(o, "damon", NULL),
+			    "kdamond 1 on (paddr: stat | pageout of regions idle >= 12 x 5000 ms, 0-1 accesses; "
+			    "quota 128 MiB, 50 ms per 1000 ms; ops_filters: anon reject, unmapped allow)");
+	assert_true(json_object_get_boolean(json_object_object_get(o, "damon_moves_lru")));
+	json_object_put(o);
+	free(prefix);
+}
+
 /* The real machine: this process spins a thread while the others are
  * watched, so it would be among the busiest -- and must not be listed. */
 static volatile int spin_stop;
@@ -154,6 +207,7 @@ int main(void)
 		cmocka_unit_test(test_parse_swaps),
 		cmocka_unit_test(test_proc_stat),
 		cmocka_unit_test(test_fake_tree),
+		cmocka_unit_test(test_damon),
 		cmocka_unit_test(test_real_busy),
 	};
 	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
