@@ -8,13 +8,16 @@
  * iteration count. The run itself is an ordinary `lrubench run` into
  * RESULTS/.noise/LABEL (a dot folder, so that `compare RESULTS` does not
  * take it for a kernel); the floor goes to RESULTS/noise.json, which
- * compare reads.
+ * compare reads. With --runs R it makes R such runs, each its own set-up,
+ * and adds per op the spread between runs (noise_between), which no run
+ * shows by itself (issue 23).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 #include "commands/commands.h"
 #include "compare/noise_floor.h"
 #include "core/config.h"
@@ -26,6 +29,7 @@
 static struct {
 	struct popt_suite suite;   /* -c -w -i --quick --set, passed on to run */
 	const char *outdir, *label;
+	unsigned long long runs;
 	bool resume, quiet;
 } N;
 
@@ -37,6 +41,8 @@ static const struct popt noise_options[] = {
 	POPT_STRING(0, "label", &N.label, "NAME", "the A/A run's folder DIR/.noise/NAME (uname -r)"),
 	POPT_SUITE_QUICK(&N.suite, "every key's --quick value: a short demo"),
 	POPT_SUITE_SET(&N.suite, "set a config key, after the files (repeatable)"),
+	POPT_UINT(0, "runs", &N.runs, "R", "R runs, each set up anew: the spread between runs",
+		  1, 100),
 	POPT_BOOL(0, "resume", &N.resume, "continue an interrupted A/A run"),
 	POPT_BOOL('q', "quiet", &N.quiet, "print errors only"),
 	POPT_END(),
@@ -52,7 +58,10 @@ const struct popt_command noise_command = {
 	"are run's; the run goes to DIR/.noise/LABEL, the floor to DIR/noise.json,\n"
 	"the last one measured, which 'lrubench compare' reads for labels in DIR\n"
 	"measured on the same machine: changes smaller than the floor are noted as\n"
-	"\"within this machine's noise\".",
+	"\"within this machine's noise\". --runs R (2 or more) makes R such runs,\n"
+	"DIR/.noise/LABEL and LABEL-run2..R, each with its own set-up, and adds per op\n"
+	"the spread between runs: how far one run's level strays, which no single run\n"
+	"shows.",
 	noise_options,
 };
 
@@ -61,6 +70,7 @@ static void args_reset(void)
 	popt_suite_release(&N.suite);
 	memset(&N, 0, sizeof(N));
 	N.outdir = "results";
+	N.runs = 1;
 }
 
 /*
@@ -106,8 +116,9 @@ static int doubled_counts(struct strlist *sets, unsigned long long *per_side)
 	return ret;
 }
 
-/* `lrubench run` with the A/A changes, in this process */
-static int run_pair(const struct strlist *counts, const char *noise_dir, const char *label)
+/* `lrubench run` with the A/A changes, in this process; resume: continue
+ * the label's run (the caller skips a complete one) */
+static int run_pair(const struct strlist *counts, const char *noise_dir, const char *label, bool resume)
 {
 	struct strlist argv = STRLIST_INIT;
 	int ret;
@@ -130,7 +141,7 @@ static int run_pair(const struct strlist *counts, const char *noise_dir, const c
 	strlist_push(&argv, "--label");
 	strlist_push(&argv, label);
 	/* the A/A run is scratch: a new one replaces the last */
-	strlist_push(&argv, N.resume ? "--resume" : "--force");
+	strlist_push(&argv, resume ? "--resume" : "--force");
 	if (N.quiet)
 		strlist_push(&argv, "-q");
 	{
@@ -150,9 +161,46 @@ static json_object *jpct(double v)
 	return json_object_new_double(round(v * 1000) / 1000);
 }
 
-/* Per table and op: the pair's numbers, printed and put into the file. */
-static json_object *measure(const struct label_result *l, bool *drift)
+/*
+ * The op's spread between the runs, into jo (and the printed column): the
+ * op's samples of every run, matched by workload, table and op. false when
+ * a run lacks it or has fewer than 2 samples of it.
+ */
+static bool between_runs(const struct label_result *runs, size_t nruns, const char *workload,
+			 const char *table, const char *op, json_object *jo, double *between)
 {
+	const double **x = xcalloc(nruns, sizeof(*x));
+	size_t *n = xcalloc(nruns, sizeof(*n));
+	double within = 0;
+	bool ok = nruns >= 2;
+
+	for (size_t r = 0; ok && r < nruns; r++) {
+		const struct wl_result *w = label_result_find(&runs[r], workload);
+		const struct result_table *t = w ? wl_result_find_table(w, table) : NULL;
+		const struct op_samples *o = t ? result_table_find_op(t, op) : NULL;
+
+		ok = o != NULL;
+		if (ok) {
+			x[r] = o->v;
+			n[r] = o->n;
+		}
+	}
+	ok = ok && noise_between(x, n, nruns, &within, between);
+	if (ok) {
+		json_object_object_add(jo, "runs", json_object_new_int((int)nruns));
+		json_object_object_add(jo, "within_run_pct", json_object_new_double(round(within * 1000) / 1000));
+		json_object_object_add(jo, "between_runs_pct", json_object_new_double(round(*between * 1000) / 1000));
+	}
+	free(x);
+	free(n);
+	return ok;
+}
+
+/* Per table and op: the pair's numbers of the first run (and with --runs
+ * the spread between all of them), printed and put into the file. */
+static json_object *measure(const struct label_result *runs, size_t nruns, bool *drift)
+{
+	const struct label_result *l = &runs[0];
 	json_object *wls = json_object_new_array();
 
 	for (size_t w = 0; w < l->nwls; w++) {
@@ -170,14 +218,19 @@ static json_object *measure(const struct label_result *l, bool *drift)
 				if (strlen(tb->ops[o].op) > width)
 					width = strlen(tb->ops[o].op);
 			if (show)
-				printf("\n%s (%s is better)\n  %-*s  %10s  %8s  %8s\n", tb->title,
+				printf("\n%s (%s is better)\n  %-*s  %10s  %8s  %8s%s\n", tb->title,
 				       tb->better == BETTER_HIGHER ? "higher" : "lower", (int)width, "op",
-				       "A/A change", "spread", "floor");
+				       "A/A change", "spread", "floor", nruns > 1 ? "   between runs" : "");
 			for (size_t o = 0; o < tb->nops; o++) {
 				struct noise_op no;
 				json_object *jo = json_object_new_object(), *n = json_object_new_array();
+				double between = 0;
+				bool has_between;
 
 				json_object_object_add(jo, "op", json_object_new_string(tb->ops[o].op));
+				/* arithmetic means: defined where a Hmean with a 0 sample is not */
+				has_between = between_runs(runs, nruns, r->workload, tb->title, tb->ops[o].op,
+							   jo, &between);
 				if (!noise_aa(tb->ops[o].v, tb->ops[o].n, tb->better, &no)) {
 					if (show)
 						printf("  %-*s  %10s  %8s  %8s  (fewer than 2 samples a side, or "
@@ -196,9 +249,12 @@ static json_object *measure(const struct label_result *l, bool *drift)
 				/* the pair differs by more than its own interval: not noise, a drift */
 				if (!tb->explains && fabs(no.bias) > no.floor - fabs(no.bias))
 					*drift = true;
-				if (show)
-					printf("  %-*s  %+9.2f%%  %7.2f%%  %7.2f%%\n", (int)width, tb->ops[o].op,
-					       no.bias, no.spread, no.floor);
+				if (show && has_between)
+					printf("  %-*s  %+9.2f%%  %7.2f%%  %7.2f%%  %13.2f%%\n", (int)width,
+					       tb->ops[o].op, no.bias, no.spread, no.floor, between);
+				else if (show)
+					printf("  %-*s  %+9.2f%%  %7.2f%%  %7.2f%%%s\n", (int)width, tb->ops[o].op,
+					       no.bias, no.spread, no.floor, nruns > 1 ? "  (not in every run)" : "");
 			}
 			json_object_object_add(jt, "title", json_object_new_string(tb->title));
 			json_object_object_add(jt, "better", json_object_new_string(
@@ -220,8 +276,10 @@ static json_object *run_get(const struct label_result *l, const char *key)
 	return json_object_object_get_ex(l->run, key, &v) ? json_object_get(v) : NULL;
 }
 
-static int write_floor(const struct label_result *l, unsigned long long per_side, const char *path)
+static int write_floor(const struct label_result *runs, size_t nruns, unsigned long long per_side,
+		       const char *path)
 {
+	const struct label_result *l = &runs[0];
 	struct strbuf err = STRBUF_INIT;
 	json_object *o = json_object_new_object();
 	bool drift = false;
@@ -229,7 +287,10 @@ static int write_floor(const struct label_result *l, unsigned long long per_side
 	int ret;
 
 	format_timestamp(now_realtime(), ts, sizeof(ts));
-	if (!lb_quiet)
+	if (!lb_quiet && nruns > 1)
+		printf("\nNoise floor: A/A, %llu iterations a side, interleaved (%s); the spread between "
+		       "%zu runs, each its own set-up\n", per_side, l->dir, nruns);
+	else if (!lb_quiet)
 		printf("\nNoise floor: A/A, %llu iterations a side, interleaved (%s)\n", per_side, l->dir);
 	json_object_object_add(o, "schema", json_object_new_int(NOISE_SCHEMA));
 	json_object_object_add(o, "measured", json_object_new_string(ts));
@@ -237,7 +298,8 @@ static int write_floor(const struct label_result *l, unsigned long long per_side
 	json_object_object_add(o, "iterations", json_object_new_int64((int64_t)per_side));
 	json_object_object_add(o, "system", run_get(l, "system"));
 	json_object_object_add(o, "config", run_get(l, "config"));
-	json_object_object_add(o, "workloads", measure(l, &drift));
+	json_object_object_add(o, "runs", json_object_new_int((int)nruns));
+	json_object_object_add(o, "workloads", measure(runs, nruns, &drift));
 	if (drift)
 		warning("an A/A change is larger than the A/A interval around it: this machine drifts "
 			"during a run (global.interleave=yes spreads a drift over the steps)");
@@ -251,14 +313,65 @@ static int write_floor(const struct label_result *l, unsigned long long per_side
 	return ret;
 }
 
+/* with --resume, a run of the set that is complete is kept as it is */
+static bool run_complete(const char *label_dir)
+{
+	struct label_result l;
+	struct strbuf err = STRBUF_INIT;
+	json_object *st = NULL;
+	bool done = false;
+
+	if (!label_result_load(label_dir, &l, &err)) {
+		done = json_object_object_get_ex(l.run, "status", &st) &&
+		       !strcmp(json_object_get_string(st), "complete");
+		label_result_release(&l);
+	}
+	strbuf_release(&err);
+	return done;
+}
+
+/* The R runs: LABEL, LABEL-run2, ..., each an ordinary run with its own
+ * set-up; then all of them loaded, in order. */
+static int run_all(const struct strlist *counts, const char *noise_dir, const char *label,
+		   struct label_result *runs, size_t *loaded)
+{
+	int ret = 0;
+
+	for (size_t r = 0; !ret && r < N.runs; r++) {
+		char *name = r ? xasprintf("%s-run%zu", label, r + 1) : xstrdup(label);
+		char *dir = xasprintf("%s/%s", noise_dir, name);
+		bool there = access(dir, F_OK) == 0;
+
+		if (!(N.resume && there && run_complete(dir)))
+			ret = run_pair(counts, noise_dir, name, N.resume && there);
+		free(name);
+		free(dir);
+	}
+	for (size_t r = 0; !ret && r < N.runs; r++) {
+		char *dir = r ? xasprintf("%s/%s-run%zu", noise_dir, label, r + 1)
+			      : xasprintf("%s/%s", noise_dir, label);
+		struct strbuf err = STRBUF_INIT;
+
+		if (label_result_load(dir, &runs[r], &err)) {
+			error("%s", strbuf_str(&err));
+			ret = LB_EXIT_FAIL;
+		} else {
+			(*loaded)++;
+		}
+		strbuf_release(&err);
+		free(dir);
+	}
+	return ret;
+}
+
 static int noise(int argc, char **argv)
 {
 	struct strlist counts = STRLIST_INIT;
-	struct label_result l;
-	struct strbuf err = STRBUF_INIT;
+	struct label_result *runs;
+	size_t loaded = 0;
 	unsigned long long per_side = 0;
 	struct utsname u;
-	char *noise_dir = NULL, *label_dir = NULL, *path = NULL;
+	char *noise_dir = NULL, *path = NULL;
 	const char *label;
 	int n, ret;
 
@@ -275,22 +388,16 @@ static int noise(int argc, char **argv)
 	uname(&u);
 	label = N.label ? N.label : u.release;
 	noise_dir = xasprintf("%s/.noise", N.outdir);
-	label_dir = xasprintf("%s/%s", noise_dir, label);
 	path = xasprintf("%s/%s", N.outdir, NOISE_FILE);
-	ret = run_pair(&counts, noise_dir, label);
-	if (!ret) {
-		if (label_result_load(label_dir, &l, &err)) {
-			error("%s", strbuf_str(&err));
-			ret = LB_EXIT_FAIL;
-		} else {
-			ret = write_floor(&l, per_side, path) ? LB_EXIT_FAIL : LB_EXIT_OK;
-			label_result_release(&l);
-		}
-	}
+	runs = xcalloc(N.runs, sizeof(*runs));
+	ret = run_all(&counts, noise_dir, label, runs, &loaded);
+	if (!ret)
+		ret = write_floor(runs, loaded, per_side, path) ? LB_EXIT_FAIL : LB_EXIT_OK;
+	for (size_t r = 0; r < loaded; r++)
+		label_result_release(&runs[r]);
+	free(runs);
 	strlist_release(&counts);
-	strbuf_release(&err);
 	free(noise_dir);
-	free(label_dir);
 	free(path);
 	return ret;
 }

@@ -61,6 +61,43 @@ bool noise_aa(const double *x, size_t n, int better, struct noise_op *out)
 	return ok;
 }
 
+bool noise_between(const double *const *x, const size_t *n, size_t runs, double *within,
+		   double *between)
+{
+	double total = 0, sumsq_n = 0, grand, ssw = 0, ssb = 0, msw, msb, n0;
+	size_t N = 0;
+
+	if (runs < 2)
+		return false;
+	for (size_t r = 0; r < runs; r++) {
+		if (n[r] < 2)
+			return false;
+		for (size_t i = 0; i < n[r]; i++)
+			total += x[r][i];
+		N += n[r];
+		sumsq_n += (double)n[r] * (double)n[r];
+	}
+	grand = total / (double)N;
+	if (grand == 0 || !isfinite(grand))
+		return false;
+	for (size_t r = 0; r < runs; r++) {
+		double m = 0;
+
+		for (size_t i = 0; i < n[r]; i++)
+			m += x[r][i];
+		m /= (double)n[r];
+		for (size_t i = 0; i < n[r]; i++)
+			ssw += (x[r][i] - m) * (x[r][i] - m);
+		ssb += (double)n[r] * (m - grand) * (m - grand);
+	}
+	msw = ssw / (double)(N - runs);
+	msb = ssb / (double)(runs - 1);
+	n0 = ((double)N - sumsq_n / (double)N) / (double)(runs - 1);
+	*within = 100 * sqrt(msw) / fabs(grand);
+	*between = msb > msw ? 100 * sqrt((msb - msw) / n0) / fabs(grand) : 0;
+	return true;
+}
+
 /* ---- RESULTS/noise.json ---- */
 
 static json_object *get(json_object *o, const char *key)

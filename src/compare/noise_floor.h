@@ -48,6 +48,23 @@ bool noise_aa(const double *x, size_t n, int better, struct noise_op *out);
 double noise_floor_at(double spread, double bias, size_t nb, size_t nn);
 
 /*
+ * The spread between runs (issue 23; docs/ARCHITECTURE.md §10): with
+ * `noise --runs R` every run is its own set-up (filesystem, files, memcgs)
+ * on this one boot, and runs of one kernel can differ by more than their
+ * iterations do. A one-way analysis of variance of the samples x[r][i]
+ * (i < n[r]) of R runs, both in percent of the grand mean:
+ *   within   the pooled standard deviation of a sample inside a run, sqrt(MSW)
+ *   between  the standard deviation of a run's own level,
+ *            sqrt(max(0, (MSB - MSW) / n0)), n0 = (N - sum n_r^2 / N) / (R - 1)
+ * (the method-of-moments estimate, which is unbiased for the variance
+ * components; n0 is the mean run size for unequal runs). Arithmetic means,
+ * whatever the table's mean row: these are variances of samples. false with
+ * fewer than 2 runs, a run of fewer than 2 samples, or a grand mean of 0.
+ */
+bool noise_between(const double *const *x, const size_t *n, size_t runs, double *within,
+		   double *between);
+
+/*
  * RESULTS/noise.json of the folder that holds the baseline label, when
  * it was measured on the same machine (hostname, CPU model, CPU count,
  * memory). Returns the parsed file (the caller puts it), or NULL when

@@ -250,6 +250,46 @@ EOF
   assert_no_leaks
 }
 
+# noise --runs: R A/A runs, each its own set-up, and the spread between them
+# (one-way analysis of variance of the runs' samples, recomputed here)
+test_noise_between_runs() {
+  need_root
+  expect_exit 2 "$LRUBENCH" noise "${QUICK[@]}" -i 2 --runs 0 -o "$T/r"
+  assert_grep_err "runs: 0 is out of range"
+  assert_no_file "$T/r"
+  expect_exit 0 "$LRUBENCH" noise "${QUICK[@]}" -i 2 --set readtwice.memcgs=1 --runs 3 -o "$T/r" --label aa
+  assert_grep "the spread between 3 runs, each its own set-up" "$T/out"
+  assert_grep "between runs" "$T/out"
+  python3 - "$T/r" <<'EOF' || fail "between-run spread"
+import json, math, sys
+root = sys.argv[1]
+n = json.load(open(root + "/noise.json"))
+assert n["runs"] == 3, n
+runs = [json.load(open("%s/.noise/%s/readtwice.json" % (root, d))) for d in ("aa", "aa-run2", "aa-run3")]
+for t in n["workloads"][0]["tables"]:
+    for o in t["ops"]:
+        x = [[op for tb in r["tables"] if tb["title"] == t["title"] for op in tb["ops"] if op["op"] == o["op"]][0]["samples"] for r in runs]
+        N = sum(len(s) for s in x); R = len(x); g = sum(map(sum, x)) / N
+        if g == 0:   # a rate that stayed 0: nothing to separate
+            assert "runs" not in o, o
+            continue
+        m = [sum(s) / len(s) for s in x]
+        msw = sum((v - m[i]) ** 2 for i, s in enumerate(x) for v in s) / (N - R)
+        msb = sum(len(s) * (m[i] - g) ** 2 for i, s in enumerate(x)) / (R - 1)
+        n0 = (N - sum(len(s) ** 2 for s in x) / N) / (R - 1)
+        b = 100 * math.sqrt((msb - msw) / n0) / g if msb > msw else 0
+        assert o["runs"] == 3 and abs(o["between_runs_pct"] - b) < 0.002, (o, b)
+        assert abs(o["within_run_pct"] - 100 * math.sqrt(msw) / g) < 0.002, o
+EOF
+  # --resume keeps complete runs as they are and measures again
+  local before; before=$(stat -c %Y.%s "$T/r/.noise/aa-run2/run.json")
+  rm "$T/r/noise.json"
+  expect_exit 0 "$LRUBENCH" noise "${QUICK[@]}" -i 2 --set readtwice.memcgs=1 --runs 3 -o "$T/r" --label aa --resume
+  assert_eq "$(stat -c %Y.%s "$T/r/.noise/aa-run2/run.json")" "$before" "a complete run was run again"
+  assert_file "$T/r/noise.json"
+  assert_no_leaks
+}
+
 # VM mode with two runs of the host kernel (no qemu needed): the rounds adapt
 test_vm_rounds_until_decided() {
   need_root

@@ -743,6 +743,57 @@ static void test_aa_floor(void **state)
 	assert_false(noise_aa(drift, 3, BETTER_LOWER, &no));
 }
 
+/* The spread between runs: a hand-worked analysis of variance, then the
+ * estimate on generated runs with a known run effect (its mean square is
+ * unbiased: the mean of many estimates lands on the truth). */
+static void test_between_runs(void **state)
+{
+	static const double r1[] = { 1, 3 }, r2[] = { 5, 7 };
+	const double *two[] = { r1, r2 };
+	size_t n2[] = { 2, 2 };
+	double w, b, sum_b2 = 0, sum_w2 = 0, sum_b2_none = 0;
+	double runs[10][4], effect[10];
+	const double *rp[10];
+	size_t n[10];
+
+	(void)state;
+	/* grand mean 4; MSW = 4 / 2 = 2; MSB = 16 / 1 = 16; n0 = (4 - 8/4) / 1 = 2;
+	 * between variance (16 - 2) / 2 = 7: 100 sqrt(7) / 4 and 100 sqrt(2) / 4 */
+	assert_true(noise_between(two, n2, 2, &w, &b));
+	assert_true(fabs(b - 100 * sqrt(7) / 4) < 1e-9);
+	assert_true(fabs(w - 100 * sqrt(2) / 4) < 1e-9);
+	/* one run, or a run of one sample: nothing to separate */
+	assert_false(noise_between(two, n2, 1, &w, &b));
+	n2[1] = 1;
+	assert_false(noise_between(two, n2, 2, &w, &b));
+	/* 400 generated sets of 10 runs x 4 samples, 2% within and 4% between:
+	 * the mean estimate of the between variance is 16 (its standard error
+	 * over 400 sets is about 0.4), the within one 4 */
+	for (unsigned set = 0; set < 400; set++) {
+		normal_stream(effect, 10, 4, 1000 + set);
+		for (size_t r = 0; r < 10; r++) {
+			normal_stream(runs[r], 4, 2, 50000 + 16 * set + (unsigned)r);
+			for (size_t i = 0; i < 4; i++)
+				runs[r][i] *= effect[r] / 100;
+			rp[r] = runs[r];
+			n[r] = 4;
+		}
+		assert_true(noise_between(rp, n, 10, &w, &b));
+		sum_b2 += b * b;
+		sum_w2 += w * w;
+		/* the same samples without the run effect: about 0 */
+		for (size_t r = 0; r < 10; r++)
+			for (size_t i = 0; i < 4; i++)
+				runs[r][i] /= effect[r] / 100;
+		assert_true(noise_between(rp, n, 10, &w, &b));
+		sum_b2_none += b * b;
+	}
+	assert_true(fabs(sum_b2 / 400 - 16) < 2);
+	assert_true(fabs(sum_w2 / 400 - 4) < 0.4);
+	/* truncated at 0, so a little above it: well under the 16 of a real effect */
+	assert_true(sum_b2_none / 400 < 1);
+}
+
 static const char *noise_file =
 	"{\"schema\": 1, \"system\": {\"hostname\": \"h\", \"cpu_model\": \"c\", \"nr_cpus\": 2, "
 	"\"mem_total_kb\": 100}, \"config\": {\"w\": {\"iterations\": \"6\", \"runtime\": \"3s\"}}, "
@@ -811,6 +862,7 @@ int main(void)
 		cmocka_unit_test(test_resume_continues_where_it_stopped),
 		cmocka_unit_test(test_plan_and_names),
 		cmocka_unit_test(test_aa_floor),
+		cmocka_unit_test(test_between_runs),
 		cmocka_unit_test(test_noise_file_is_this_machines),
 	};
 	return cmocka_run_group_tests(tests, unit_tmp_setup, unit_tmp_teardown);
