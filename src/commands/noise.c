@@ -330,15 +330,21 @@ static bool run_complete(const char *label_dir)
 	return done;
 }
 
-/* The R runs: LABEL, LABEL-run2, ..., each an ordinary run with its own
- * set-up; then all of them loaded, in order. */
+/* the label of run r (from 0) of the set: LABEL, LABEL-run2, ... */
+static char *run_label(const char *label, size_t r)
+{
+	return r ? xasprintf("%s-run%zu", label, r + 1) : xstrdup(label);
+}
+
+/* The R runs, each an ordinary run with its own set-up; then all of them
+ * loaded, in order. */
 static int run_all(const struct strlist *counts, const char *noise_dir, const char *label,
 		   struct label_result *runs, size_t *loaded)
 {
 	int ret = 0;
 
 	for (size_t r = 0; !ret && r < N.runs; r++) {
-		char *name = r ? xasprintf("%s-run%zu", label, r + 1) : xstrdup(label);
+		char *name = run_label(label, r);
 		char *dir = xasprintf("%s/%s", noise_dir, name);
 		bool there = access(dir, F_OK) == 0;
 
@@ -348,8 +354,7 @@ static int run_all(const struct strlist *counts, const char *noise_dir, const ch
 		free(dir);
 	}
 	for (size_t r = 0; !ret && r < N.runs; r++) {
-		char *dir = r ? xasprintf("%s/%s-run%zu", noise_dir, label, r + 1)
-			      : xasprintf("%s/%s", noise_dir, label);
+		char *name = run_label(label, r), *dir = xasprintf("%s/%s", noise_dir, name);
 		struct strbuf err = STRBUF_INIT;
 
 		if (label_result_load(dir, &runs[r], &err)) {
@@ -359,6 +364,7 @@ static int run_all(const struct strlist *counts, const char *noise_dir, const ch
 			(*loaded)++;
 		}
 		strbuf_release(&err);
+		free(name);
 		free(dir);
 	}
 	return ret;

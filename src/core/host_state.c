@@ -394,7 +394,7 @@ static void add_damon(json_object *o, const char *prefix)
 				for (long long s = 0; s >= 0 && s < ns && s < 16; s++) {
 					char *one = xasprintf("%s/%lld", sdir, s);
 
-					strbuf_addstr(&sb, s ? " | " : ": ");
+					strbuf_addstr(&sb, s ? " / " : ": ");
 					damon_scheme(&sb, prefix, one, aggr, &moves);
 					free(one);
 				}

@@ -243,6 +243,15 @@ test_control_characters_print_inert() {
   set_op "$T/r" base '\u001b[31mred\r\n## x'
   set_op "$T/r" cand '\u001b[31mred\r\n## x'
   sed -i 's/"label": "cand"/"label": "c\\u001b]0;owned\\u0007"/' "$T/r/cand/run.json"
+  # a DAMON fact from a hostile run.json: listed and warned about, inert
+  py 'import json,sys
+p=sys.argv[1]; d=json.load(open(p)); h=d.setdefault("system",{}).setdefault("host",{})
+h["damon"]="kdamond 0 on (\x1b[2Jpaddr\r\n## x)" if sys.argv[2]=="on" else "off"
+h["damon_moves_lru"]=sys.argv[2]=="on"
+json.dump(d,open(p,"w"))' "$T/r/cand/run.json" on
+  py 'import json,sys
+p=sys.argv[1]; d=json.load(open(p)); d.setdefault("system",{})["host"]={"damon":"off","damon_moves_lru":False}
+json.dump(d,open(p,"w"))' "$T/r/base/run.json"
   for f in text markdown; do
     expect_exit 0 "$LRUBENCH" compare -f "$f" --fail-on-regression 0 "$T/r"
     grep -q "$(printf '\033')" "$T/out" && fail "$f: a raw ESC"
@@ -250,11 +259,14 @@ test_control_characters_print_inert() {
     grep -q '^## x' "$T/out" && fail "$f: a name started a line (a heading)"
     grep -q "$(printf '\033')" "$T/err" && fail "$f: a raw ESC on stderr"
     case $f in
-      text) assert_grep 'red\\x0d\\x0a## x' "$T/out" ;;
-      markdown) assert_grep 'red  ## x' "$T/out" ;;   # a line break is a space in a cell
+      text) assert_grep 'red\\x0d\\x0a## x' "$T/out"
+            assert_grep 'system.host.damon .*kdamond 0 on (\\x1b\[2Jpaddr\\x0d\\x0a## x)' "$T/out" ;;
+      markdown) assert_grep 'red  ## x' "$T/out"   # a line break is a space in a cell
+                assert_grep 'system.host.damon.*kdamond 0 on (\\x1b\\\[2Jpaddr  ## x)' "$T/out" ;;
     esac
   done
   assert_grep 'c\\x1b\]0;owned\\x07' "$T/out"
+  assert_grep 'DAMON was paging out' "$T/out"
 }
 
 test_kernel_release_cannot_make_a_heading_in_index_md() {

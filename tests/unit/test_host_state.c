@@ -159,7 +159,7 @@ static void test_damon(void **state)
 #undef PUT
 	o = host_state_collect(prefix, 0);
 	assert_string_equal(str_at(o, "damon", NULL),
-			    "kdamond 1 on (paddr: stat | pageout of regions idle >= 12 x 5000 ms, 0-1 accesses; "
+			    "kdamond 1 on (paddr: stat / pageout of regions idle >= 12 x 5000 ms, 0-1 accesses; "
 			    "quota 128 MiB, 50 ms per 1000 ms; ops_filters: anon reject, unmapped allow)");
 	assert_true(json_object_get_boolean(json_object_object_get(o, "damon_moves_lru")));
 	json_object_put(o);
