@@ -21,6 +21,7 @@
 #include "commands/commands.h"
 #include "compare/noise_floor.h"
 #include "core/config.h"
+#include "core/label_name.h"
 #include "core/results.h"
 #include "core/util.h"
 #include "core/workload.h"
@@ -393,6 +394,21 @@ static int noise(int argc, char **argv)
 	}
 	uname(&u);
 	label = N.label ? N.label : u.release;
+	if (N.runs > 1) {
+		/* the last run's label must be one too, before the first run starts */
+		char *last = run_label(label, N.runs - 1);
+		struct strbuf err = STRBUF_INIT;
+
+		n = label_name_check(last, &err);
+		if (n)
+			error("--runs %llu: the last run's %s", N.runs, strbuf_str(&err));
+		strbuf_release(&err);
+		free(last);
+		if (n) {
+			strlist_release(&counts);
+			return LB_EXIT_USAGE;
+		}
+	}
 	noise_dir = xasprintf("%s/.noise", N.outdir);
 	path = xasprintf("%s/%s", N.outdir, NOISE_FILE);
 	runs = xcalloc(N.runs, sizeof(*runs));

@@ -257,6 +257,10 @@ test_noise_between_runs() {
   expect_exit 2 "$LRUBENCH" noise "${QUICK[@]}" -i 2 --runs 0 -o "$T/r"
   assert_grep_err "runs: 0 is out of range"
   assert_no_file "$T/r"
+  # a label whose last run's label would be too long: refused before any run
+  expect_exit 2 "$LRUBENCH" noise "${QUICK[@]}" -i 2 --runs 3 -o "$T/r" --label "$(printf 'a%.0s' $(seq 198))"
+  assert_grep_err "runs 3: the last run's label 'a*\.\.\.' is too long"
+  assert_no_file "$T/r"
   expect_exit 0 "$LRUBENCH" noise "${QUICK[@]}" -i 2 --set readtwice.memcgs=1 --runs 3 -o "$T/r" --label aa
   assert_grep "the spread between 3 runs, each its own set-up" "$T/out"
   assert_grep "between runs" "$T/out"
