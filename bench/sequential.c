@@ -10,12 +10,23 @@
  * (Student t with 3 degrees of freedom scaled to the same spread).
  * A "false decision" is a "decided" stop when there is no change, or of
  * the wrong sign; "power" a decided stop of the right sign.
- * Usage (through bench/sequential): sequential TRIALS [SEED]
+ *
+ * Then the spread between runs (issue 23): every run has its own level,
+ * u ~ N(0, between) relative, so the baseline (one run) and the new side
+ * (another) differ by u_b - u_n even with no change. Each trial draws a
+ * `noise --runs 8` of 4 iterations a run (8 more runs, their levels and
+ * samples generated the same way) and estimates the spread between runs
+ * from it by the code noise uses (compare/noise_floor.c noise_between);
+ * rows "ignored" judge without it (run without a noise.json beside the
+ * baseline), rows "measured" with it.
+ * Usage (through bench/sequential): sequential TRIALS [SEED [between]]
+ * (between: only the rows with a spread between runs)
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "compare/noise_floor.h"
 #include "compare/sequential.h"
 #include "core/adaptive.h"
 #include "core/workload.h"
@@ -66,24 +77,59 @@ static int cmp_size(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void trial(const struct adaptive_plan *p, int dist, double spread, double change, size_t nb,
-		  struct row *r, size_t t)
+/* the runs of a noise --runs R of k iterations each, levels spread by
+ * `between`: its estimate of the spread between runs */
+#define NOISE_RUNS 8
+#define NOISE_ITERS 4
+static double noise_estimate(int dist, double spread, double between, double *df)
 {
-	double base[64], x[64];
+	double s[NOISE_RUNS][NOISE_ITERS], w, b;
+	const double *x[NOISE_RUNS];
+	size_t n[NOISE_RUNS];
+
+	for (size_t r = 0; r < NOISE_RUNS; r++) {
+		double level = 100 * (1 + between / 100 * normal());
+
+		for (size_t i = 0; i < NOISE_ITERS; i++)
+			s[r][i] = sample(dist, spread, level);
+		x[r] = s[r];
+		n[r] = NOISE_ITERS;
+	}
+	*df = 0;
+	return noise_between(x, n, NOISE_RUNS, &w, &b, df) ? b : 0;
+}
+
+/* between < 0: no run effect at all; measured: the design holds an
+ * estimate of it (else it is there but ignored) */
+static void trial(const struct adaptive_plan *p, int dist, double spread, double change, size_t nb,
+		  double between, bool measured, struct row *r, size_t t)
+{
+	double base[64], x[64], lb = 100, ln = 100 * (1 + change / 100), est = 0, df = 0;
 	struct adaptive_op op;
 	size_t n;
 	enum adaptive_stop st = ADAPTIVE_CONTINUE;
 
+	if (between > 0) {
+		lb *= 1 + between / 100 * normal();
+		ln *= 1 + between / 100 * normal();
+	}
+	if (measured)
+		est = noise_estimate(dist, spread, between > 0 ? between : 0, &df);
 	for (size_t i = 0; i < nb; i++)
-		base[i] = sample(dist, spread, 100);
+		base[i] = sample(dist, spread, lb);
 	for (n = 1; n <= p->max_iterations; n++) {
-		x[n - 1] = sample(dist, spread, 100 * (1 + change / 100));
+		x[n - 1] = sample(dist, spread, ln);
 		memset(&op, 0, sizeof(op));
 		op.x = x;
 		op.n = n;
 		op.better = BETTER_HIGHER;
 		op.base = base;
 		op.nbase = nb;
+		if (measured) {
+			op.between = est;
+			op.between_runs = NOISE_RUNS;
+			op.between_df = df;
+		}
 		if (n >= 2)
 			adaptive_op_eval(p, &op);
 		st = adaptive_decide(p, &op, 1, n, 0);
@@ -106,6 +152,58 @@ static void trial(const struct adaptive_plan *p, int dist, double spread, double
 	}
 }
 
+/* the rows with a spread between runs: ignored, then measured by a
+ * noise --runs 8; the measured rows count toward the false-decision goal */
+static void between_rows(const struct adaptive_plan *p, size_t trials, unsigned long long seed,
+			 double *worst_fd, double *worst_ignored)
+{
+	static const double spreads[] = { 2, 3 };
+	static const double betweens[] = { 0.5, 1, 2, 4 };
+	static const double changes[] = { 0, -5, -10 };
+	static const size_t nbs[] = { 5, 12 };
+
+	printf("\nspread between runs (each run its own level; measured: from a noise --runs %d of "
+	       "%d iterations a run)\n", NOISE_RUNS, NOISE_ITERS);
+	printf("%-8s %6s %7s %7s %4s | %8s %8s %8s %8s %8s | %6s %4s\n", "between", "spread",
+	       "runs", "change", "nb", "false", "power", "equiv", "noisy", "cap", "mean", "p90");
+	for (int m = 0; m < 2; m++)
+		for (size_t s = 0; s < ARRAY_SIZE(spreads); s++)
+			for (size_t u = 0; u < ARRAY_SIZE(betweens); u++)
+				for (size_t c = 0; c < ARRAY_SIZE(changes); c++)
+					for (size_t b = 0; b < ARRAY_SIZE(nbs); b++) {
+						struct row r = { 0 };
+						double sum = 0, fd;
+
+						rng = seed * 1000033ULL +
+						      (unsigned long long)(m * 10000 + s * 1000 + u * 100 +
+									   c * 10 + b);
+						r.iters = calloc(trials, sizeof(*r.iters));
+						for (size_t t = 0; t < trials; t++) {
+							trial(p, 0, spreads[s], changes[c], nbs[b],
+							      betweens[u], m, &r, t);
+							sum += (double)r.iters[t];
+						}
+						qsort(r.iters, trials, sizeof(*r.iters), cmp_size);
+						fd = 100.0 * (double)r.decided_wrong / (double)trials;
+						if (m && fd > *worst_fd)
+							*worst_fd = fd;
+						if (!m && fd > *worst_ignored)
+							*worst_ignored = fd;
+						printf("%7g%% %5g%% %8s %+6g%% %4zu | %7.1f%% %7.1f%% %7.1f%% "
+						       "%7.1f%% %7.1f%% | %6.2f %4zu\n", betweens[u],
+						       spreads[s], m ? "measured" : "ignored", changes[c],
+						       nbs[b], fd,
+						       100.0 * (double)r.decided_right / (double)trials,
+						       100.0 * (double)r.equivalent / (double)trials,
+						       100.0 * (double)r.noisy / (double)trials,
+						       100.0 * (double)r.capped / (double)trials,
+						       sum / (double)trials,
+						       r.iters[(size_t)ceil(0.9 * (double)trials) - 1]);
+						free(r.iters);
+						fflush(stdout);
+					}
+}
+
 int main(int argc, char **argv)
 {
 	static const double spreads[] = { 1, 3, 5, 10 };
@@ -114,8 +212,9 @@ int main(int argc, char **argv)
 	struct adaptive_plan p = { 2.0, 3, 30, 0, SEQ_ALPHA, 5.0 };
 	size_t trials = argc > 1 ? strtoul(argv[1], NULL, 10) : 2000;
 	unsigned long long seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
+	bool only_between = argc > 3 && !strcmp(argv[3], "between");
 	double worst_fd = 0, se = sqrt(SEQ_ALPHA * (1 - SEQ_ALPHA) / (double)trials);
-	double goal_mean[2] = { 0 }, goal_rate[2] = { 0 };
+	double goal_mean[2] = { 0 }, goal_rate[2] = { 0 }, worst_ignored = 0;
 
 	printf("%s, alpha %.0f%% over all looks; precision ±%g%%, min %zu, max %zu "
 	       "iterations, last look planned for %g%% at %.0f%% power; %zu trials a row "
@@ -124,7 +223,7 @@ int main(int argc, char **argv)
 	       p.detect, 100 * SEQ_POWER, trials, 100 * se);
 	printf("%-6s %6s %7s %4s | %8s %8s %8s %8s %8s | %6s %4s\n", "dist", "spread", "change", "nb",
 	       "false", "power", "equiv", "noisy", "cap", "mean", "p90");
-	for (int dist = 0; dist < 2; dist++)
+	for (int dist = 0; dist < 2 && !only_between; dist++)
 		for (size_t s = 0; s < ARRAY_SIZE(spreads); s++)
 			for (size_t c = 0; c < ARRAY_SIZE(changes); c++)
 				for (size_t b = 0; b < ARRAY_SIZE(nbs); b++) {
@@ -134,7 +233,8 @@ int main(int argc, char **argv)
 					rng = seed * 1000003ULL + (unsigned long long)(dist * 1000 + s * 100 + c * 10 + b);
 					r.iters = calloc(trials, sizeof(*r.iters));
 					for (size_t t = 0; t < trials; t++) {
-						trial(&p, dist, spreads[s], changes[c], nbs[b], &r, t);
+						trial(&p, dist, spreads[s], changes[c], nbs[b], -1, false,
+						      &r, t);
 						sum += (double)r.iters[t];
 					}
 					qsort(r.iters, trials, sizeof(*r.iters), cmp_size);
@@ -158,8 +258,11 @@ int main(int argc, char **argv)
 					free(r.iters);
 					fflush(stdout);
 				}
+	between_rows(&p, trials, seed, &worst_fd, &worst_ignored);
 	printf("worst false-decision rate: %.2f%% (goal <= %.0f%% + %.2f%% simulation error): %s\n",
 	       worst_fd, 100 * SEQ_ALPHA, 200 * se, worst_fd <= 100 * SEQ_ALPHA + 200 * se ? "met" : "MISSED");
+	printf("with a spread between runs that is ignored, the worst: %.2f%% (what a run without "
+	       "noise --runs beside its baseline risks)\n", worst_ignored);
 	for (int g = 0; g < 2; g++)
 		printf("-5%% at 3%% spread, baseline %d: decided in %.1f%% of trials, mean %.2f "
 		       "iterations (goal >= 90%% in a mean <= 4): %s\n", g ? 24 : 12, goal_rate[g],

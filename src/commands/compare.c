@@ -18,6 +18,7 @@
 #include "compare/symdiff.h"
 #include "core/cleanup.h"
 #include "compare/noise_floor.h"
+#include "core/noise_file.h"
 #include "core/results.h"
 #include "core/util.h"
 
@@ -166,7 +167,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	{
 		/* the noise floor measured on the baseline's machine, if any (lrubench noise) */
-		json_object *noise = noise_floor_load(&labels[0]);
+		json_object *noise = noise_file_load(&labels[0]);
 
 		comparison_add_notes(&cmp, noise);
 		json_object_put(noise);

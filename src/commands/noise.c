@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "commands/commands.h"
 #include "compare/noise_floor.h"
+#include "core/noise_file.h"
 #include "core/config.h"
 #include "core/label_name.h"
 #include "core/results.h"
@@ -43,7 +44,7 @@ static const struct popt noise_options[] = {
 	POPT_SUITE_QUICK(&N.suite, "every key's --quick value: a short demo"),
 	POPT_SUITE_SET(&N.suite, "set a config key, after the files (repeatable)"),
 	POPT_UINT(0, "runs", &N.runs, "R", "R runs, each set up anew: the spread between runs",
-		  1, 100),
+		  1, NOISE_RUNS_MAX),
 	POPT_BOOL(0, "resume", &N.resume, "continue an interrupted A/A run"),
 	POPT_BOOL('q', "quiet", &N.quiet, "print errors only"),
 	POPT_END(),
@@ -172,7 +173,7 @@ static bool between_runs(const struct label_result *runs, size_t nruns, const ch
 {
 	const double **x = xcalloc(nruns, sizeof(*x));
 	size_t *n = xcalloc(nruns, sizeof(*n));
-	double within = 0;
+	double within = 0, df = 0;
 	bool ok = nruns >= 2;
 
 	for (size_t r = 0; ok && r < nruns; r++) {
@@ -186,11 +187,12 @@ static bool between_runs(const struct label_result *runs, size_t nruns, const ch
 			n[r] = o->n;
 		}
 	}
-	ok = ok && noise_between(x, n, nruns, &within, between);
+	ok = ok && noise_between(x, n, nruns, &within, between, &df);
 	if (ok) {
 		json_object_object_add(jo, "runs", json_object_new_int((int)nruns));
 		json_object_object_add(jo, "within_run_pct", json_object_new_double(round(within * 1000) / 1000));
 		json_object_object_add(jo, "between_runs_pct", json_object_new_double(round(*between * 1000) / 1000));
+		json_object_object_add(jo, "between_df", json_object_new_double(round(df * 100) / 100));
 	}
 	free(x);
 	free(n);

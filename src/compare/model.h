@@ -69,6 +69,8 @@ struct cmp_cell {
 	 * a fixed-sample t-test does not hold after optional stopping */
 	bool sequential, seq_applies, seq_vm;
 	double seq_alpha, seq_goal;
+	double seq_between;               /* percent: the spread between runs its interval held */
+	size_t seq_between_runs;          /* the runs that measured it; 0: not measured */
 };
 
 struct cmp_op {

@@ -3,10 +3,10 @@
  * This machine's noise floor (docs/ARCHITECTURE.md §10): `lrubench noise`
  * runs a workload as an A/A pair -- the same kernel twice, interleaved:
  * the measured iterations of each step alternate between A (even) and A'
- * (odd) -- and keeps per op what the pair showed in RESULTS/noise.json, the
- * last floor measured on the machine. compare reads it from the folder
- * that holds the baseline label and notes, under a table, the changes
- * smaller than the floor.
+ * (odd) -- and keeps per op what the pair showed in RESULTS/noise.json
+ * (core/noise_file.h), the last floor measured on the machine. compare
+ * reads it from the folder that holds the baseline label and notes, under
+ * a table, the changes smaller than the floor. These are its statistics.
  *
  * Per op, from the two streams' mean rows (Hmean when higher is better,
  * else Amean, as compare):
@@ -26,11 +26,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <json-c/json.h>
-#include "core/results.h"
-
-#define NOISE_FILE "noise.json"
-#define NOISE_SCHEMA 1
 
 /* What one op's A/A pair showed. */
 struct noise_op {
@@ -46,6 +41,16 @@ struct noise_op {
 bool noise_aa(const double *x, size_t n, int better, struct noise_op *out);
 /* The floor of a pair with this spread and bias at nb and nn samples. */
 double noise_floor_at(double spread, double bias, size_t nb, size_t nn);
+/*
+ * The floor of two separate runs (issue 23): each brings its own level, so
+ * the spread between runs (percent, its variance with between_df degrees
+ * of freedom, noise_between) adds 2 between^2 to the variance, at
+ * Satterthwaite's degrees of freedom of the two parts:
+ *   |bias| + t(0.975, df) * sqrt(spread^2 (1/nb + 1/nn) + 2 between^2)
+ * between or between_df 0: noise_floor_at.
+ */
+double noise_floor_runs(double spread, double bias, double between, double between_df,
+			size_t nb, size_t nn);
 
 /*
  * The spread between runs (issue 23; docs/ARCHITECTURE.md §10): with
@@ -58,23 +63,14 @@ double noise_floor_at(double spread, double bias, size_t nb, size_t nn);
  *            sqrt(max(0, (MSB - MSW) / n0)), n0 = (N - sum n_r^2 / N) / (R - 1)
  * (the method-of-moments estimate, which is unbiased for the variance
  * components; n0 is the mean run size for unequal runs). Arithmetic means,
- * whatever the table's mean row: these are variances of samples. false with
- * fewer than 2 runs, a run of fewer than 2 samples, or a grand mean of 0.
+ * whatever the table's mean row: these are variances of samples. df (may
+ * be NULL): the degrees of freedom of the between variance, Satterthwaite's
+ * for (MSB - MSW) / n0, (MSB - MSW)^2 / (MSB^2 / (R - 1) + MSW^2 / (N - R)):
+ * fewer than R - 1 when the runs' own spread is small beside their
+ * iterations' (0 when the estimate is 0). false with fewer than 2 runs, a
+ * run of fewer than 2 samples, or a grand mean of 0.
  */
 bool noise_between(const double *const *x, const size_t *n, size_t runs, double *within,
-		   double *between);
-
-/*
- * RESULTS/noise.json of the folder that holds the baseline label, when
- * it was measured on the same machine (hostname, CPU model, CPU count,
- * memory). Returns the parsed file (the caller puts it), or NULL when
- * there is none or it belongs to another machine; a file that is there but
- * unreadable is NULL with a warning, never an error: the floor is a note.
- */
-json_object *noise_floor_load(const struct label_result *baseline);
-/* The op's spread and bias in the file, when the workload's config there
- * matches the label's (iterations and warmup aside). */
-bool noise_floor_find(json_object *noise, json_object *label_run, const char *workload,
-		      const char *table, const char *op, double *spread, double *bias);
+		   double *between, double *df);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "compare/model.h"
 #include "compare/noise_floor.h"
+#include "core/noise_file.h"
 
 static json_object *get(json_object *o, const char *key)
 {
@@ -98,6 +99,20 @@ static bool stopped_sequentially(const struct comparison *c, size_t l, const str
 	return false;
 }
 
+/* the spread between runs the record's interval held (a results file's
+ * numbers: anything out of range is "not measured") */
+static void seq_between(struct cmp_cell *cell, json_object *seq)
+{
+	double b = number(get(seq, "between_runs_pct"), -1), r = number(get(seq, "between_runs"), 0);
+
+	cell->seq_between = 0;
+	cell->seq_between_runs = 0;
+	if (b >= 0 && b <= NOISE_PCT_MAX && r >= 2 && r <= NOISE_RUNS_MAX && r == floor(r)) {
+		cell->seq_between = b;
+		cell->seq_between_runs = (size_t)r;
+	}
+}
+
 void cmp_sequential(struct comparison *c)
 {
 	for (size_t w = 0; w < c->nwls; w++) {
@@ -140,6 +155,7 @@ void cmp_sequential(struct comparison *c)
 					cell->seq_vm = get(rec, "rounds") != NULL;
 					cell->seq_alpha = number(get(seq, "alpha"), 0.05);
 					cell->seq_goal = number(get(seq, "goal"), 0);
+					seq_between(cell, seq);
 					cell->seq_applies = same_baseline(c, l, seq, &cells[0]);
 					/* the star is the sequential verdict, or none */
 					cell->mm.significant = cell->seq_applies && cell->stopped &&
@@ -166,6 +182,13 @@ void cmp_sequential_text(const struct cmp_cell *cell, struct strbuf *out)
 		strbuf_addstr(out, "not decided");
 	strbuf_addf(out, " after %zu %s%s (sequential, alpha %g%%", n, unit, n == 1 ? "" : "s",
 		    100 * cell->seq_alpha);
+	/* what the alpha covers: with the spread between runs measured, runs
+	 * of one kernel; without it, these two runs (issue 23) */
+	if (!cell->seq_vm && cell->seq_between_runs)
+		strbuf_addf(out, "; spread between runs %.2f%% from %zu runs", cell->seq_between,
+			    cell->seq_between_runs);
+	else if (!cell->seq_vm)
+		strbuf_addstr(out, "; spread between runs not measured");
 	if (strcmp(st, "decided") && strcmp(st, "reached"))
 		strbuf_addf(out, "; %s", st);
 	if (!cell->seq_applies)
@@ -184,10 +207,18 @@ void comparison_add_notes(struct comparison *c, json_object *noise)
 
 			for (size_t o = 0; o < tb->nops; o++) {
 				struct cmp_cell *cells = tb->ops[o].cells;
-				double spread, bias;
+				double spread, bias, between = 0, bdf = 0;
+				size_t runs = 0;
 				bool known = noise && cells[0].present &&
-					     noise_floor_find(noise, c->labels[0].run, wl->name, tb->title,
+					     noise_file_floor(noise, c->labels[0].run, wl->name, tb->title,
 							      tb->ops[o].op, &spread, &bias);
+
+				/* labels are separate runs: their levels differ by
+				 * the spread between runs where noise --runs measured it */
+				if (known && !noise_file_between(noise, c->labels[0].run, wl->name,
+								 tb->title, tb->ops[o].op, &between,
+								 &runs, &bdf))
+					bdf = 0;
 
 				for (size_t l = 0; l < c->nlabels; l++) {
 					json_object *rec = op_record(&c->labels[l], wl->name, tb->title,
@@ -196,7 +227,8 @@ void comparison_add_notes(struct comparison *c, json_object *noise)
 					if (rec)
 						add_record(&cells[l], rec);
 					if (known && l && cells[l].compared) {
-						double f = noise_floor_at(spread, bias, cells[0].n, cells[l].n);
+						double f = noise_floor_runs(spread, bias, between, bdf,
+									    cells[0].n, cells[l].n);
 
 						cells[l].noise_ok = isfinite(f);
 						cells[l].noise_floor = f;

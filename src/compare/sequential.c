@@ -237,11 +237,29 @@ void seq_spending_bounds(enum seq_spending s, double alpha, const double *info, 
 
 /* ---- the design of one op, cached ---- */
 
-static double look_info(size_t nbase, size_t from, size_t at)
+static double look_info(size_t nbase, size_t from, size_t at, double rho)
 {
 	if (!nbase)   /* both sides grow: `from` samples a side a round */
 		return (double)at * (double)from / 2;
-	return 1 / (1 / (double)at + 1 / (double)nbase);
+	return 1 / (1 / (double)at + 1 / (double)nbase + 2 * rho);
+}
+
+/* the run effect on a grid of steps of a factor e^(1/4) (0 below a
+ * thousandth: none): the design is a choice made before the first look,
+ * any fixed choice keeps its alpha, and a coarse grid keeps the designs
+ * of a step's many possible baselines few */
+static double rho_binned(const struct seq_runs *runs)
+{
+	if (!runs || !(runs->rho > 1e-3) || !isfinite(runs->rho))
+		return 0;
+	return exp((double)lround(log(runs->rho) * 4) / 4);
+}
+
+double seq_runs_df(double w, double dfw, double b, double dfb)
+{
+	if (!(b > 0) || !(dfb > 0) || !(dfw > 0))
+		return dfw;
+	return (w + b) * (w + b) / (w * w / dfw + b * b / dfb);
 }
 
 static void design_compute(struct seq_design *d)
@@ -257,23 +275,28 @@ static void design_compute(struct seq_design *d)
 		d->at[i] = d->nlooks == span ? first + i
 			 : first + (size_t)llround((double)i * (double)(last - first) /
 						    (double)(d->nlooks - 1));
-		info[i] = look_info(d->nbase, d->from, d->at[i]);
+		info[i] = look_info(d->nbase, d->from, d->at[i], d->rho);
 	}
 	seq_spending_bounds(d->spending, d->alpha, info, d->nlooks, d->b);
 }
 
 /* the design of looks from..to against nbase (kept by seq_design_init) */
 static void plan_design(struct seq_design *d, enum seq_spending s, double alpha, size_t nbase,
-			size_t from, size_t to)
+			size_t from, size_t to, const struct seq_runs *runs)
 {
-	seq_design_init(d, s, alpha, nbase, from, to);
+	seq_design_init(d, s, alpha, nbase, from, to, runs);
 }
 
 /* the degrees of freedom of a look at n against nbase (core/adaptive.c's
- * pooled spread: this side counted no higher than the baseline) */
-static double plan_df(size_t nbase, size_t n)
+ * pooled spread: this side counted no higher than the baseline), with the
+ * run effect's own by Satterthwaite */
+static double plan_df(size_t nbase, size_t n, const struct seq_runs *runs)
 {
-	return (double)(nbase + (n < nbase ? n : nbase)) - 2;
+	double dfw = (double)(nbase + (n < nbase ? n : nbase)) - 2;
+
+	if (!runs)
+		return dfw;
+	return seq_runs_df(1 / (double)nbase + 1 / (double)n, dfw, 2 * rho_binned(runs), runs->df);
 }
 
 /*
@@ -282,46 +305,54 @@ static double plan_df(size_t nbase, size_t n)
  * known-variance power of the test as it is applied, a little above the
  * t-test's own (the spread's estimate varies too).
  */
-static double plan_power(const struct seq_design *d, double theta)
+static double plan_power(const struct seq_design *d, double theta, const struct seq_runs *runs)
 {
 	double info[SEQ_MAX_LOOKS], b[SEQ_MAX_LOOKS];
 
 	for (size_t i = 0; i < d->nlooks; i++) {
-		info[i] = look_info(d->nbase, d->from, d->at[i]);
-		b[i] = seq_crit(d->b[i], plan_df(d->nbase, d->at[i]));
+		info[i] = look_info(d->nbase, d->from, d->at[i], d->rho);
+		b[i] = seq_crit(d->b[i], plan_df(d->nbase, d->at[i], runs));
 	}
 	return seq_power(info, b, d->nlooks, theta);
 }
 
 /* the last look's interval can hold a change within one standard error of
  * 0 inside ±equiv (sample standard deviations): "equivalent" is reachable */
-static bool plan_equivalent(const struct seq_design *d, double equiv)
+static bool plan_equivalent(const struct seq_design *d, double equiv, const struct seq_runs *runs)
 {
-	double se = sqrt(1 / (double)d->nbase + 1 / (double)d->to);
-	double crit = seq_crit(d->b[d->nlooks - 1], plan_df(d->nbase, d->to));
+	double se = sqrt(1 / look_info(d->nbase, d->from, d->to, d->rho));
+	double crit = seq_crit(d->b[d->nlooks - 1], plan_df(d->nbase, d->to, runs));
 
 	return isfinite(crit) && (crit + 1) * se <= equiv;
 }
 
 size_t seq_plan_last(enum seq_spending s, double alpha, size_t nbase, size_t from, size_t max,
-		     double theta, double power, double equiv)
+		     double theta, double power, double equiv, const struct seq_runs *runs)
 {
 	/*
 	 * Asked after every iteration of a step, and by bench/sequential for
 	 * thousands of baselines: theta and equiv are taken on a grid of 5%
-	 * steps (the plan is a choice of design, which keeps its alpha at any
-	 * last look; the grid only makes it cheap), and the answers are kept.
+	 * steps, the run effect's degrees of freedom rounded down to a half
+	 * (the plan is a choice of design, which keeps its alpha at any last
+	 * look; the grid only makes it cheap), and the answers are kept.
 	 */
 	static __thread struct plan_memo {
 		enum seq_spending s;
-		double alpha, power;
+		double alpha, power, rho, df;
 		size_t nbase, from, max, to;
 		long bin, ebin;
-	} memo[64];
+	} memo[1024];
 	struct plan_memo *m;
 	struct seq_design d;
 	size_t lo, hi;
 	long bin, ebin;
+	struct seq_runs grid = { rho_binned(runs), 0 };
+	const struct seq_runs *r = grid.rho > 0 ? &grid : NULL;
+	double rho = grid.rho, df;
+
+	if (r)
+		grid.df = runs->df > 1000 ? 1000 : floor(runs->df * 2) / 2;
+	df = grid.df;
 
 	if (!nbase || !(theta > 0) || !isfinite(theta) || from >= max)
 		return max;
@@ -329,21 +360,24 @@ size_t seq_plan_last(enum seq_spending s, double alpha, size_t nbase, size_t fro
 	theta = exp((double)bin / 20);
 	ebin = equiv > 0 && isfinite(equiv) ? lround(log(equiv) * 20) : LONG_MIN;
 	equiv = ebin == LONG_MIN ? 0 : exp((double)ebin / 20);
-	m = &memo[((size_t)bin * 31 + (size_t)ebin * 17 + nbase * 7 + max) % ARRAY_SIZE(memo)];
+	m = &memo[((size_t)bin * 31 + (size_t)ebin * 17 + nbase * 7 + max +
+		   (size_t)lround(log(rho > 0 ? rho : 1) * 4) * 101 + (size_t)(df * 2) * 13) %
+		  ARRAY_SIZE(memo)];
 	if (m->to && m->s == s && m->alpha == alpha && m->power == power && m->nbase == nbase &&
-	    m->from == from && m->max == max && m->bin == bin && m->ebin == ebin)
+	    m->from == from && m->max == max && m->bin == bin && m->ebin == ebin && m->rho == rho &&
+	    m->df == df)
 		return m->to;
 	/* the power grows with the last look (more information at the end
 	 * than alpha lost at the early looks): bisect for the first that has it */
 	lo = from;
 	hi = max;
-	plan_design(&d, s, alpha, nbase, from, max);
-	if (plan_power(&d, theta) >= power) {
+	plan_design(&d, s, alpha, nbase, from, max, r);
+	if (plan_power(&d, theta, r) >= power) {
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
 
-			plan_design(&d, s, alpha, nbase, from, mid);
-			if (plan_power(&d, theta) >= power)
+			plan_design(&d, s, alpha, nbase, from, mid, r);
+			if (plan_power(&d, theta, r) >= power)
 				hi = mid;
 			else
 				lo = mid + 1;
@@ -353,34 +387,36 @@ size_t seq_plan_last(enum seq_spending s, double alpha, size_t nbase, size_t fro
 	 * all by max: a plan for the change alone would stop an A/A of a quiet
 	 * machine as undecided where a few more looks make it equivalent */
 	if (equiv > 0) {
-		plan_design(&d, s, alpha, nbase, from, max);
-		if (plan_equivalent(&d, equiv)) {
+		plan_design(&d, s, alpha, nbase, from, max, r);
+		if (plan_equivalent(&d, equiv, r)) {
 			for (size_t to = hi; to < max; to++) {
-				plan_design(&d, s, alpha, nbase, from, to);
-				if (plan_equivalent(&d, equiv)) {
+				plan_design(&d, s, alpha, nbase, from, to, r);
+				if (plan_equivalent(&d, equiv, r)) {
 					hi = to;
 					break;
 				}
 			}
 		}
 	}
-	*m = (struct plan_memo){ s, alpha, power, nbase, from, max, hi, bin, ebin };
+	*m = (struct plan_memo){ s, alpha, power, rho, df, nbase, from, max, hi, bin, ebin };
 	return hi;
 }
 
 void seq_design_init(struct seq_design *d, enum seq_spending s, double alpha, size_t nbase,
-		     size_t from, size_t to)
+		     size_t from, size_t to, const struct seq_runs *runs)
 {
+	double rho = nbase ? rho_binned(runs) : 0;
+
 	/* a step asks for the same design after every iteration, and the
 	 * planner (seq_plan_last) for the same few dozen for every baseline of
 	 * one size */
-	static __thread struct seq_design cache[64];
+	static __thread struct seq_design cache[256];
 	static __thread size_t next;
 
 	for (size_t i = 0; i < ARRAY_SIZE(cache); i++) {
 		const struct seq_design *c = &cache[i];
 		if (c->nlooks && c->spending == s && c->alpha == alpha && c->nbase == nbase &&
-		    c->from == from && c->to == to) {
+		    c->from == from && c->to == to && c->rho == rho) {
 			*d = *c;
 			return;
 		}
@@ -391,6 +427,7 @@ void seq_design_init(struct seq_design *d, enum seq_spending s, double alpha, si
 	d->nbase = nbase;
 	d->from = from < 1 ? 1 : from;
 	d->to = to;
+	d->rho = rho;
 	design_compute(d);
 	cache[next++ % ARRAY_SIZE(cache)] = *d;
 	d->from = from < 1 ? 1 : from;

@@ -8,9 +8,13 @@
  * sampling stops.
  *
  * The statistic at look k is Z_k = (change) / SE_k, whose information is
- * I_k = 1 / (1/n_base + 1/n_new) (in units of 1/sigma^2). For a fixed
- * baseline and a growing new side, as for both sides growing (VM rounds),
- * Cov(Z_j, Z_k) = sqrt(I_j / I_k): the canonical joint distribution of
+ * I_k = 1 / (1/n_base + 1/n_new + 2 rho) (in units of 1/sigma^2, sigma the
+ * spread of one sample inside a run; rho the variance of a run's own level
+ * in the same units, struct seq_runs: the baseline and the new side are
+ * one run each, and each brings its run effect). For a fixed baseline and
+ * a growing new side, as for both sides growing (VM rounds), Cov(Z_j, Z_k)
+ * = sqrt(I_j / I_k) -- the run effects are common to every look, so
+ * Cov(change_j, change_k) = 1 / I_k for j < k: the canonical joint distribution of
  * Jennison & Turnbull (2000, §3.1), so the classic recursive integration
  * (Armitage, McPherson & Rowe 1969) gives exact boundaries for known
  * variance. The variance is estimated: each look's boundary is used at its
@@ -72,24 +76,41 @@ void seq_spending_bounds(enum seq_spending s, double alpha, const double *info, 
 			 double *b);
 
 /*
+ * The spread between runs (issue 23; `lrubench noise --runs`,
+ * compare/noise_floor.h noise_between): rho is the variance of one run's
+ * level over the variance of one sample inside a run, df the degrees of
+ * freedom of its estimate (runs - 1; 0 with rho 0: not measured). The
+ * information saturates at 1 / (1/n_base + 2 rho): past it, more
+ * iterations of this run buy nothing.
+ */
+struct seq_runs {
+	double rho;
+	double df;
+};
+
+/*
  * The design of one deciding op: looks at n_new = from..to (every count,
  * thinned evenly to at most SEQ_MAX_LOOKS), against a baseline of nbase
  * samples (0: the baseline grows like the new side, VM rounds: looks at
- * rounds 1..to of `from` samples a side each).
+ * rounds 1..to of `from` samples a side each), with the run effect runs
+ * (NULL: none; fixed baseline only).
  */
 #define SEQ_MAX_LOOKS 100
 struct seq_design {
 	enum seq_spending spending;
 	double alpha;
 	size_t nbase, from, to;
+	double rho;                 /* the run effect the information counts (binned) */
 	size_t nlooks;
 	size_t at[SEQ_MAX_LOOKS];   /* the looks' sample count (host) or round (VM) */
 	double b[SEQ_MAX_LOOKS];    /* z boundary of each look */
 };
-/* Fill d (boundaries computed once per (spending, alpha, nbase, from, to)
- * and cached per thread). */
+/* Fill d (boundaries computed once per (spending, alpha, nbase, from, to,
+ * rho) and cached per thread). rho is taken on a grid of steps of a
+ * factor e^(1/4): the design is a choice made before the first look, and
+ * any fixed choice keeps its alpha. */
 void seq_design_init(struct seq_design *d, enum seq_spending s, double alpha, size_t nbase,
-		     size_t from, size_t to);
+		     size_t from, size_t to, const struct seq_runs *runs);
 /*
  * The planned last look (issue 23): the smallest count `to` in [from, max]
  * at which the design of looks from..to against nbase baseline samples
@@ -101,11 +122,19 @@ void seq_design_init(struct seq_design *d, enum seq_spending s, double alpha, si
  * interval can hold a change one standard error from 0 inside ±equiv. max
  * when the power is not reached, or without a baseline (nbase 0). Planned
  * from the baseline alone, so the design is fixed before the step's first
- * look, and any last look keeps the design's alpha.
+ * look, and any last look keeps the design's alpha. With a run effect
+ * (runs, NULL: none) each look's critical value is taken at Satterthwaite's
+ * degrees of freedom of the two parts of the variance (seq_runs_df).
  */
 #define SEQ_POWER 0.90
 size_t seq_plan_last(enum seq_spending s, double alpha, size_t nbase, size_t from, size_t max,
-		     double theta, double power, double equiv);
+		     double theta, double power, double equiv, const struct seq_runs *runs);
+/*
+ * Satterthwaite's degrees of freedom of a variance w + b, w estimated with
+ * dfw degrees of freedom and b with dfb (Welch's rule for two parts): b 0
+ * or dfb 0 gives dfw.
+ */
+double seq_runs_df(double w, double dfw, double b, double dfb);
 /* The look taken at count n, or -1 when n is no look. */
 int seq_design_look(const struct seq_design *d, size_t n);
 /* The critical value for a look's z boundary at df degrees of freedom: the

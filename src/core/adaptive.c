@@ -90,13 +90,18 @@ double adaptive_alpha(const struct adaptive_plan *p)
  * relative spread pooled over both sides (df nb + n - 2), in the
  * baseline's units: both sides are the same work on the same machine, and
  * the baseline's many degrees of freedom are what make an early look
- * decisive (Welch's at 3 against 12 samples are about 3).
+ * decisive (Welch's at 3 against 12 samples are about 3). With the spread
+ * between runs measured (between percent, from `runs` runs; 0: none) each
+ * side's run effect adds its variance: the baseline and this side are one
+ * run each, so 2 between^2 however many iterations either has, and the
+ * degrees of freedom are Satterthwaite's of the two parts.
  */
 static void pooled_se(double mb, double seb, size_t nb, double mn, double sen, size_t n,
-		      struct ttest *w)
+		      const struct adaptive_op *op, struct ttest *w)
 {
 	double rb = seb * sqrt((double)nb) / fabs(mb), rn = mn ? sen * sqrt((double)n) / fabs(mn) : 0;
 	double r2 = ((double)(nb - 1) * rb * rb + (double)(n - 1) * rn * rn) / (double)(nb + n - 2);
+	double within = r2 * (1 / (double)nb + 1 / (double)n), between = 0;
 
 	memset(w, 0, sizeof(*w));
 	/* the degrees of freedom of both sides, but this side's counted no
@@ -105,14 +110,18 @@ static void pooled_se(double mb, double seb, size_t nb, double mn, double sen, s
 	 * it deserves (bench/sequential: 7% false decisions with 3 baseline
 	 * samples) */
 	w->df = (double)(nb + (n < nb ? n : nb)) - 2;
-	w->se = fabs(mb) * sqrt(r2 * (1 / (double)nb + 1 / (double)n));
+	if (!op->round && op->between_runs >= 2 && op->between > 0) {
+		between = 2 * (op->between / 100) * (op->between / 100);
+		w->df = seq_runs_df(within, w->df, between, op->between_df);
+	}
+	w->se = fabs(mb) * sqrt(within + between);
 }
 
 /* the interval's half-width (percent) at the last look: this side's (and in VM
  * rounds the baseline's) standard error shrinks to what the cap's count
- * would give at the spread seen */
-static double cap_half(const struct seq_design *d, double mb, double seb, size_t nb, double sen,
-		       size_t n, size_t ncap, size_t nbcap)
+ * would give at the spread seen; the run effect's part stays */
+static double cap_half(const struct seq_design *d, const struct adaptive_op *op, double mb,
+		       double seb, size_t nb, double sen, size_t n, size_t ncap, size_t nbcap)
 {
 	struct ttest w;
 	double b = d->b[d->nlooks - 1], scale;
@@ -123,9 +132,20 @@ static double cap_half(const struct seq_design *d, double mb, double seb, size_t
 		b = d->b[--k - 1];
 	sen *= sqrt((double)n / (double)ncap);
 	seb *= sqrt((double)nb / (double)nbcap);
-	pooled_se(mb, seb, nbcap, mb, sen, ncap, &w);
+	pooled_se(mb, seb, nbcap, mb, sen, ncap, op, &w);
 	scale = w.se > 0 ? seq_crit(b, w.df) * w.se : 0;
 	return 100 * scale / fabs(mb);
+}
+
+/* the run effect in the design's units: its variance over one sample's
+ * (the baseline's relative spread cv); none in VM rounds or unmeasured */
+static bool op_runs(const struct adaptive_op *op, double cv, struct seq_runs *runs)
+{
+	if (op->round || op->between_runs < 2 || !(op->between > 0) || !(cv > 0) || !isfinite(cv))
+		return false;
+	runs->rho = (op->between / 100) * (op->between / 100) / (cv * cv);
+	runs->df = op->between_df;
+	return true;
 }
 
 /*
@@ -139,13 +159,14 @@ static double cap_half(const struct seq_design *d, double mb, double seb, size_t
  * look (Pocock-type spending is spread over the information up to the last
  * look), so a shorter plan decides sooner.
  */
-static size_t planned_last(const struct adaptive_plan *p, size_t nbase, double cv)
+static size_t planned_last(const struct adaptive_plan *p, size_t nbase, double cv,
+			   const struct seq_runs *runs)
 {
 	if (!(p->detect > 0) || !(cv > 0) || !isfinite(cv))
 		return p->max_iterations;
 	return seq_plan_last(SEQ_POCOCK, adaptive_alpha(p), nbase, p->min_iterations,
 			     p->max_iterations, p->detect / 100 / cv, SEQ_POWER,
-			     p->precision / 100 / cv);
+			     p->precision / 100 / cv, runs);
 }
 
 /*
@@ -177,20 +198,25 @@ static bool sequential_change(const struct adaptive_plan *p, struct adaptive_op 
 		return false;
 	if (op->round) {
 		/* VM rounds: min_iterations a side a round, looks at rounds */
-		seq_design_init(&d, SEQ_POCOCK, adaptive_alpha(p), 0, p->min_iterations, op->rounds);
+		seq_design_init(&d, SEQ_POCOCK, adaptive_alpha(p), 0, p->min_iterations, op->rounds,
+				NULL);
 		look = seq_design_look(&d, op->round);
 		ncap = op->n * op->rounds / op->round;
 		nbcap = op->nbase * op->rounds / op->round;
 	} else {
-		size_t to = planned_last(p, op->nbase, seb * sqrt((double)op->nbase) / fabs(mb));
+		double cv = seb * sqrt((double)op->nbase) / fabs(mb);
+		struct seq_runs runs;
+		bool known = op_runs(op, cv, &runs);
+		size_t to = planned_last(p, op->nbase, cv, known ? &runs : NULL);
 
-		seq_design_init(&d, SEQ_POCOCK, adaptive_alpha(p), op->nbase, p->min_iterations, to);
+		seq_design_init(&d, SEQ_POCOCK, adaptive_alpha(p), op->nbase, p->min_iterations, to,
+				known ? &runs : NULL);
 		look = seq_design_look(&d, op->n);
 		ncap = op->n > to ? op->n : to;
 		nbcap = op->nbase;
 		op->last_look = to;
 	}
-	pooled_se(mb, seb, op->nbase, mn, sen, op->n, &w);
+	pooled_se(mb, seb, op->nbase, mn, sen, op->n, op, &w);
 	op->change = (op->better > 0 ? 1 : -1) * (mn - mb) / fabs(mb) * 100;
 	op->change_se = 100 * w.se / fabs(mb);
 	op->look = look >= 0;
@@ -198,7 +224,7 @@ static bool sequential_change(const struct adaptive_plan *p, struct adaptive_op 
 	op->nlooks = (int)d.nlooks;
 	op->bound = look >= 0 ? d.b[look] : INFINITY;
 	op->crit = look >= 0 ? (w.se > 0 ? seq_crit(op->bound, w.df) : 0) : INFINITY;
-	op->cap_half = cap_half(&d, mb, seb, op->nbase, sen, op->n, ncap, nbcap);
+	op->cap_half = cap_half(&d, op, mb, seb, op->nbase, sen, op->n, ncap, nbcap);
 	if (look >= 0 && isfinite(op->crit)) {
 		stats_change_ci(mb, mn, &w, op->crit, op->better, &op->change_lo, &op->change_hi);
 	} else {
@@ -337,6 +363,13 @@ void adaptive_record_sequential(const struct adaptive_plan *p, const struct adap
 		json_object_object_add(seq, "crit", jround3(op->crit));
 	}
 	json_object_object_add(seq, "baseline_n", json_object_new_int((int)op->nbase));
+	/* the spread between runs the interval holds, and how many runs
+	 * measured it; absent: not measured, the interval is about two runs */
+	if (!op->round && op->between_runs >= 2) {
+		json_object_object_add(seq, "between_runs_pct", jround3(op->between));
+		json_object_object_add(seq, "between_runs", json_object_new_int((int)op->between_runs));
+		json_object_object_add(seq, "between_df", jround3(op->between_df));
+	}
 	json_object_object_add(seq, "change", jround3(op->change));
 	json_object_object_add(rec, "sequential", seq);
 }

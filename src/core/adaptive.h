@@ -30,8 +30,11 @@
  *                       interval would stay wider than ±precision and the
  *                       change seen is inside it ("too noisy": the baseline,
  *                       or this side, is too noisy for this goal; said at
- *                       once instead of at the cap). An op the baseline
- *                       lacks falls back to the rule above.
+ *                       once instead of at the cap). With the spread
+ *                       between runs measured beside the baseline (noise
+ *                       --runs; core/noise_file.h) the interval holds it:
+ *                       the baseline and this side are one run each. An op
+ *                       the baseline lacks falls back to the rule above.
  *
  * The caps, checked in this order after min_iterations: max_iterations
  * measured iterations (the iteration cap), then the time budget: when the
@@ -93,6 +96,11 @@ struct adaptive_op {
 	size_t nbase;
 	unsigned round, rounds;      /* VM rounds (vm/rounds.h): this round of at most
 					rounds, both sides growing; 0: a fixed baseline */
+	double between;              /* percent: the spread of a run's own level on this
+					machine (noise --runs; core/noise_file.h), fixed
+					baseline only */
+	size_t between_runs;         /* the runs that measured it; < 2: not measured */
+	double between_df;           /* the degrees of freedom of its variance (noise_between) */
 	/* out (adaptive_op_eval) */
 	bool precision_ok;
 	double precision;            /* percent: the CI half-width relative to the mean */

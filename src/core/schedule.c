@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/noise_file.h"
 #include "core/workload.h"
 
 /* ---- the steps' progress entries ---- */
@@ -80,6 +81,14 @@ void sched_init(struct schedule *sc, const struct wl_ctx *ctx, const struct wl_r
 		}
 		st->warm_left = st->finished ? 0 : sc->warmup;
 	}
+}
+
+void sched_between(struct schedule *sc, json_object *noise, json_object *baseline_run,
+		   const char *workload)
+{
+	sc->noise = sc->baseline ? noise : NULL;
+	sc->noise_run = baseline_run;
+	sc->workload = workload;
 }
 
 void sched_release(struct schedule *sc)
@@ -157,6 +166,11 @@ static size_t deciding_ops(const struct schedule *sc, const struct wl_result *re
 		if (base && base->n) {
 			ops[n].base = base->v;
 			ops[n].nbase = base->n;
+			if (sc->noise && !noise_file_between(sc->noise, sc->noise_run, sc->workload,
+							     sc->table, t->ops[i].op, &ops[n].between,
+							     &ops[n].between_runs,
+							     &ops[n].between_df))
+				ops[n].between_runs = 0;
 		}
 		adaptive_op_eval(&sc->plan, &ops[n]);
 		n++;

@@ -48,6 +48,8 @@ struct schedule {
 	size_t warmup;
 	struct adaptive_plan plan;   /* auto */
 	const struct wl_result *baseline;   /* auto with run --baseline; NULL: none */
+	json_object *noise, *noise_run;     /* the spread between runs beside it (sched_between) */
+	const char *workload;
 	size_t next;                 /* interleaved: where the round goes on */
 	char note[64];               /* "±4.1% (goal 3%)": the last measured step's precision;
 	                                "" after a warm-up */
@@ -58,6 +60,12 @@ struct schedule {
  * workload's results in the baseline label (auto only; may be NULL). */
 void sched_init(struct schedule *sc, const struct wl_ctx *ctx, const struct wl_result *res,
 		const struct adaptive_plan *plan, bool interleave, const struct wl_result *baseline);
+/* With a baseline: the spread between runs of RESULTS/noise.json beside it
+ * (core/noise_file.h, NULL: none), matched against the baseline label's
+ * run.json, for each deciding op of the workload (core/adaptive.h
+ * between). Borrowed: they outlive the schedule. */
+void sched_between(struct schedule *sc, json_object *noise, json_object *baseline_run,
+		   const char *workload);
 void sched_release(struct schedule *sc);
 
 /* The next iteration: its step and number as run_step sees it (0-based

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "core/kernel_id.h"
 #include "core/mount_ns.h"
+#include "core/noise_file.h"
 #include "profile/memcg_rates.h"
 
 /* Would mkdir_p(dir) work? Checked on the nearest existing ancestor, so a bad
@@ -266,11 +267,30 @@ static int prepare_adaptive(struct run_state *rs)
 		rs->baseline = xcalloc(1, sizeof(*rs->baseline));
 		if (label_result_load(rs->baseline_dir, rs->baseline, &err))
 			ret = error("--baseline: %s", strbuf_str(&err));
-		for (size_t i = 0; !ret && i < rs->nwls; i++)
-			if (rs->ctxs[i].iterations == LB_AUTO &&
-			    !label_result_find(rs->baseline, rs->ctxs[i].ops->name))
+		if (!ret)
+			rs->baseline_noise = noise_file_load(rs->baseline);
+		for (size_t i = 0; !ret && i < rs->nwls; i++) {
+			const char *name = rs->ctxs[i].ops->name;
+			size_t runs;
+
+			if (rs->ctxs[i].iterations != LB_AUTO)
+				continue;
+			if (!label_result_find(rs->baseline, name)) {
 				warning("--baseline %s has no %s results: its steps stop on precision alone",
-					rs->baseline_dir, rs->ctxs[i].ops->name);
+					rs->baseline_dir, name);
+				continue;
+			}
+			/* what the sequential alpha covers (issue 23): two runs of one
+			 * kernel differ by more than their iterations do */
+			runs = noise_file_runs(rs->baseline_noise, rs->baseline->run, name);
+			if (runs)
+				info("%s: the spread between runs measured by lrubench noise --runs %zu "
+				     "beside the baseline is in every change's interval", name, runs);
+			else
+				warning("%s: no spread between runs measured beside the baseline "
+					"(lrubench noise --runs 8 with its config, in its results folder): "
+					"a \"decided\" holds for these two runs only", name);
+		}
 	}
 	strbuf_release(&err);
 	return ret;

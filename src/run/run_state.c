@@ -37,6 +37,8 @@ void run_state_release(struct run_state *rs)
 	free(rs->env.sparse_dir);
 	rs->env.label_dir = rs->env.log_dir = rs->env.run_workdir = rs->env.sparse_dir = NULL;
 	cg_env_release(&rs->cg);
+	json_object_put(rs->baseline_noise);
+	rs->baseline_noise = NULL;
 	if (rs->baseline) {
 		label_result_release(rs->baseline);
 		free(rs->baseline);

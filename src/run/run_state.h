@@ -76,6 +76,8 @@ struct run_state {
 	size_t op_failed;             /* ops that failed (WL_OP_FAILED) */
 	struct adaptive_plan plan;    /* iterations = auto (core/adaptive.h) */
 	struct label_result *baseline;    /* loaded from baseline_dir */
+	json_object *baseline_noise;      /* RESULTS/noise.json beside it (core/noise_file.h):
+					     the spread between runs; NULL: none */
 	struct knob_set knobs;        /* [settings] (core/knobs.h): checked by run_check,
 				       * applied by run_workloads, restored by the registry */
 };

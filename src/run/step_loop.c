@@ -303,6 +303,8 @@ enum wl_status run_workload(struct run_state *rs, struct wl_ctx *ctx, struct wl_
 	l.warm = (int)ctx->warmup;
 	sched_init(&l.sc, ctx, res, adaptive ? &rs->plan : NULL, rs->cfg->g.interleave,
 		   rs->baseline ? label_result_find(rs->baseline, ctx->ops->name) : NULL);
+	if (rs->baseline)
+		sched_between(&l.sc, rs->baseline_noise, rs->baseline->run, ctx->ops->name);
 	l.want_profile = xcalloc(ctx->nsteps ? ctx->nsteps : 1, sizeof(*l.want_profile));
 	l.profiles = run_profile_plan(&rs->prof, ctx, res, l.want_profile);
 	progress_begin(&l.pg, ctx->ops->name, sched_units_left(&l.sc) + l.profiles);

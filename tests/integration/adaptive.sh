@@ -128,6 +128,8 @@ test_run_baseline_decides_and_compare_says_so() {
   # side: a half-width near 1.7 x CoeffVar)
   expect_exit 0 "$LRUBENCH" run "${QUICK[@]}" -i auto --set global.precision=100% \
     --set global.min_iterations=4 --set readtwice.memcgs=1 -o "$T/r" --label B --baseline "$T/r/A"
+  # no noise --runs beside the baseline: what the alpha covers is said
+  assert_grep_err "readtwice: no spread between runs measured beside the baseline"
   python3 - "$T/r/B/readtwice.json" <<'EOF' || fail "records against the baseline"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -145,6 +147,7 @@ r = [x for x in d["adaptive"] if x["decides"]][0]
 s = r["sequential"]
 assert s["design"].startswith("group sequential") and s["alpha"] == 0.05, s
 assert s["look"] == 1 and s["looks"] >= 1 and s["baseline_n"] == 4, s
+assert "between_runs" not in s and "between_runs_pct" not in s, s
 # the whole alpha at one look where the plan from a quiet baseline ends at the
 # first look (min_iterations 4); spent over several looks, each boundary is wider
 if s["last_look"] == 4:
@@ -153,7 +156,7 @@ else:
     assert s["last_look"] > 4 and s["boundary"] > 1.96, s
 EOF
   expect_exit 0 "$LRUBENCH" compare --names A,B "$T/r"
-  assert_grep "note: B: op memcgs-1: \\(decided\\|equivalent within ±100%\\) after 4 iterations (sequential, alpha 5%)" "$T/out"
+  assert_grep "note: B: op memcgs-1: \\(decided\\|equivalent within ±100%\\) after 4 iterations (sequential, alpha 5%; spread between runs not measured)" "$T/out"
   # the star is the sequential verdict: present exactly when it decided
   if [ "$(json_get "$T/r/B/readtwice.json" '["adaptive"][0]["stopped"]')" = decided ]; then
     assert_grep "^Hmean *memcgs-1 .*%\\*" "$T/out"
@@ -284,7 +287,27 @@ for t in n["workloads"][0]["tables"]:
         b = 100 * math.sqrt((msb - msw) / n0) / g if msb > msw else 0
         assert o["runs"] == 3 and abs(o["between_runs_pct"] - b) < 0.002, (o, b)
         assert abs(o["within_run_pct"] - 100 * math.sqrt(msw) / g) < 0.002, o
+        # Satterthwaite's degrees of freedom of (MSB - MSW) / n0
+        df = (msb - msw) ** 2 / (msb ** 2 / (R - 1) + msw ** 2 / (N - R)) if msb > msw else 0
+        assert abs(o["between_df"] - df) < 0.006 and 0 <= o["between_df"] <= R - 1, (o, df)
 EOF
+  # a baseline in the same results folder: -i auto holds the spread between
+  # runs in its interval, says so, records it, and compare's note says it
+  expect_exit 0 "$LRUBENCH" run "${QUICK[@]}" -i 4 --set readtwice.memcgs=1 -o "$T/r" --label base
+  expect_exit 0 "$LRUBENCH" run "${QUICK[@]}" -i auto --set global.precision=100% \
+    --set global.min_iterations=4 --set readtwice.memcgs=1 -o "$T/r" --label seq --baseline "$T/r/base"
+  assert_grep "readtwice: the spread between runs measured by lrubench noise --runs 3 beside the baseline is in every change's interval" "$T/out"
+  python3 - "$T/r/noise.json" "$T/r/seq/readtwice.json" <<'EOF' || fail "between runs in the sequential record"
+import json, sys
+n, d = (json.load(open(p)) for p in sys.argv[1:3])
+r = [x for x in d["adaptive"] if x["decides"]][0]
+o = [o for t in n["workloads"][0]["tables"] if t["title"] == r["table"] for o in t["ops"] if o["op"] == r["op"]][0]
+s = r["sequential"]
+assert s["between_runs"] == 3 and abs(s["between_runs_pct"] - o["between_runs_pct"]) < 0.001, (s, o)
+assert abs(s["between_df"] - o["between_df"]) < 0.001, (s, o)
+EOF
+  expect_exit 0 "$LRUBENCH" compare --names base,seq "$T/r"
+  assert_grep "note: seq: op memcgs-1: .* (sequential, alpha 5%; spread between runs [0-9.]*% from 3 runs" "$T/out"
   # --resume keeps complete runs as they are and measures again
   local before; before=$(stat -c %Y.%s "$T/r/.noise/aa-run2/run.json")
   rm "$T/r/noise.json"

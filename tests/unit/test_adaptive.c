@@ -13,6 +13,7 @@
 #include <math.h>
 #include "unit.h"
 #include "compare/noise_floor.h"
+#include "core/noise_file.h"
 #include "core/adaptive.h"
 #include "core/cleanup.h"
 #include "core/schedule.h"
@@ -759,13 +760,13 @@ static void test_between_runs(void **state)
 	(void)state;
 	/* grand mean 4; MSW = 4 / 2 = 2; MSB = 16 / 1 = 16; n0 = (4 - 8/4) / 1 = 2;
 	 * between variance (16 - 2) / 2 = 7: 100 sqrt(7) / 4 and 100 sqrt(2) / 4 */
-	assert_true(noise_between(two, n2, 2, &w, &b));
+	assert_true(noise_between(two, n2, 2, &w, &b, NULL));
 	assert_true(fabs(b - 100 * sqrt(7) / 4) < 1e-9);
 	assert_true(fabs(w - 100 * sqrt(2) / 4) < 1e-9);
 	/* one run, or a run of one sample: nothing to separate */
-	assert_false(noise_between(two, n2, 1, &w, &b));
+	assert_false(noise_between(two, n2, 1, &w, &b, NULL));
 	n2[1] = 1;
-	assert_false(noise_between(two, n2, 2, &w, &b));
+	assert_false(noise_between(two, n2, 2, &w, &b, NULL));
 	/* 400 generated sets of 10 runs x 4 samples, 2% within and 4% between:
 	 * the mean estimate of the between variance is 16 (its standard error
 	 * over 400 sets is about 0.4), the within one 4 */
@@ -778,14 +779,14 @@ static void test_between_runs(void **state)
 			rp[r] = runs[r];
 			n[r] = 4;
 		}
-		assert_true(noise_between(rp, n, 10, &w, &b));
+		assert_true(noise_between(rp, n, 10, &w, &b, NULL));
 		sum_b2 += b * b;
 		sum_w2 += w * w;
 		/* the same samples without the run effect: about 0 */
 		for (size_t r = 0; r < 10; r++)
 			for (size_t i = 0; i < 4; i++)
 				runs[r][i] /= effect[r] / 100;
-		assert_true(noise_between(rp, n, 10, &w, &b));
+		assert_true(noise_between(rp, n, 10, &w, &b, NULL));
 		sum_b2_none += b * b;
 	}
 	assert_true(fabs(sum_b2 / 400 - 16) < 2);
@@ -798,7 +799,13 @@ static const char *noise_file =
 	"{\"schema\": 1, \"system\": {\"hostname\": \"h\", \"cpu_model\": \"c\", \"nr_cpus\": 2, "
 	"\"mem_total_kb\": 100}, \"config\": {\"w\": {\"iterations\": \"6\", \"runtime\": \"3s\"}}, "
 	"\"workloads\": [{\"workload\": \"w\", \"tables\": [{\"title\": \"T\", \"ops\": [{\"op\": \"o\", "
-	"\"spread_pct\": 4.0, \"aa_change_pct\": -1.0}]}]}]}";
+	"\"spread_pct\": 4.0, \"aa_change_pct\": -1.0}, {\"op\": \"b\", \"spread_pct\": 2.0, "
+	"\"aa_change_pct\": 0.5, \"runs\": 8, \"within_run_pct\": 2.0, \"between_runs_pct\": 1.5, "
+	"\"between_df\": 3.25}, {\"op\": \"bad-df\", \"spread_pct\": 2.0, \"aa_change_pct\": 0, "
+	"\"runs\": 8, \"between_runs_pct\": 1.5, \"between_df\": 9}, {\"op\": \"no-df\", "
+	"\"spread_pct\": 2.0, \"aa_change_pct\": 0, \"runs\": 8, \"between_runs_pct\": 1.5}, "
+	"{\"op\": \"huge\", \"spread_pct\": 2.0, \"aa_change_pct\": 0, \"runs\": 8, "
+	"\"between_runs_pct\": 1e300, \"between_df\": 3}]}]}]}";
 
 static void put_label(const char *dir, const char *host, const char *runtime)
 {
@@ -825,24 +832,44 @@ static void test_noise_file_is_this_machines(void **state)
 	free(unit_put("res/noise.json", noise_file));
 	put_label("res/L", "h", "3s");
 	assert_int_equal(label_result_load(dir, &l, &err), 0);
-	nf = noise_floor_load(&l);
+	nf = noise_file_load(&l);
 	assert_non_null(nf);
-	assert_true(noise_floor_find(nf, l.run, "w", "T", "o", &spread, &bias));
+	assert_true(noise_file_floor(nf, l.run, "w", "T", "o", &spread, &bias));
 	assert_true(spread == 4.0 && bias == -1.0);
-	assert_false(noise_floor_find(nf, l.run, "w", "T", "other", &spread, &bias));
+	assert_false(noise_file_floor(nf, l.run, "w", "T", "other", &spread, &bias));
+	/* the spread between runs: with its runs and degrees of freedom, or not at all */
+	{
+		double between, df;
+		size_t runs;
+
+		assert_false(noise_file_between(nf, l.run, "w", "T", "o", &between, &runs, &df));
+		assert_true(noise_file_between(nf, l.run, "w", "T", "b", &between, &runs, &df));
+		assert_true(between == 1.5 && runs == 8 && df == 3.25);
+		/* more degrees of freedom than runs - 1, none, or no spread of a throughput */
+		assert_false(noise_file_between(nf, l.run, "w", "T", "bad-df", &between, &runs, &df));
+		assert_false(noise_file_between(nf, l.run, "w", "T", "no-df", &between, &runs, &df));
+		assert_false(noise_file_between(nf, l.run, "w", "T", "huge", &between, &runs, &df));
+		assert_int_equal(noise_file_runs(nf, l.run, "w"), 8);
+		assert_int_equal(noise_file_runs(nf, l.run, "other"), 0);
+		/* two labels are two runs: the floor widens by 2 between^2, at
+		 * Satterthwaite's df (w = 4 (1/4 + 1/4) = 2 at df 6, b = 2 at df 3:
+		 * df 4^2 / (4/6 + 4/3) = 8, t(0.975, 8) = 2.306004) */
+		assert_true(fabs(noise_floor_runs(2, 0.5, 1, 3, 4, 4) - (0.5 + 2.306004 * 2)) < 1e-5);
+		assert_true(noise_floor_runs(2, 0.5, 0, 3, 4, 4) == noise_floor_at(2, 0.5, 4, 4));
+	}
 	json_object_put(nf);
 	label_result_release(&l);
 	/* another runtime: another noise */
 	put_label("res/L", "h", "20s");
 	assert_int_equal(label_result_load(dir, &l, &err), 0);
-	nf = noise_floor_load(&l);
-	assert_false(noise_floor_find(nf, l.run, "w", "T", "o", &spread, &bias));
+	nf = noise_file_load(&l);
+	assert_false(noise_file_floor(nf, l.run, "w", "T", "o", &spread, &bias));
 	json_object_put(nf);
 	label_result_release(&l);
 	/* another machine: no floor at all */
 	put_label("res/L", "elsewhere", "3s");
 	assert_int_equal(label_result_load(dir, &l, &err), 0);
-	assert_null(noise_floor_load(&l));
+	assert_null(noise_file_load(&l));
 	label_result_release(&l);
 	free(dir);
 	strbuf_release(&err);
