@@ -135,20 +135,26 @@ bool noise_file_floor(json_object *noise, json_object *label_run, const char *wo
 	       *spread >= 0;
 }
 
-bool noise_file_between(json_object *noise, json_object *label_run, const char *workload,
-			const char *table, const char *op, double *between, size_t *runs,
-			double *df)
+/* an op entry's spread between runs, its runs and degrees of freedom, all
+ * in range (a spread with no degrees of freedom would pass for known) */
+static bool op_between(json_object *o, double *between, size_t *runs, double *df)
 {
-	json_object *o = find_op(noise, label_run, workload, table, op);
 	double r;
 
 	if (!o || !number(o, "between_runs_pct", between) || !number(o, "runs", &r) ||
 	    !number(o, "between_df", df) || *between < 0 || *between > NOISE_PCT_MAX || r < 2 ||
-	    r > NOISE_RUNS_MAX ||
-	    r != floor(r) || *df < 0 || *df > r - 1 + 1e-9)
+	    r > NOISE_RUNS_MAX || r != floor(r) || *df < 0 || *df > r - 1 + 1e-9 ||
+	    (*between > 0 && !(*df > 0)))
 		return false;
 	*runs = (size_t)r;
 	return true;
+}
+
+bool noise_file_between(json_object *noise, json_object *label_run, const char *workload,
+			const char *table, const char *op, double *between, size_t *runs,
+			double *df)
+{
+	return op_between(find_op(noise, label_run, workload, table, op), between, runs, df);
 }
 
 size_t noise_file_runs(json_object *noise, json_object *label_run, const char *workload)
@@ -166,13 +172,11 @@ size_t noise_file_runs(json_object *noise, json_object *label_run, const char *w
 
 		for (size_t o = 0; json_object_is_type(ops, json_type_array) &&
 				   o < json_object_array_length(ops); o++) {
-			json_object *op = json_object_array_get_idx(ops, o);
-			double b, r, d;
+			double b, d;
+			size_t r;
 
-			if (number(op, "between_runs_pct", &b) && number(op, "runs", &r) &&
-			    number(op, "between_df", &d) && d >= 0 && b >= 0 && b <= NOISE_PCT_MAX &&
-			    r >= 2 && r <= NOISE_RUNS_MAX && r == floor(r) && (size_t)r > most)
-				most = (size_t)r;
+			if (op_between(json_object_array_get_idx(ops, o), &b, &r, &d) && r > most)
+				most = r;
 		}
 	}
 	return most;

@@ -805,7 +805,8 @@ static const char *noise_file =
 	"\"runs\": 8, \"between_runs_pct\": 1.5, \"between_df\": 9}, {\"op\": \"no-df\", "
 	"\"spread_pct\": 2.0, \"aa_change_pct\": 0, \"runs\": 8, \"between_runs_pct\": 1.5}, "
 	"{\"op\": \"huge\", \"spread_pct\": 2.0, \"aa_change_pct\": 0, \"runs\": 8, "
-	"\"between_runs_pct\": 1e300, \"between_df\": 3}]}]}]}";
+	"\"between_runs_pct\": 1e300, \"between_df\": 3}, {\"op\": \"df0\", \"spread_pct\": 2.0, "
+	"\"aa_change_pct\": 0, \"runs\": 8, \"between_runs_pct\": 1.5, \"between_df\": 0}]}]}]}";
 
 static void put_label(const char *dir, const char *host, const char *runtime)
 {
@@ -849,6 +850,8 @@ static void test_noise_file_is_this_machines(void **state)
 		assert_false(noise_file_between(nf, l.run, "w", "T", "bad-df", &between, &runs, &df));
 		assert_false(noise_file_between(nf, l.run, "w", "T", "no-df", &between, &runs, &df));
 		assert_false(noise_file_between(nf, l.run, "w", "T", "huge", &between, &runs, &df));
+		/* a spread with no degrees of freedom would be taken as known */
+		assert_false(noise_file_between(nf, l.run, "w", "T", "df0", &between, &runs, &df));
 		assert_int_equal(noise_file_runs(nf, l.run, "w"), 8);
 		assert_int_equal(noise_file_runs(nf, l.run, "other"), 0);
 		/* two labels are two runs: the floor widens by 2 between^2, at
