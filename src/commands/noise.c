@@ -63,7 +63,7 @@ const struct popt_command noise_command = {
 	"\"within this machine's noise\". --runs R (2 or more) makes R such runs,\n"
 	"DIR/.noise/LABEL and LABEL-run2..R, each with its own set-up, and adds per op\n"
 	"the spread between runs: how far one run's level strays, which no single run\n"
-	"shows.",
+	"shows; 'lrubench run -i auto --baseline' against a label in DIR holds it.",
 	noise_options,
 };
 

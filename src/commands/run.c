@@ -150,8 +150,10 @@ const struct popt_command run_command = {
 	"workload's first table is within global.precision of its mean (default 2%),\n"
 	"between global.min_iterations and global.max_iterations, within\n"
 	"global.time_budget per step; with --baseline, also until the change against\n"
-	"that label is decided. The results say per op how many iterations ran and why\n"
-	"they stopped. global.interleave=yes runs the steps in rounds.",
+	"that label is decided, its interval holding the spread between runs of\n"
+	"noise.json beside that label ('lrubench noise --runs'). The results say per op\n"
+	"how many iterations ran and why they stopped. global.interleave=yes runs the\n"
+	"steps in rounds.",
 	run_options,
 };
 

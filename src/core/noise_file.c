@@ -157,6 +157,13 @@ bool noise_file_between(json_object *noise, json_object *label_run, const char *
 	return op_between(find_op(noise, label_run, workload, table, op), between, runs, df);
 }
 
+const char *noise_file_measured(json_object *noise)
+{
+	json_object *m = get(noise, "measured");
+
+	return m && json_object_is_type(m, json_type_string) ? json_object_get_string(m) : NULL;
+}
+
 size_t noise_file_runs(json_object *noise, json_object *label_run, const char *workload)
 {
 	json_object *w = find_named(get(noise, "workloads"), "workload", workload), *tables;

@@ -41,6 +41,9 @@ bool noise_file_floor(json_object *noise, json_object *label_run, const char *wo
 bool noise_file_between(json_object *noise, json_object *label_run, const char *workload,
 			const char *table, const char *op, double *between, size_t *runs,
 			double *df);
+/* When the file was measured (its "measured" string; NULL: none): a
+ * resumed run holds the same file it started with. */
+const char *noise_file_measured(json_object *noise);
 /* The most runs any op of the workload's spread between runs came from;
  * 0 when the file has none for it (or for the label's config). */
 size_t noise_file_runs(json_object *noise, json_object *label_run, const char *workload);

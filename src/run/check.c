@@ -269,6 +269,21 @@ static int prepare_adaptive(struct run_state *rs)
 			ret = error("--baseline: %s", strbuf_str(&err));
 		if (!ret)
 			rs->baseline_noise = noise_file_load(rs->baseline);
+		/* a step's design is fixed before its first look: a resumed run
+		 * holds the spread between runs it started with */
+		if (!ret && old_run) {
+			json_object *was = NULL;
+			const char *now = noise_file_measured(rs->baseline_noise);
+
+			json_object_object_get_ex(old_run, "baseline_noise_measured", &was);
+			if ((was != NULL) != (now != NULL) ||
+			    (was && strcmp(json_object_get_string(was), now)))
+				ret = error("--resume: the noise.json beside the baseline changed since "
+					    "the interrupted run (measured %s, now %s): its steps' "
+					    "designs were fixed at their first look; run %s anew "
+					    "with --force", was ? json_object_get_string(was) : "none",
+					    now ? now : "none", rs->env.label_dir);
+		}
 		for (size_t i = 0; !ret && i < rs->nwls; i++) {
 			const char *name = rs->ctxs[i].ops->name;
 			size_t runs;

@@ -6,6 +6,7 @@
  * what run.json records.
  */
 #include "run/run_json.h"
+#include "core/noise_file.h"
 
 /* how long the other processes are watched at the start (host_state.h) */
 #define BUSY_SAMPLE_SECS 0.25
@@ -39,6 +40,10 @@ int run_open_label(struct run_state *rs)
 	rs->run_json = run_json_new(rs);
 	if (rs->baseline_dir)
 		json_object_object_add(rs->run_json, "baseline", json_object_new_string(rs->baseline_dir));
+	/* the noise.json whose spread between runs the intervals hold (--resume checks it) */
+	if (noise_file_measured(rs->baseline_noise))
+		json_object_object_add(rs->run_json, "baseline_noise_measured",
+				       json_object_new_string(noise_file_measured(rs->baseline_noise)));
 	if (rs->old_run) {
 		json_object *v;
 		if (json_object_object_get_ex(rs->old_run, "started", &v))

@@ -308,6 +308,21 @@ assert abs(s["between_df"] - o["between_df"]) < 0.001, (s, o)
 EOF
   expect_exit 0 "$LRUBENCH" compare --names base,seq "$T/r"
   assert_grep "note: seq: op memcgs-1: .* (sequential, alpha 5%; spread between runs [0-9.]*% from 3 runs" "$T/out"
+  # a resumed run holds the noise.json it started with: measured anew in
+  # between, --resume is refused (exit 2) and the label is left as it was
+  assert_eq "$(json_get "$T/r/seq/run.json" '["baseline_noise_measured"]')" \
+    "$(json_get "$T/r/noise.json" '["measured"]')" "run.json baseline_noise_measured"
+  python3 - "$T/r/seq/run.json" "$T/r/noise.json" <<'EOF'
+import json, sys
+r, n = (json.load(open(p)) for p in sys.argv[1:3])
+r["status"] = "interrupted"; n["measured"] = "2000-01-01T00:00:00Z"
+json.dump(r, open(sys.argv[1], "w")); json.dump(n, open(sys.argv[2], "w"))
+EOF
+  local sum; sum=$(cat "$T/r/seq/"*.json | md5sum)
+  expect_exit 2 "$LRUBENCH" run "${QUICK[@]}" -i auto --set global.precision=100% \
+    --set global.min_iterations=4 --set readtwice.memcgs=1 -o "$T/r" --label seq --baseline "$T/r/base" --resume
+  assert_grep_err "resume: the noise.json beside the baseline changed since the interrupted run (measured .*, now 2000-01-01T00:00:00Z)"
+  assert_eq "$(cat "$T/r/seq/"*.json | md5sum)" "$sum" "the refused resume changed the label"
   # --resume keeps complete runs as they are and measures again
   local before; before=$(stat -c %Y.%s "$T/r/.noise/aa-run2/run.json")
   rm "$T/r/noise.json"
