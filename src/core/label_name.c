@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The label-name rule (label_name.h). */
 #include "core/label_name.h"
+#include "core/escape.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -45,8 +46,15 @@ int label_name_check(const char *name, struct strbuf *err)
 
 	if (!why)
 		return 0;
-	strbuf_addf(err, "label '%.*s%s' %s: a label is 1 to %d characters from A-Z a-z 0-9 . _ + -, "
-		    "not starting with '.' or '-'", 64, name, strlen(name) > 64 ? "..." : "", why,
+	/* the name is someone's bytes (a folder, a plan, a URL): quoted inert,
+	 * so a newline or an escape in it cannot forge a line of the message */
+	char head[65];
+
+	snprintf(head, sizeof(head), "%s", name);
+	strbuf_addstr(err, "label '");
+	strbuf_add_inert(err, head);
+	strbuf_addf(err, "%s' %s: a label is 1 to %d characters from A-Z a-z 0-9 . _ + -, "
+		    "not starting with '.' or '-'", strlen(name) > 64 ? "..." : "", why,
 		    LABEL_NAME_MAX);
 	return -1;
 }

@@ -46,6 +46,9 @@ static void the_rule(void **state)
 	check("old results", "has ' '");
 	check("tab\there", "has the byte 0x09");
 	check("caf\xc3\xa9", "has the byte 0xc3");
+	/* the name is quoted inert: a newline or an escape cannot forge a line */
+	check("a\nerror: forged\x1b[2J", "label 'a\\x0aerror: forged\\x1b[2J' has the byte 0x0a");
+	check("x\xe2\x80\xaey", "label 'x\\u202ey' has the byte 0xe2");
 	memset(longest, 'x', LABEL_NAME_MAX);
 	longest[LABEL_NAME_MAX] = '\0';
 	check(longest, NULL);
