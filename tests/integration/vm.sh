@@ -244,6 +244,24 @@ det = json.load(open(sys.argv[1]))["details"]
 assert det and all(set(x["reader_nodes"]) == {1} and set(x["reader_cpus"]) == {1} for x in det), det
 EOF
   assert_file "$T/results/$RA/logs/round-2/vm-console.log"
+  # the guest sampled its monitors (issue 24 point 5): every pooled iteration
+  # of every op has its series home, round 2's numbered after round 1's, each
+  # with samples of the guest's levels and an end record
+  python3 - "$T/results/$RA" <<'EOF' || fail "the guest's monitor series"
+import json, os, sys
+root = sys.argv[1]
+d = json.load(open(root + "/readtwice.json"))
+ops = [o["op"] for o in d["tables"][0]["ops"]]
+got = sorted(os.listdir(root + "/series/readtwice"))
+want = sorted("%s.%d.series" % (op, i) for op in ops for i in range(4))
+assert got == want, (got, want)
+for n in got:
+    lines = open(root + "/series/readtwice/" + n).read().split("\n")
+    cols = [c for l in lines if l.startswith("c ") for c in l.split()[1:]]
+    assert "vmstat.nr_active_file" in cols and "meminfo.MemFree" in cols, (n, cols[:8])
+    assert sum(l.startswith("r ") for l in lines) >= 2, n
+    assert any(l.startswith("e ") for l in lines), n
+EOF
   # the placement as applied, read back from /proc/<qemu>/task/*/status and
   # numa_maps: vCPU i alone on host CPU i (of host node 0), both guest
   # nodes' RAM bound to host node 0, where its pages are
