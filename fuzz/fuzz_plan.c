@@ -115,9 +115,18 @@ static void check_script(const struct fleet_plan *p, const struct fleet_task *t)
 	strbuf_release(&script);
 }
 
+static char *dir, *path;
+
+/* the plan file and its folder go when the fuzzer or the corpus replay exits,
+ * so a run of either leaves nothing in /tmp */
+static void remove_plan_dir(void)
+{
+	unlink(path);
+	rmdir(dir);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char *dir, *path;
 	struct strbuf err = STRBUF_INIT;
 	struct fleet_plan p;
 	FILE *f;
@@ -129,6 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		dir = xstrdup(tmpl);
 		path = xasprintf("%s/plan.ini", dir);
+		atexit(remove_plan_dir);
 		lb_quiet = 1;   /* the plan's warnings, once per input */
 	}
 	f = fopen(path, "w");
