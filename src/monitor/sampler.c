@@ -497,7 +497,7 @@ int sampler_main(void *argp)
 	}
 	/* nice -5: on a CPU it shares with the workload the sampler wakes ahead
 	 * of the workload's tasks, so a sample is taken on time, not a time slice
-	 * late; what it costs them is its CPU time, the same at any nice (0.4% of
+	 * late; what it costs them is its CPU time, the same at any nice (0.25% of
 	 * one CPU at 250 ms, bench/monitor-overhead) */
 	setpriority(PRIO_PROCESS, 0, -5);
 	memset(&vm, 0, sizeof(vm));
