@@ -4,12 +4,12 @@
  * one real measurement of forked tasks and of threads (no cgroup, no node);
  * the tasks as a core/child_set.h set: a task whose loop fails, one killed
  * and one stopped (stuck) each fail the op only, and no task of ours is
- * left when fs_run returns. */
+ * left when fs_run returns. The test stays one thread: fs_run forks. */
 #include <dirent.h>
 #include <errno.h>
-#include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include "unit.h"
 #include "core/cleanup.h"
 #include "core/procfs.h"
@@ -153,8 +153,8 @@ static int first_cpu(struct numa_bind *b)
 	return 0;
 }
 
-/* Children of this process (the tasks' processes), zombies included. */
-static size_t our_children(pid_t *first)
+/* Children of parent (the tasks' processes), zombies included. */
+static size_t children_of(pid_t parent, pid_t *first)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
@@ -166,7 +166,7 @@ static size_t our_children(pid_t *first)
 		char *end;
 		long pid = strtol(de->d_name, &end, 10);
 
-		if (*end || pid <= 0 || proc_stat_read("", (pid_t)pid, &st) || st.ppid != getpid())
+		if (*end || pid <= 0 || proc_stat_read("", (pid_t)pid, &st) || st.ppid != parent)
 			continue;
 		if (!n++ && first)
 			*first = (pid_t)pid;
@@ -175,32 +175,70 @@ static size_t our_children(pid_t *first)
 	return n;
 }
 
-/* What the kernel under test might do to a task: a thread of the test
- * sends sig to the first task's process once `want` of them exist and it
- * has used CPU time (it faults: it was started and released; a child
- * stopped before its start is finished would hold child_start_finish). */
-struct hit {
-	int sig;
-	size_t want;
-	pid_t victim;
-};
-
-static void *hitter(void *p)
+static size_t our_children(pid_t *first)
 {
-	struct hit *h = p;
-	pid_t pid = 0;
+	return children_of(getpid(), first);
+}
 
-	for (int k = 0; k < 30000; k++) {   /* 30 s at most */
-		struct proc_stat st;
+/*
+ * What the kernel under test might do to a task: sig to the first task's
+ * process once `want` of them exist and it has used CPU time (it faults: it
+ * was started and released; a child stopped before its start is finished
+ * would hold child_start_finish). The hitter is a process, not a thread of
+ * the test: fs_run forks, and a fork while a thread of ours holds a lock of
+ * ASan's allocator (GCC 12's libasan does not take them around fork) leaves
+ * the task locked at its first malloc, used no CPU, "stuck" 30 s later. It
+ * is a grandchild, so the test's children stay fs_run's alone; it writes
+ * its victim's pid to the pipe and ends (EOF: it is gone, or found none).
+ */
+static int hitter_start(int sig, size_t want)
+{
+	pid_t parent = getpid(), mid;
+	int p[2];
 
-		if (our_children(&pid) >= h->want && !proc_stat_read("", pid, &st) && st.ticks >= 5) {
-			h->victim = pid;
-			kill(pid, h->sig);
-			return NULL;
+	assert_int_equal(pipe(p), 0);
+	mid = fork();
+	assert_true(mid >= 0);
+	if (mid == 0) {
+		if (fork() == 0) {
+			pid_t pid = 0;
+
+			close(p[0]);
+			for (int k = 0; k < 30000; k++) {   /* 30 s at most */
+				struct proc_stat st;
+
+				if (children_of(parent, &pid) >= want && !proc_stat_read("", pid, &st) &&
+				    st.ticks >= 5) {
+					kill(pid, sig);
+					if (write(p[1], &pid, sizeof(pid)) != sizeof(pid))
+						_exit(1);
+					_exit(0);
+				}
+				usleep(1000);
+			}
+			_exit(0);
 		}
-		usleep(1000);
+		_exit(0);
 	}
-	return NULL;
+	close(p[1]);
+	assert_int_equal(waitpid(mid, NULL, 0), mid);
+	return p[0];
+}
+
+/* The hitter's victim (0: none), once it has ended. */
+static pid_t hitter_finish(int fd)
+{
+	pid_t pid = 0, extra;
+	ssize_t r;
+
+	while ((r = read(fd, &pid, sizeof(pid))) < 0 && errno == EINTR)
+		;
+	if (r != sizeof(pid))
+		pid = 0;
+	while (read(fd, &extra, sizeof(extra)) > 0)
+		;   /* EOF: the hitter has ended */
+	close(fd);
+	return pid;
 }
 
 static enum wl_status run_hit(bool threads, size_t ntasks, int sig, double stuck_timeout,
@@ -211,19 +249,16 @@ static enum wl_status run_hit(bool threads, size_t ntasks, int sig, double stuck
 	struct fs_spec spec = { .kase = FS_PAGE_FAULT1, .threads = threads, .ntasks = ntasks, .cpus = cpus,
 				.len = len, .dir = unit_tmp, .bind = &b, .warm = 0, .samples = 60,
 				.stuck_timeout = stuck_timeout, .why = why };
-	struct hit h = { sig, threads ? 1 : ntasks, 0 };
 	struct fs_out out;
-	pthread_t th;
+	int hit = -1;
 	enum wl_status r;
 
 	cpus[0] = cpus[1] = first_cpu(&b);
 	fs_groups(threads, ntasks, 0, &spec.ngroups, &spec.per);
 	if (sig)
-		assert_int_equal(pthread_create(&th, NULL, hitter, &h), 0);
+		hit = hitter_start(sig, threads ? 1 : ntasks);
 	r = fs_run(&spec, &out);
-	if (sig)
-		pthread_join(th, NULL);
-	*victim = h.victim;
+	*victim = sig ? hitter_finish(hit) : 0;
 	/* every task of ours is gone, reaped */
 	assert_int_equal(our_children(NULL), 0);
 	if (r == WL_OK)
