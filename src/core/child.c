@@ -481,9 +481,10 @@ static int try_peek(struct child *c)
 
 /*
  * Wait up to timeout seconds (< 0: forever). A pidfd becomes readable when
- * the child exits, so poll() sleeps exactly as long as needed; the poll is
- * cut into slices so a SIGINT that lands just before poll() is still seen
- * promptly. honour_stop: return CHILD_STOP when lb_interrupted is set. reap
+ * the child exits, so poll() sleeps exactly as long as needed; a SIGINT that
+ * lands just before the poll still ends it at once (lb_poll lets the stop
+ * signals in only inside the wait). honour_stop: return CHILD_STOP when
+ * lb_interrupted is set. reap
  * false: return CHILD_REAPED once the child has exited but leave it a zombie (try_peek).
  */
 /* wait_common's pidfd before it is needed (-1 is "none to be had") */
@@ -499,7 +500,10 @@ static int wait_common(struct child *c, double timeout, int *code, struct rusage
 		return error("'%s' is not running", child_name(c));
 	pidfd = PIDFD_NOT_YET;   /* opened only when we really have to sleep */
 	for (;;) {
-		int slice = 100;
+		/* woken by the child's end, the timeout or a stop signal
+		 * (lb_poll): a look a second is for nothing else, and each is a
+		 * wake-up on a CPU the child may need (child_set.c CHILD_SET_LOOK_MS) */
+		int slice = 1000;
 
 		r = reap ? try_reap(c, code, ru) : try_peek(c);
 		if (r < 0)
@@ -525,7 +529,12 @@ static int wait_common(struct child *c, double timeout, int *code, struct rusage
 			pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
 		if (pidfd >= 0) {
 			struct pollfd p = { .fd = pidfd, .events = POLLIN };
-			poll(&p, 1, slice);
+			/* a wait that honours no stop (child_stop's grace, which a
+			 * stop request may have started) must still sleep */
+			if (honour_stop)
+				lb_poll(&p, 1, slice);
+			else
+				poll(&p, 1, slice);
 		} else {
 			/* no pidfd (old kernel): short sleeps */
 			struct timespec ts = { 0, 2 * 1000 * 1000 };

@@ -8,9 +8,10 @@
  * cgroup v1 attach (milliseconds each) of one child overlaps the forks of the
  * others instead of being waited for one by one.
  *
- * Waiting: one poll() over the pidfds of every running child, so the set
- * wakes when any of them exits (its end time is its own) and at least every
- * 100 ms, to see a stop request and look at the deadlines.
+ * Waiting: one poll over the pidfds of every running child, so the set
+ * wakes when any of them exits (its end time is its own), when a stop is
+ * requested (core/cleanup.h lb_poll), and at least every
+ * CHILD_SET_LOOK_MS to look at the deadlines.
  */
 #include "core/child_set.h"
 
@@ -27,6 +28,15 @@
 #include "core/memcg_set.h"
 
 #define CHILD_SET_PIDFDS 256
+/*
+ * The longest sleep between two looks when no child ends. The stuck check
+ * reads CPU time once a second (child_watch.c), deadlines are seconds, and
+ * a stop signal ends the sleep at once (lb_poll), so looking more
+ * often buys nothing; and each look is a wake-up on a CPU the children
+ * may need, a context switch away from a measured task when there is one
+ * per CPU (faultscale-vs-wis in bench/README.md).
+ */
+#define CHILD_SET_LOOK_MS 1000
 
 static void set_alloc(struct child_set *s)
 {
@@ -122,7 +132,7 @@ static void abort_set(struct child_set *s)
 	child_set_stop(s);
 }
 
-/* Sleep until a child exits, at most ms milliseconds. */
+/* Sleep until a child exits or a stop is requested, at most ms milliseconds. */
 static void sleep_on_children(struct child_set *s, int ms)
 {
 	struct pollfd *p = xcalloc(s->started + 1, sizeof(*p));
@@ -139,7 +149,8 @@ static void sleep_on_children(struct child_set *s, int ms)
 		p[np].fd = s->pidfd[i];
 		p[np++].events = POLLIN;
 	}
-	poll(p, np, blind && ms > 20 ? 20 : ms);
+	/* a stop signal that came after the last look ends it too */
+	lb_poll(p, np, blind && ms > 20 ? 20 : ms);
 	free(p);
 }
 
@@ -219,7 +230,7 @@ enum wl_status child_set_wait(struct child_set *s, struct strbuf *why)
 			return WL_INTERRUPTED;
 		}
 		if (left)
-			sleep_on_children(s, 100);
+			sleep_on_children(s, CHILD_SET_LOOK_MS);
 	}
 	return WL_OK;
 }
@@ -243,7 +254,8 @@ enum wl_status child_set_watch(struct child_set *s, double until, long *ended, s
 		if (rest <= 0)
 			break;
 		/* never back before until: a sampler reads its counters then */
-		sleep_on_children(s, rest * 1000 < 100 ? (int)(rest * 1000) + 1 : 100);
+		sleep_on_children(s, rest * 1000 < CHILD_SET_LOOK_MS ? (int)(rest * 1000) + 1 :
+				  CHILD_SET_LOOK_MS);
 	}
 	return WL_OK;
 }

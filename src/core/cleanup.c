@@ -176,6 +176,9 @@ static void at_exit_cleanup(void)
 	cleanup_run_all();
 }
 
+/* the signals that request a stop */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
 void signals_install(void)
 {
 	struct sigaction sa;
@@ -184,13 +187,27 @@ void signals_install(void)
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = 0;   /* no SA_RESTART: blocking calls return EINTR so loops notice */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaction(stop_signals[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	atexit(at_exit_cleanup);
 }
 
+int lb_poll(struct pollfd *p, nfds_t n, int ms)
+{
+	sigset_t set, old;
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+	int r = 0;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaddset(&set, stop_signals[i]);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	if (!lb_stop_requested())
+		r = ppoll(p, n, ms < 0 ? NULL : &ts, &old);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return r;
+}
 int lb_sleep(double secs)
 {
 	struct timespec ts;

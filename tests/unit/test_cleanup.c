@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The cleanup registry (core/cleanup.c): undo newest first, pop by id (with
  * or without running), stale ids, slot reuse, forgetting in a child, growth,
- * and room for the largest run the config allows. */
+ * and room for the largest run the config allows; lb_poll's wait ends with a
+ * stop request, whether it came before the wait or during it. */
+#include <errno.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include "unit.h"
 #include "core/cleanup.h"
 #include "core/config.h"
@@ -195,6 +199,54 @@ static void test_forget_all(void **state)
 	assert_string_equal(ran, "c");
 }
 
+/* A stop requested before the wait: no wait (a wait with no limit would
+ * hang the test until its timeout fails it). */
+static void test_poll_stop_before(void **state)
+{
+	int p[2];
+	struct pollfd f;
+
+	(void)state;
+	signals_install();
+	assert_int_equal(pipe(p), 0);
+	f = (struct pollfd){ .fd = p[0], .events = POLLIN };
+	lb_interrupted = SIGINT;
+	assert_int_equal(lb_poll(&f, 1, -1), 0);
+	lb_interrupted = 0;
+	close(p[0]);
+	close(p[1]);
+}
+
+/* A SIGINT from another process during a wait with no limit on a pipe nobody
+ * writes ends it, with the stop requested; one that lands before the wait
+ * ends it too (the check inside lb_poll: 0). */
+static void test_poll_signal_ends_wait(void **state)
+{
+	int p[2], r, e;
+	struct pollfd f;
+	pid_t kid;
+
+	(void)state;
+	signals_install();
+	assert_int_equal(pipe(p), 0);
+	f = (struct pollfd){ .fd = p[0], .events = POLLIN };
+	kid = fork();
+	assert_true(kid >= 0);
+	if (kid == 0) {
+		usleep(100 * 1000);
+		kill(getppid(), SIGINT);
+		_exit(0);
+	}
+	r = lb_poll(&f, 1, -1);
+	e = errno;
+	assert_int_equal(lb_interrupted, SIGINT);
+	assert_true(r == 0 || (r < 0 && e == EINTR));
+	assert_int_equal(waitpid(kid, NULL, 0), kid);
+	lb_interrupted = 0;
+	close(p[0]);
+	close(p[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -205,6 +257,8 @@ int main(void)
 		cmocka_unit_test_setup(test_stale_id, reset),
 		cmocka_unit_test_setup(test_slots_reused, reset),
 		cmocka_unit_test_setup(test_forget_all, reset),
+		cmocka_unit_test(test_poll_stop_before),
+		cmocka_unit_test(test_poll_signal_ends_wait),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
