@@ -13,6 +13,7 @@
 #include "core/cleanup.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,12 +203,15 @@ int lb_poll(struct pollfd *p, nfds_t n, int ms)
 	sigemptyset(&set);
 	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
 		sigaddset(&set, stop_signals[i]);
-	sigprocmask(SIG_BLOCK, &set, &old);
+	/* this thread's mask (lrubench has reader threads: sigprocmask is
+	 * unspecified there) */
+	pthread_sigmask(SIG_BLOCK, &set, &old);
 	if (!lb_stop_requested())
 		r = ppoll(p, n, ms < 0 ? NULL : &ts, &old);
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return r;
 }
+
 int lb_sleep(double secs)
 {
 	struct timespec ts;

@@ -42,14 +42,14 @@ void signals_install(void);
 extern volatile sig_atomic_t lb_interrupted;
 static inline bool lb_stop_requested(void) { return lb_interrupted != 0; }
 
-
 /* Sleep up to `secs`; returns early (-1) when a stop was requested. */
 int lb_sleep(double secs);
 
 /* poll() the n descriptors up to ms milliseconds (< 0: no limit), or until a stop is
  * requested: the stop signals are let in only inside the wait (ppoll), so
  * one that lands after the caller's last look at lb_stop_requested() ends
- * the wait at once instead of being slept through. poll()'s return. */
+ * the wait at once instead of being slept through. poll()'s return (0 when a
+ * stop was already requested). */
 int lb_poll(struct pollfd *p, nfds_t n, int ms);
 
 /* async-signal-safe message: "lrubench: cleanup: <a><b>\n" */
