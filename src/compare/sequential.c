@@ -287,12 +287,20 @@ static void plan_design(struct seq_design *d, enum seq_spending s, double alpha,
 	seq_design_init(d, s, alpha, nbase, from, to, runs);
 }
 
+double seq_look_df(size_t nbase, size_t n)
+{
+	size_t nn = n < nbase ? n : nbase, nb = nbase;
+
+	if (n && nb > SEQ_DF_BASE_PER_SAMPLE * n)
+		nb = SEQ_DF_BASE_PER_SAMPLE * n;
+	return (double)(nb + nn) - 2;
+}
+
 /* the degrees of freedom of a look at n against nbase (core/adaptive.c's
- * pooled spread: this side counted no higher than the baseline), with the
- * run effect's own by Satterthwaite */
+ * pooled spread, seq_look_df), with the run effect's own by Satterthwaite */
 static double plan_df(size_t nbase, size_t n, const struct seq_runs *runs)
 {
-	double dfw = (double)(nbase + (n < nbase ? n : nbase)) - 2;
+	double dfw = seq_look_df(nbase, n);
 
 	if (!runs)
 		return dfw;

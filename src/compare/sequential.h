@@ -135,6 +135,22 @@ size_t seq_plan_last(enum seq_spending s, double alpha, size_t nbase, size_t fro
  * or dfb 0 gives dfw.
  */
 double seq_runs_df(double w, double dfw, double b, double dfb);
+/*
+ * The degrees of freedom of a look's pooled spread at n samples against
+ * nbase (core/adaptive.c, and the plan's critical values): each side
+ * counted no higher than the other allows, nb' + n' - 2 with n' = min(n,
+ * nbase) and nb' = min(nbase, SEQ_DF_BASE_PER_SAMPLE * n). A spread from
+ * few baseline samples is shared by every look, and the plain nb + n - 2
+ * trusts it more than it deserves (7% false decisions with 3 baseline
+ * samples); and a large baseline makes the spread all but known while the
+ * new side's mean of 3 samples is not yet normal: with heavy tails (t, 3
+ * degrees of freedom) and 24 baseline samples the t critical value then
+ * decided 5.4-6.0% of A/As (bench/sequential, 20000 trials a row). Four
+ * baseline samples a new one brings those rows to 4.5-5.3% and keeps the
+ * normal rows' power (ARCHITECTURE §10, "run until decided").
+ */
+#define SEQ_DF_BASE_PER_SAMPLE 4
+double seq_look_df(size_t nbase, size_t n);
 /* The look taken at count n, or -1 when n is no look. */
 int seq_design_look(const struct seq_design *d, size_t n);
 /* The critical value for a look's z boundary at df degrees of freedom: the

@@ -104,12 +104,9 @@ static void pooled_se(double mb, double seb, size_t nb, double mn, double sen, s
 	double within = r2 * (1 / (double)nb + 1 / (double)n), between = 0;
 
 	memset(w, 0, sizeof(*w));
-	/* the degrees of freedom of both sides, but this side's counted no
-	 * higher than the baseline's: a baseline's spread from few samples is
-	 * shared by every look, and the plain nb + n - 2 trusts it more than
-	 * it deserves (bench/sequential: 7% false decisions with 3 baseline
-	 * samples) */
-	w->df = (double)(nb + (n < nb ? n : nb)) - 2;
+	/* the degrees of freedom of both sides, each counted no higher than
+	 * the other allows (compare/sequential.h seq_look_df) */
+	w->df = seq_look_df(nb, n);
 	if (!op->round && op->between_runs >= 2 && op->between > 0) {
 		between = 2 * (op->between / 100) * (op->between / 100);
 		w->df = seq_runs_df(within, w->df, between, op->between_df);
