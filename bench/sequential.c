@@ -113,6 +113,17 @@ static double noise_estimate(int dist, double spread, double between, double *df
 	return noise_between(x, n, NOISE_RUNS, &w, &b, df) ? b : 0;
 }
 
+/* the op of a look: this side's n samples against the baseline's nb */
+static void op_at(struct adaptive_op *op, const double *x, size_t n, const double *base, size_t nb)
+{
+	memset(op, 0, sizeof(*op));
+	op->x = x;
+	op->n = n;
+	op->better = BETTER_HIGHER;
+	op->base = base;
+	op->nbase = nb;
+}
+
 /* between < 0: no run effect at all; measured: the design holds an
  * estimate of it (else it is there but ignored) */
 static void trial(const struct adaptive_plan *p, int dist, double spread, double change, size_t nb,
@@ -133,12 +144,7 @@ static void trial(const struct adaptive_plan *p, int dist, double spread, double
 		base[i] = sample(dist, spread, lb);
 	for (n = 1; n <= p->max_iterations; n++) {
 		x[n - 1] = sample(dist, spread, ln);
-		memset(&op, 0, sizeof(op));
-		op.x = x;
-		op.n = n;
-		op.better = BETTER_HIGHER;
-		op.base = base;
-		op.nbase = nb;
+		op_at(&op, x, n, base, nb);
 		if (measured) {
 			op.between = est;
 			op.between_runs = NOISE_RUNS;
@@ -200,12 +206,7 @@ static double floor_mean(const struct adaptive_plan *p, double spread, double ch
 			x[n - 1] = sample(0, spread, 100 * (1 + change / 100));
 			if (n < p->min_iterations)
 				continue;
-			memset(&op, 0, sizeof(op));
-			op.x = x;
-			op.n = n;
-			op.better = BETTER_HIGHER;
-			op.base = base;
-			op.nbase = nb;
+			op_at(&op, x, n, base, nb);
 			adaptive_op_eval(p, &op);
 			/* the same df as the design's looks */
 			if (op.change_ok && op.change_se > 0 &&
