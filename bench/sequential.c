@@ -25,11 +25,14 @@
  * (iid: all but the rows with a spread between runs, the slow ones;
  * between: only those; real: only FILE's)
  */
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "compare/noise_floor.h"
 #include "compare/sequential.h"
 #include "core/adaptive.h"
@@ -277,6 +280,13 @@ static void between_rows(const struct adaptive_plan *p, size_t trials, unsigned 
 					}
 }
 
+static _Noreturn void bad_series(const char *path, size_t lineno, const char *why)
+{
+	fprintf(stderr, "sequential: %s line %zu: %s (lines are NAME SAMPLE...: positive "
+		"numbers, 4 to 1024 of them)\n", path, lineno, why);
+	exit(2);
+}
+
 /*
  * Rows on real samples: FILE holds lines "NAME v1 v2 ..." (one op's
  * samples from one of this machine's results, bench/sequential extracts
@@ -291,9 +301,13 @@ static void real_rows(const struct adaptive_plan *p, size_t trials, unsigned lon
 	static const size_t nbs[] = { 3, 5, 12 };
 	FILE *f = fopen(path, "r");
 	char line[65536];
+	struct stat st;
+	size_t lineno = 0;
 
-	if (!f) {
-		perror(path);
+	/* a regular file of at most 16 MiB: a series, not whatever the path is */
+	if (!f || fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || st.st_size > (16 << 20)) {
+		fprintf(stderr, "sequential: %s: %s\n", path,
+			!f ? strerror(errno) : "not a regular file of at most 16 MiB");
 		exit(2);
 	}
 	printf("\nresampled real samples (%s: each op's one-run series over its mean, with "
@@ -301,16 +315,29 @@ static void real_rows(const struct adaptive_plan *p, size_t trials, unsigned lon
 	printf("%-24s %5s %6s %7s %4s | %8s %8s %8s %8s %8s | %6s %4s\n", "op", "n", "cv", "change",
 	       "nb", "false", "power", "equiv", "noisy", "cap", "mean", "p90");
 	while (fgets(line, sizeof(line), f)) {
-		char *save = NULL, *name = strtok_r(line, " \t\n", &save), *tok;
+		char *save = NULL, *name, *tok, *end;
 		double v[1024], m = 0, ss = 0;
 		size_t n = 0;
 
+		lineno++;
+		if (!strchr(line, '\n') && !feof(f))
+			bad_series(path, lineno, "a line longer than 64 KiB");
+		name = strtok_r(line, " \t\n", &save);
 		if (!name || *name == '#')
 			continue;
-		while ((tok = strtok_r(NULL, " \t\n", &save)) && n < ARRAY_SIZE(v))
-			v[n++] = strtod(tok, NULL);
+		/* the name is printed: only the characters bench/sequential writes */
+		for (char *c = name; *c; c++)
+			if (!isalnum((unsigned char)*c) && !strchr("_./-", *c))
+				*c = '_';
+		while ((tok = strtok_r(NULL, " \t\n", &save))) {
+			if (n == ARRAY_SIZE(v))
+				bad_series(path, lineno, "more than 1024 samples");
+			v[n++] = strtod(tok, &end);
+			if (*end || !isfinite(v[n - 1]) || !(v[n - 1] > 0))
+				bad_series(path, lineno, "a sample that is not a positive number");
+		}
 		if (n < 4)
-			continue;
+			bad_series(path, lineno, "fewer than 4 samples");
 		for (size_t i = 0; i < n; i++)
 			m += v[i] / (double)n;
 		for (size_t i = 0; i < n; i++) {
@@ -359,12 +386,19 @@ int main(int argc, char **argv)
 	struct adaptive_plan p = { 2.0, 3, 30, 0, SEQ_ALPHA, 5.0 };
 	size_t trials = argc > 1 ? strtoul(argv[1], NULL, 10) : 2000;
 	unsigned long long seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
-	bool only_between = argc > 3 && !strcmp(argv[3], "between");
-	bool only_real = argc > 3 && !strcmp(argv[3], "real");
-	bool no_between = only_real || (argc > 3 && !strcmp(argv[3], "iid"));
+	const char *mode = argc > 3 ? argv[3] : "all";
+	bool only_between = !strcmp(mode, "between");
+	bool only_real = !strcmp(mode, "real");
+	bool no_between = only_real || !strcmp(mode, "iid");
 	const char *real = argc > 4 && !only_between ? argv[4] : NULL;
 	double worst_fd = 0, se = sqrt(SEQ_ALPHA * (1 - SEQ_ALPHA) / (double)trials);
 	double goal_mean[2] = { 0 }, goal_rate[2] = { 0 }, worst_ignored = 0;
+
+	if (!trials || (strcmp(mode, "all") && !no_between && !only_between) || (only_real && !real)) {
+		fprintf(stderr, "usage: sequential TRIALS (> 0) [SEED [all|iid|between|real [FILE]]]; "
+			"real needs FILE\n");
+		return 2;
+	}
 
 	printf("%s, alpha %.0f%% over all looks; precision ±%g%%, min %zu, max %zu "
 	       "iterations, last look planned for %g%% at %.0f%% power; %zu trials a row "
